@@ -1,0 +1,108 @@
+/**
+ * buildApp: the whole HTTP application as a function, so tests build it with their own database
+ * and clock. Process concerns (listen, signals) live in server.ts.
+ */
+import Fastify, { LogController } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { newId } from './lib/ids.js';
+import { AppError } from './lib/errors.js';
+import { loadOrCreateShareKey } from './lib/secrets.js';
+import { problemHandler, sendProblem } from './http/problem.js';
+import { validatorCompiler } from './http/validation.js';
+import { loggerOptions, redactUrl } from './http/logging.js';
+import type { App, AppContext } from './http/types.js';
+import { registerAuth } from './modules/auth/auth.js';
+import { bootstrap } from './modules/bootstrap/bootstrap.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { userRoutes } from './modules/users/users.routes.js';
+import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
+import { timeEntryRoutes } from './modules/time-entries/time-entries.routes.js';
+import { templateRoutes } from './modules/templates/templates.routes.js';
+
+export interface BuildOptions {
+  config: Config;
+  /** An already-open database (tests); otherwise one is opened from config and closed with the app. */
+  database?: Database;
+  clock?: Clock;
+  /** false silences request logs (tests); default follows config.logLevel. */
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set when this start created the first admin and generated its token (printed once by server.ts). */
+    generatedAdminToken: string | null;
+  }
+}
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config } = options;
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await openDatabase(config));
+  try {
+    if (ownsDatabase) await database.migrate();
+    const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
+    if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
+    const ctx: AppContext = { config, database, db: database.db, clock: options.clock ?? systemClock, shareKey };
+    const { generatedAdminToken } = await bootstrap(ctx);
+
+    const app: App = Fastify({
+      logger: options.logger === false ? false : loggerOptions(config.logLevel),
+      // One line per request comes from the onResponse hook below, with the URL redacted.
+      logController: new LogController({ disableRequestLogging: true }),
+      genReqId: () => newId(),
+      bodyLimit: 1024 * 1024,
+      trustProxy: false,
+    }).withTypeProvider<TypeBoxTypeProvider>();
+    app.decorate('generatedAdminToken', generatedAdminToken);
+
+    app.setValidatorCompiler(validatorCompiler);
+    app.setErrorHandler(problemHandler);
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(reply, new AppError('not_found', `No route ${request.method} ${redactUrl(request.url.split('?')[0] ?? '')}.`)),
+    );
+    // JSON is the only body the API takes; the public viewer registers its own form parser.
+    app.removeContentTypeParser('text/plain');
+
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info(
+        { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    });
+
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Chronicle API',
+          version: '1.0.0',
+          description: 'Frozen, versioned time-tracking reports: sending, public share links and discussion.',
+        },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+        security: [{ bearer: [] }],
+      },
+    });
+
+    registerAuth(app, ctx);
+    healthRoutes(app, ctx);
+    userRoutes(app, ctx);
+    workspaceRoutes(app, ctx);
+    timeEntryRoutes(app, ctx);
+    templateRoutes(app, ctx);
+
+    if (ownsDatabase) app.addHook('onClose', () => database.close());
+    await app.ready();
+    return app;
+  } catch (error) {
+    if (ownsDatabase) await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Configuration from the environment (platform.md section 2), validated once at start-up.
+ * A bad value stops start-up with one line naming the variable.
+ */
+import { parseShareKey } from './lib/secrets.js';
+
+export interface Config {
+  /** PostgreSQL connection string; null selects the embedded PGlite database. */
+  readonly databaseUrl: string | null;
+  /** Where PGlite keeps its files; null keeps it in memory (tests only). */
+  readonly dataDir: string | null;
+  readonly host: string;
+  readonly port: number;
+  readonly publicBaseUrl: string;
+  readonly bootstrapAdminToken: string | null;
+  readonly logLevel: string;
+  /** AES-256-GCM key for share tokens at rest; null means "generate once into DATA_DIR". */
+  readonly shareKey: Buffer | null;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseUrl(variable: string, value: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(variable, 'is not a valid URL');
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(variable, `must use one of ${protocols.join(' ')} (got ${url.protocol})`);
+  }
+  return value;
+}
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const databaseUrl = read('DATABASE_URL');
+  if (databaseUrl !== undefined) parseUrl('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
+
+  const host = read('HOST') ?? '127.0.0.1';
+  const portText = read('PORT') ?? '3000';
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError('PORT', `must be an integer from 0 to 65535 (got "${portText}")`);
+  }
+
+  const publicBaseUrl = read('PUBLIC_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  parseUrl('PUBLIC_BASE_URL', publicBaseUrl, ['http:', 'https:']);
+
+  const bootstrapAdminToken = read('BOOTSTRAP_ADMIN_TOKEN');
+  if (bootstrapAdminToken !== undefined && (bootstrapAdminToken.length < 32 || bootstrapAdminToken.length > 256)) {
+    throw new ConfigError('BOOTSTRAP_ADMIN_TOKEN', `must be 32 to 256 characters (got ${bootstrapAdminToken.length})`);
+  }
+
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+
+  const shareKeyText = read('SHARE_KEY');
+  let shareKey: Buffer | null = null;
+  if (shareKeyText !== undefined) {
+    try {
+      shareKey = parseShareKey(shareKeyText);
+    } catch (error) {
+      throw new ConfigError('SHARE_KEY', (error as Error).message);
+    }
+  } else if (databaseUrl !== undefined) {
+    // Every process behind a load balancer must decrypt the same tokens, so no key may be invented here.
+    throw new ConfigError('SHARE_KEY', 'is required with DATABASE_URL (32 random bytes, base64: openssl rand -base64 32)');
+  }
+
+  return Object.freeze({
+    databaseUrl: databaseUrl ?? null,
+    dataDir: read('DATA_DIR') ?? './data',
+    host,
+    port,
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    bootstrapAdminToken: bootstrapAdminToken ?? null,
+    logLevel,
+    shareKey,
+  });
+}

@@ -1,0 +1,36 @@
+/** Recognising database failures, whichever driver raised them and however Drizzle wrapped them. */
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
+
+function* causes(error: unknown): Generator<Record<string, unknown>> {
+  let current = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    yield current as Record<string, unknown>;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const e of causes(error)) {
+    if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+    if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (/Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed/i.test(message)) return true;
+  }
+  return false;
+}
+
+/** The SQLSTATE of a PostgreSQL error (e.g. '23505'), looking through Drizzle's wrapper. */
+export function pgErrorCode(error: unknown): string | undefined {
+  for (const e of causes(error)) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+export function pgConstraint(error: unknown): string | undefined {
+  for (const e of causes(error)) {
+    if (typeof e.constraint === 'string') return e.constraint;
+  }
+  return undefined;
+}

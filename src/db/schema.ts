@@ -1,0 +1,396 @@
+/**
+ * The one database schema, shared by PGlite and PostgreSQL. Constraints here are the last line of
+ * defence: the database refuses inconsistent data even if a code path forgets a rule.
+ * Triggers and deferred keys that Drizzle cannot express live in the custom SQL migrations.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+const createdAt = () => instant('created_at').notNull().defaultNow();
+
+/** One-off facts about this installation, e.g. that the built-in templates were seeded. */
+export const instanceState = pgTable('instance_state', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    imageUrl: text('image_url'),
+    instanceAdmin: boolean('instance_admin').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    check('users_name_length', sql`char_length(${t.name}) between 1 and 100`),
+  ],
+);
+
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    tokenHash: text('token_hash').notNull().unique(),
+    scopes: text('scopes').array().notNull(),
+    /** Marks the token managed by BOOTSTRAP_ADMIN_TOKEN, so a new value replaces it. */
+    bootstrap: boolean('bootstrap').notNull().default(false),
+    createdAt: createdAt(),
+    expiresAt: instant('expires_at'),
+    revokedAt: instant('revoked_at'),
+  },
+  (t) => [
+    index('api_tokens_user_idx').on(t.userId),
+    check(
+      'api_tokens_scopes_valid',
+      sql`cardinality(${t.scopes}) between 1 and 2 and ${t.scopes} <@ array['read','write']::text[]`,
+    ),
+  ],
+);
+
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('workspaces_name_length', sql`char_length(${t.name}) between 1 and 100`)],
+);
+
+export const workspaceMembers = pgTable(
+  'workspace_members',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'admin', 'member'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_members_user_idx').on(t.userId),
+    check('workspace_members_role_valid', sql`${t.role} in ('owner','admin','member')`),
+  ],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('projects_id_workspace_key').on(t.id, t.workspaceId),
+    index('projects_workspace_idx').on(t.workspaceId),
+    check('projects_name_length', sql`char_length(${t.name}) between 1 and 100`),
+  ],
+);
+
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    projectId: text('project_id').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    userId: text('user_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.userId] }),
+    index('project_members_user_idx').on(t.userId),
+    foreignKey({ columns: [t.projectId, t.workspaceId], foreignColumns: [projects.id, projects.workspaceId] }).onDelete(
+      'cascade',
+    ),
+    // A project member is always a workspace member: leaving the workspace drops the project memberships.
+    foreignKey({
+      columns: [t.workspaceId, t.userId],
+      foreignColumns: [workspaceMembers.workspaceId, workspaceMembers.userId],
+    }).onDelete('cascade'),
+  ],
+);
+
+export const timeEntries = pgTable(
+  'time_entries',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    projectId: text('project_id'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    start: instant('start').notNull(),
+    minutes: integer('minutes').notNull(),
+    description: text('description').notNull().default(''),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ columns: [t.projectId, t.workspaceId], foreignColumns: [projects.id, projects.workspaceId] }).onDelete(
+      'cascade',
+    ),
+    index('time_entries_workspace_start_idx').on(t.workspaceId, t.start),
+    index('time_entries_user_start_idx').on(t.userId, t.start),
+    index('time_entries_project_start_idx').on(t.projectId, t.start),
+    index('time_entries_tags_idx').using('gin', t.tags),
+    check('time_entries_minutes_range', sql`${t.minutes} between 1 and 1440`),
+    check('time_entries_description_length', sql`char_length(${t.description}) <= 2000`),
+    check('time_entries_tags_count', sql`cardinality(${t.tags}) <= 20`),
+  ],
+);
+
+export const templates = pgTable(
+  'templates',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    body: text('body').notNull(),
+    nameTemplate: text('name_template').notNull().default(''),
+    noteTemplate: text('note_template').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Stable key of a seeded built-in template; null for templates made by admins. */
+    builtInKey: text('built_in_key').unique(),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('templates_name_length', sql`char_length(${t.name}) between 1 and 100`),
+    check('templates_body_length', sql`char_length(${t.body}) <= 100000`),
+    check('templates_name_template_length', sql`char_length(${t.nameTemplate}) <= 500`),
+    check('templates_note_template_length', sql`char_length(${t.noteTemplate}) <= 5000`),
+  ],
+);
+
+export const reports = pgTable(
+  'reports',
+  {
+    id: text('id').primaryKey(),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Deliberately not a foreign key: a report survives the deletion of its template. */
+    templateId: text('template_id').notNull(),
+    name: text('name').notNull(),
+    note: text('note'),
+    filters: jsonb('filters').notNull(),
+    workspaceIds: text('workspace_ids').array().notNull(),
+    periodFrom: date('period_from', { mode: 'string' }).notNull(),
+    periodTo: date('period_to', { mode: 'string' }).notNull(),
+    totalMinutes: integer('total_minutes'),
+    snapshotProjectIds: text('snapshot_project_ids').array(),
+    version: integer('version').notNull(),
+    /** Moves with `version`; the composite key in the SQL migration makes them agree. */
+    currentContentId: text('current_content_id').notNull(),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('reports_owner_created_idx').on(t.ownerUserId, t.createdAt, t.id),
+    index('reports_workspace_ids_idx').using('gin', t.workspaceIds),
+    index('reports_template_idx').on(t.templateId),
+    check('reports_name_length', sql`char_length(${t.name}) between 1 and 100`),
+    check('reports_note_length', sql`${t.note} is null or char_length(${t.note}) between 1 and 20000`),
+    check('reports_workspaces_count', sql`cardinality(${t.workspaceIds}) between 1 and 20`),
+    check('reports_period_order', sql`${t.periodFrom} <= ${t.periodTo} and ${t.periodTo} - ${t.periodFrom} < 366`),
+    check('reports_version_positive', sql`${t.version} >= 1`),
+  ],
+);
+
+/** Immutable rendered versions. Update and lone delete are refused by triggers (SQL migration). */
+export const reportContents = pgTable(
+  'report_contents',
+  {
+    id: text('id').primaryKey(),
+    reportId: text('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    renderedMarkdown: text('rendered_markdown').notNull(),
+    totalMinutes: integer('total_minutes').notNull(),
+    snapshotProjectIds: text('snapshot_project_ids').array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('report_contents_report_version_key').on(t.reportId, t.version),
+    unique('report_contents_identity_key').on(t.id, t.reportId, t.version),
+  ],
+);
+
+export const sends = pgTable(
+  'sends',
+  {
+    id: text('id').primaryKey(),
+    reportId: text('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    reportContentId: text('report_content_id')
+      .notNull()
+      .references(() => reportContents.id, { onDelete: 'cascade' }),
+    senderUserId: text('sender_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    message: text('message'),
+    sendToSelf: boolean('send_to_self').notNull(),
+    sentAt: instant('sent_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('sends_report_idx').on(t.reportId, t.sentAt),
+    check('sends_message_length', sql`${t.message} is null or char_length(${t.message}) <= 1000`),
+  ],
+);
+
+/** An inbox message: a frozen reference to the sent content version. */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: text('id').primaryKey(),
+    sendId: text('send_id')
+      .notNull()
+      .references(() => sends.id, { onDelete: 'cascade' }),
+    reportId: text('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    reportContentId: text('report_content_id')
+      .notNull()
+      .references(() => reportContents.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    recipientUserId: text('recipient_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    self: boolean('self').notNull(),
+    reportName: text('report_name').notNull(),
+    senderUserId: text('sender_user_id').notNull(),
+    senderName: text('sender_name').notNull(),
+    message: text('message'),
+    sentAt: instant('sent_at').notNull(),
+    readAt: instant('read_at'),
+  },
+  (t) => [
+    unique('deliveries_send_recipient_key').on(t.sendId, t.recipientUserId),
+    index('deliveries_recipient_idx').on(t.recipientUserId, t.sentAt),
+    index('deliveries_content_idx').on(t.reportContentId, t.recipientUserId),
+    foreignKey({
+      columns: [t.reportContentId, t.reportId, t.version],
+      foreignColumns: [reportContents.id, reportContents.reportId, reportContents.version],
+    }).onDelete('cascade'),
+  ],
+);
+
+export const shares = pgTable(
+  'shares',
+  {
+    id: text('id').primaryKey(),
+    reportId: text('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    reportContentId: text('report_content_id')
+      .notNull()
+      .references(() => reportContents.id, { onDelete: 'cascade' }),
+    createdByUserId: text('created_by_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Set when minted by a recipient over an inbox message; such links die with the delivery. */
+    deliveryId: text('delivery_id').references(() => deliveries.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    tokenEncrypted: text('token_encrypted').notNull(),
+    passcodeHash: text('passcode_hash'),
+    expiresAt: instant('expires_at'),
+    revokedAt: instant('revoked_at'),
+    viewCount: integer('view_count').notNull().default(0),
+    lastViewedAt: instant('last_viewed_at'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    failedWindowStartedAt: instant('failed_window_started_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('shares_report_idx').on(t.reportId, t.createdByUserId),
+    index('shares_delivery_idx').on(t.deliveryId),
+    check('shares_view_count_nonnegative', sql`${t.viewCount} >= 0`),
+  ],
+);
+
+export const REACTION_KEYS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'] as const;
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: text('id').primaryKey(),
+    reportContentId: text('report_content_id')
+      .notNull()
+      .references(() => reportContents.id, { onDelete: 'cascade' }),
+    authorUserId: text('author_user_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('comments_content_idx').on(t.reportContentId, t.createdAt, t.id),
+    unique('comments_id_content_key').on(t.id, t.reportContentId),
+    check('comments_body_length', sql`char_length(${t.body}) between 1 and 10000`),
+  ],
+);
+
+export const reactions = pgTable(
+  'reactions',
+  {
+    id: text('id').primaryKey(),
+    reportContentId: text('report_content_id')
+      .notNull()
+      .references(() => reportContents.id, { onDelete: 'cascade' }),
+    /** null: a reaction on the version body itself. */
+    commentId: text('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emoji: text('emoji').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('reactions_one_per_user_key').on(t.reportContentId, t.commentId, t.userId, t.emoji).nullsNotDistinct(),
+    index('reactions_comment_idx').on(t.commentId),
+    // A reaction on a comment must name the comment's own version.
+    foreignKey({
+      columns: [t.commentId, t.reportContentId],
+      foreignColumns: [comments.id, comments.reportContentId],
+    }).onDelete('cascade'),
+    check(
+      'reactions_emoji_valid',
+      sql`${t.emoji} in ('+1','-1','laugh','hooray','confused','heart','rocket','eyes')`,
+    ),
+  ],
+);

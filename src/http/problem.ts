@@ -1,0 +1,69 @@
+/** RFC 9457 problem+json: the one shape of every error the API produces. */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { AppError, type FieldError } from '../lib/errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { toFieldErrors } from './validation.js';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+}
+
+export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  const body: Problem = {
+    type: `urn:chronicle:problem:${error.code}`,
+    title: error.title,
+    status: error.status,
+    detail: error.message,
+  };
+  if (error.errors?.length) body.errors = error.errors;
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.status).type('application/problem+json').send(body);
+}
+
+const PART_PREFIX: Record<string, string> = { body: '', querystring: '/query', params: '/params', headers: '/headers' };
+
+/** Maps anything thrown while handling a request to an AppError; unknown errors become a bare 500. */
+export function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return new AppError('unavailable', 'The database is unavailable; try again shortly.', undefined, { 'Retry-After': '5' });
+  const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
+  if (fastifyError.validation) {
+    const prefix = PART_PREFIX[fastifyError.validationContext ?? 'body'] ?? '';
+    return new AppError('validation', 'The request is not valid.', toFieldErrors(fastifyError.validation, prefix));
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('unsupported_media_type', 'Send the request body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('validation', 'The JSON body is empty.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('validation', 'The request body is not valid JSON.');
+  }
+  if (error instanceof SyntaxError || fastifyError.statusCode === 400) {
+    return new AppError('validation', 'The request body is not valid JSON.');
+  }
+  return null;
+}
+
+export function problemHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(error);
+  if (appError) {
+    if (appError.code === 'unavailable') request.log.warn({ err: error }, 'database unavailable');
+    return sendProblem(reply, appError);
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).type('application/problem+json').send({
+    type: 'urn:chronicle:problem:internal',
+    title: 'Internal Server Error',
+    status: 500,
+    detail: 'Something went wrong on our side.',
+  } satisfies Problem);
+}

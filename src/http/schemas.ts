@@ -1,0 +1,30 @@
+/** Schema pieces shared by several route tables. */
+import { Type, type TSchema } from 'typebox';
+
+export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque id (UUID v7).' });
+export const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 instant in UTC with milliseconds.' });
+export const CalendarDate = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const IdParams = Type.Object({ id: Id });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
+);
+
+/** The error responses every authenticated route may give, for the OpenAPI document. */
+export const problemResponses = {
+  400: ProblemSchema,
+  401: ProblemSchema,
+  403: ProblemSchema,
+  404: ProblemSchema,
+} as const;
+
+export const NoContent = Type.Null({ description: 'No content' });

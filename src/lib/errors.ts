@@ -1,0 +1,69 @@
+/**
+ * One error type for everything the service refuses on purpose. Services throw it; the one error
+ * handler in app.ts turns it into RFC 9457 problem+json.
+ */
+export type ErrorCode =
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable';
+
+export interface FieldError {
+  /** JSON pointer into the request, e.g. `/filters/tags/3`. */
+  path: string;
+  message: string;
+}
+
+const STATUS: Record<ErrorCode, number> = {
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+const TITLE: Record<ErrorCode, string> = {
+  validation: 'Bad Request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  insufficient_scope: 'Forbidden',
+  not_found: 'Not Found',
+  conflict: 'Conflict',
+  payload_too_large: 'Payload Too Large',
+  unsupported_media_type: 'Unsupported Media Type',
+  rate_limited: 'Too Many Requests',
+  unavailable: 'Service Unavailable',
+};
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = STATUS[code];
+    this.title = TITLE[code];
+  }
+}
+
+export const badRequest = (detail: string, errors?: FieldError[]) => new AppError('validation', detail, errors);
+/** One body for every hidden or missing resource, so a 404 never tells which it was. */
+export const notFound = () => new AppError('not_found', 'The resource does not exist or you may not see it.');
+export const forbidden = (detail: string) => new AppError('forbidden', detail);
+export const conflict = (detail: string) => new AppError('conflict', detail);

@@ -1,0 +1,62 @@
+/**
+ * Who may read what (platform.md sections 4 and 5), in one place. Every feature that needs a
+ * membership, a project's readability or the entry read rule calls these.
+ */
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { projectMembers, projects, timeEntries, workspaceMembers } from '../../db/schema.js';
+
+export type Role = 'owner' | 'admin' | 'member';
+
+/** "Workspace admin/owner" in the specs means role admin or owner. */
+export const isAdminRole = (role: Role | null | undefined): boolean => role === 'owner' || role === 'admin';
+
+export async function workspaceRole(db: Db, workspaceId: string, userId: string): Promise<Role | null> {
+  const [row] = await db
+    .select({ role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+  return row?.role ?? null;
+}
+
+/** The user's role in each of `workspaceIds` they belong to. */
+export async function workspaceRoles(db: Db, userId: string, workspaceIds: readonly string[]): Promise<Map<string, Role>> {
+  if (workspaceIds.length === 0) return new Map();
+  const rows = await db
+    .select({ workspaceId: workspaceMembers.workspaceId, role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.userId, userId), inArray(workspaceMembers.workspaceId, [...workspaceIds])));
+  return new Map(rows.map((r) => [r.workspaceId, r.role]));
+}
+
+/** True when the user belongs to every one of `workspaceIds`. */
+export async function belongsToAll(db: Db, userId: string, workspaceIds: readonly string[]): Promise<boolean> {
+  const unique = [...new Set(workspaceIds)];
+  return (await workspaceRoles(db, userId, unique)).size === unique.length;
+}
+
+/** A project is readable by its members and by admins/owners of its workspace. */
+export async function canReadProject(db: Db, userId: string, projectId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ ok: sql<boolean>`true` })
+    .from(projects)
+    .where(and(eq(projects.id, projectId), projectReadableBy(userId)));
+  return row !== undefined;
+}
+
+/** SQL condition over `projects`: the user may read this project. */
+export function projectReadableBy(userId: string): SQL {
+  return sql`(exists (select 1 from ${workspaceMembers} wm where wm.workspace_id = ${projects.workspaceId} and wm.user_id = ${userId} and wm.role in ('owner','admin'))
+    or exists (select 1 from ${projectMembers} pm where pm.project_id = ${projects.id} and pm.user_id = ${userId}))`;
+}
+
+/**
+ * SQL condition over `time_entries` (platform.md section 5): an entry is readable by its own user,
+ * by admins/owners of its workspace, and by members of its project. Unassigned entries of others
+ * are readable only by workspace admins/owners. Reports use the same bound, silently.
+ */
+export function entryReadableBy(userId: string): SQL {
+  return sql`(${timeEntries.userId} = ${userId}
+    or exists (select 1 from ${workspaceMembers} wm where wm.workspace_id = ${timeEntries.workspaceId} and wm.user_id = ${userId} and wm.role in ('owner','admin'))
+    or (${timeEntries.projectId} is not null and exists (select 1 from ${projectMembers} pm where pm.project_id = ${timeEntries.projectId} and pm.user_id = ${userId})))`;
+}

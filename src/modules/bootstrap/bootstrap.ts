@@ -1,0 +1,76 @@
+/**
+ * Start-up tasks (platform.md sections 2 and 6): the instance admin and its token, and the
+ * built-in templates seeded once per installation.
+ */
+import type { AppContext } from '../../http/types.js';
+import { newId } from '../../lib/ids.js';
+import { generateSecret, hashSecret } from '../../lib/tokens.js';
+import { BUILTIN_TEMPLATES } from '../../render/builtin-templates.js';
+import * as users from '../users/users.repository.js';
+import * as repo from './bootstrap.repository.js';
+
+const ADMIN_EMAIL = 'admin@localhost';
+
+export interface BootstrapResult {
+  /** A token generated on the very first start without BOOTSTRAP_ADMIN_TOKEN; printed once. */
+  generatedAdminToken: string | null;
+}
+
+export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repo.claimOnce(tx, 'builtin_templates_seeded', now))) return;
+    await repo.insertTemplates(
+      tx,
+      BUILTIN_TEMPLATES.map((t) => ({
+        id: newId(),
+        name: t.name,
+        description: t.description,
+        body: t.body,
+        nameTemplate: t.nameTemplate,
+        noteTemplate: t.noteTemplate,
+        enabled: true,
+        builtInKey: t.key,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  });
+
+  const configured = ctx.config.bootstrapAdminToken;
+  return ctx.db.transaction(async (tx) => {
+    if (configured) {
+      const admin = await ensureAdmin(tx, now);
+      await repo.upsertBootstrapToken(tx, admin.id, hashSecret(configured), newId(), now);
+      return { generatedAdminToken: null };
+    }
+    if (!(await repo.claimOnce(tx, 'first_admin_created', now))) return { generatedAdminToken: null };
+    if ((await users.countUsers(tx)) > 0) return { generatedAdminToken: null };
+    const admin = await ensureAdmin(tx, now);
+    const secret = `chr_${generateSecret(32)}`;
+    await users.insertToken(tx, {
+      id: newId(),
+      userId: admin.id,
+      name: 'first start',
+      tokenHash: hashSecret(secret),
+      scopes: ['read', 'write'],
+      createdAt: now,
+    });
+    return { generatedAdminToken: secret };
+  });
+}
+
+async function ensureAdmin(tx: AppContext['db'], now: Date): Promise<users.UserRow> {
+  const existing = await users.findUserByEmail(tx, ADMIN_EMAIL);
+  if (existing) {
+    return existing.instanceAdmin ? existing : (await users.updateUser(tx, existing.id, { instanceAdmin: true }))!;
+  }
+  return users.insertUser(tx, {
+    id: newId(),
+    name: 'Administrator',
+    email: ADMIN_EMAIL,
+    timezone: 'UTC',
+    instanceAdmin: true,
+    createdAt: now,
+  });
+}

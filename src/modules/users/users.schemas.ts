@@ -1,0 +1,71 @@
+import { Type, type Static } from 'typebox';
+import { Id, Instant, Nullable } from '../../http/schemas.js';
+
+export const UserSchema = Type.Object({
+  id: Id,
+  name: Type.String(),
+  email: Type.String(),
+  timezone: Type.String(),
+  imageUrl: Nullable(Type.String()),
+  instanceAdmin: Type.Boolean(),
+  createdAt: Instant,
+});
+export type User = Static<typeof UserSchema>;
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Email = Type.String({ format: 'email', maxLength: 254 });
+const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name, e.g. Europe/Berlin.' });
+const ImageUrl = Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048, description: 'An https: URL.' }));
+
+export const CreateUserBody = Type.Object(
+  {
+    name: Name,
+    email: Email,
+    timezone: Type.Optional(Timezone),
+    imageUrl: Type.Optional(ImageUrl),
+    instanceAdmin: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreateUserInput = Static<typeof CreateUserBody>;
+
+export const PatchUserBody = Type.Partial(CreateUserBody, { additionalProperties: false });
+export type PatchUserInput = Static<typeof PatchUserBody>;
+
+export const PatchMeBody = Type.Object(
+  { name: Type.Optional(Name), timezone: Type.Optional(Timezone), imageUrl: Type.Optional(ImageUrl) },
+  { additionalProperties: false },
+);
+
+const Scopes = Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write')]), {
+  minItems: 1,
+  maxItems: 2,
+  uniqueItems: true,
+});
+
+export const CreateTokenBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    scopes: Scopes,
+    expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateTokenInput = Static<typeof CreateTokenBody>;
+
+export const TokenSchema = Type.Object({
+  id: Id,
+  name: Type.String(),
+  scopes: Scopes,
+  createdAt: Instant,
+  expiresAt: Nullable(Instant),
+});
+export type Token = Static<typeof TokenSchema>;
+
+export const CreatedTokenSchema = Type.Object({
+  ...TokenSchema.properties,
+  token: Type.String({ description: 'The bearer secret; shown only in this response.' }),
+});
+
+export const UserTokenParams = Type.Object({ id: Id });
+export const TokenIdParams = Type.Object({ id: Id });

@@ -1,0 +1,172 @@
+/** Users, tokens and account deletion (platform.md section 3). */
+import type { AppContext } from '../../http/types.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { generateSecret, hashSecret } from '../../lib/tokens.js';
+import { isValidTimezone } from '../../render/date-range.js';
+import { pgConstraint, pgErrorCode } from '../../db/errors.js';
+import type { AuthContext } from '../auth/auth.js';
+import * as repo from './users.repository.js';
+import type { CreateTokenInput, CreateUserInput, PatchUserInput, Token, User } from './users.schemas.js';
+
+const DAY_MS = 86_400_000;
+
+export function toUser(row: repo.UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    timezone: row.timezone,
+    imageUrl: row.imageUrl,
+    instanceAdmin: row.instanceAdmin,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toToken(row: repo.TokenRow): Token {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes as Token['scopes'],
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  };
+}
+
+function assertTimezone(timezone: string | undefined): void {
+  if (timezone !== undefined && !isValidTimezone(timezone)) {
+    throw badRequest('The request is not valid.', [{ path: '/timezone', message: 'is not a known IANA time zone' }]);
+  }
+}
+
+function requireAdmin(actor: AuthContext): void {
+  if (!actor.user.instanceAdmin) throw forbidden('Only an instance admin may do this.');
+}
+
+/** Unique-email violations become a 409 the caller can act on. */
+async function guardEmail<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (pgErrorCode(error) === '23505' && pgConstraint(error) === 'users_email_lower_key') {
+      throw conflict('A user with this email already exists.');
+    }
+    throw error;
+  }
+}
+
+export async function createUser(ctx: AppContext, actor: AuthContext, input: CreateUserInput): Promise<User> {
+  requireAdmin(actor);
+  assertTimezone(input.timezone);
+  const row = await guardEmail(() =>
+    repo.insertUser(ctx.db, {
+      id: newId(),
+      name: input.name,
+      email: input.email,
+      timezone: input.timezone ?? 'UTC',
+      imageUrl: input.imageUrl ?? null,
+      instanceAdmin: input.instanceAdmin ?? false,
+      createdAt: ctx.clock.now(),
+    }),
+  );
+  return toUser(row);
+}
+
+export async function listUsers(ctx: AppContext, actor: AuthContext): Promise<User[]> {
+  requireAdmin(actor);
+  return (await repo.listUsers(ctx.db)).map(toUser);
+}
+
+/** Instance admins see everyone; anyone else sees only themself (404 hides the rest). */
+export async function getUser(ctx: AppContext, actor: AuthContext, id: string): Promise<User> {
+  if (!actor.user.instanceAdmin && actor.user.id !== id) throw notFound();
+  const row = await repo.findUser(ctx.db, id);
+  if (!row) throw notFound();
+  return toUser(row);
+}
+
+/** Admin-only actions on another user: 404 for non-admins unless the target is themself (then 403). */
+function requireAdminFor(actor: AuthContext, targetId: string): void {
+  if (actor.user.instanceAdmin) return;
+  if (actor.user.id === targetId) throw forbidden('Only an instance admin may do this.');
+  throw notFound();
+}
+
+export async function patchUser(ctx: AppContext, actor: AuthContext, id: string, input: PatchUserInput): Promise<User> {
+  requireAdminFor(actor, id);
+  assertTimezone(input.timezone);
+  return ctx.db.transaction(async (tx) => {
+    const existing = await repo.findUser(tx, id);
+    if (!existing) throw notFound();
+    if (existing.instanceAdmin && input.instanceAdmin === false && (await repo.countInstanceAdmins(tx)) <= 1) {
+      throw conflict('The last instance admin cannot lose the role.');
+    }
+    const row = await guardEmail(() => repo.updateUser(tx, id, input));
+    return toUser(row!);
+  });
+}
+
+export async function patchMe(ctx: AppContext, actor: AuthContext, input: Pick<PatchUserInput, 'name' | 'timezone' | 'imageUrl'>): Promise<User> {
+  assertTimezone(input.timezone);
+  const row = await repo.updateUser(ctx.db, actor.user.id, input);
+  if (!row) throw notFound();
+  return toUser(row);
+}
+
+/**
+ * Account deletion (platform.md section 3). Cascades remove tokens, memberships, entries, owned
+ * reports with everything hanging off them, reactions and inbox messages; comments stay with a
+ * null author. A workspace the user solely owns is deleted with them when nobody else is in it;
+ * with other members left it would have no owner, so that is refused (409).
+ */
+export async function deleteUser(ctx: AppContext, actor: AuthContext, id: string): Promise<void> {
+  requireAdminFor(actor, id);
+  await ctx.db.transaction(async (tx) => {
+    const existing = await repo.findUser(tx, id);
+    if (!existing) throw notFound();
+    if (existing.instanceAdmin && (await repo.countInstanceAdmins(tx)) <= 1) {
+      throw conflict('The last instance admin cannot be deleted.');
+    }
+    const owned = await repo.soleOwnedWorkspaces(tx, id);
+    if (owned.some((w) => w.otherMembers > 0)) {
+      throw conflict('The user is the last owner of a workspace with other members; transfer ownership first.');
+    }
+    await repo.deleteWorkspaces(
+      tx,
+      owned.map((w) => w.workspaceId),
+    );
+    await repo.deleteUser(tx, id);
+  });
+}
+
+export async function createToken(
+  ctx: AppContext,
+  actor: AuthContext,
+  userId: string,
+  input: CreateTokenInput,
+): Promise<Token & { token: string }> {
+  if (!actor.user.instanceAdmin && actor.user.id !== userId) throw notFound();
+  const user = await repo.findUser(ctx.db, userId);
+  if (!user) throw notFound();
+  const secret = `chr_${generateSecret(32)}`;
+  const now = ctx.clock.now();
+  const row = await repo.insertToken(ctx.db, {
+    id: newId(),
+    userId,
+    name: input.name ?? '',
+    tokenHash: hashSecret(secret),
+    scopes: [...input.scopes],
+    createdAt: now,
+    expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
+  });
+  return { ...toToken(row), token: secret };
+}
+
+export async function listMyTokens(ctx: AppContext, actor: AuthContext): Promise<Token[]> {
+  return (await repo.listActiveTokens(ctx.db, actor.user.id)).map(toToken);
+}
+
+export async function revokeMyToken(ctx: AppContext, actor: AuthContext, tokenId: string): Promise<void> {
+  if (!(await repo.revokeToken(ctx.db, actor.user.id, tokenId, ctx.clock.now()))) throw notFound();
+}
+

@@ -1,0 +1,47 @@
+/**
+ * With TEST_DATABASE_URL set, the suite runs on PostgreSQL: this creates one migrated template
+ * database for the run (a name of its own, so parallel runs never meet) and drops everything the
+ * run created at the end. Without it, every worker uses an in-memory PGlite and nothing is needed here.
+ */
+import type { TestProject } from 'vitest/node';
+import pg from 'pg';
+import { openDatabase } from '../../src/db/database.js';
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (!baseUrl) {
+    project.provide('pgTemplate', null);
+    return;
+  }
+  const runId = `chronicle_test_${Date.now().toString(36)}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database "${runId}"`);
+  const database = await openDatabase({ databaseUrl: withDatabase(baseUrl, runId), dataDir: null });
+  await database.migrate();
+  await database.close();
+  project.provide('pgTemplate', { baseUrl, runId });
+
+  return async () => {
+    const { rows } = await admin.query<{ datname: string }>(
+      'select datname from pg_database where datname like $1',
+      [`${runId}%`],
+    );
+    for (const { datname } of rows) {
+      await admin.query(`drop database if exists "${datname}" with (force)`);
+    }
+    await admin.end();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgTemplate: { baseUrl: string; runId: string } | null;
+  }
+}

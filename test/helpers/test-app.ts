@@ -1,0 +1,151 @@
+/**
+ * buildTestApp: a fresh Chronicle over this worker's (emptied) database, a pinnable clock, and
+ * small factories that make data through the public API, as a client would.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
+import type { Clock } from '../../src/lib/clock.js';
+import type { App } from '../../src/http/types.js';
+import type { Database } from '../../src/db/database.js';
+import { resetDatabase, testDatabase } from './test-database.js';
+
+export const ADMIN_TOKEN = 'test-bootstrap-admin-token-0123456789abcdef';
+
+/** A clock tests can pin and move; unpinned it follows real time. */
+export class TestClock implements Clock {
+  private pinned: Date | null = null;
+  now(): Date {
+    return this.pinned ? new Date(this.pinned) : new Date();
+  }
+  set(instant: string | Date): void {
+    this.pinned = new Date(instant);
+  }
+  advance(ms: number): void {
+    this.pinned = new Date(this.now().getTime() + ms);
+  }
+  reset(): void {
+    this.pinned = null;
+  }
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    databaseUrl: null,
+    dataDir: null,
+    host: '127.0.0.1',
+    port: 0,
+    publicBaseUrl: 'http://chronicle.test',
+    bootstrapAdminToken: ADMIN_TOKEN,
+    logLevel: 'silent',
+    shareKey: Buffer.alloc(32, 7),
+    ...overrides,
+  };
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: LightMyRequestResponse['headers'];
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  /** A raw payload sent as-is (with its own content-type header). */
+  raw?: string | Buffer;
+}
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  clock: TestClock;
+  request<T = any>(method: string, url: string, options?: RequestOptions): Promise<Response<T>>;
+  /** Shorthands that send the given token (default: the bootstrap admin's). */
+  get<T = any>(url: string, token?: string | null, query?: RequestOptions['query']): Promise<Response<T>>;
+  post<T = any>(url: string, body?: unknown, token?: string | null): Promise<Response<T>>;
+  patch<T = any>(url: string, body?: unknown, token?: string | null): Promise<Response<T>>;
+  put<T = any>(url: string, body?: unknown, token?: string | null): Promise<Response<T>>;
+  del<T = any>(url: string, token?: string | null): Promise<Response<T>>;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(options: { config?: Partial<Config> } = {}): Promise<TestContext> {
+  const database = await testDatabase();
+  await resetDatabase(database);
+  const clock = new TestClock();
+  const app = await buildApp({ config: testConfig(options.config), database, clock, logger: false });
+
+  const request = async (method: string, url: string, opts: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let payload: string | Buffer | undefined = opts.raw;
+    if (payload === undefined && opts.body !== undefined) {
+      payload = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(opts.query ? { query: Object.fromEntries(Object.entries(opts.query).map(([k, v]) => [k, String(v)])) } : {}),
+      ...(payload !== undefined ? { payload } : {}),
+    });
+    const type = String(res.headers['content-type'] ?? '');
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      text: res.body,
+      body: type.includes('json') && res.body ? JSON.parse(res.body) : res.body,
+    };
+  };
+
+  return {
+    app,
+    database,
+    clock,
+    request,
+    get: (url, token, query) => request('GET', url, { token, ...(query ? { query } : {}) }),
+    post: (url, body, token) => request('POST', url, { token, body }),
+    patch: (url, body, token) => request('PATCH', url, { token, body }),
+    put: (url, body, token) => request('PUT', url, { token, body }),
+    del: (url, token) => request('DELETE', url, { token }),
+    close: () => app.close(),
+  };
+}
+
+let counter = 0;
+
+export interface TestUser {
+  id: string;
+  name: string;
+  email: string;
+  token: string;
+}
+
+/** A user with a read+write token, made through the API by the bootstrap admin. */
+export async function newUser(
+  t: TestContext,
+  fields: { name?: string; timezone?: string; instanceAdmin?: boolean; imageUrl?: string | null } = {},
+): Promise<TestUser> {
+  counter += 1;
+  const name = fields.name ?? `User ${counter}`;
+  const email = `user${counter}-${Date.now().toString(36)}@example.com`;
+  const created = await t.post('/api/v1/users', { name, email, ...fields });
+  if (created.status !== 201) throw new Error(`newUser failed: ${created.status} ${created.text}`);
+  const token = await t.post(`/api/v1/users/${created.body.id}/tokens`, { scopes: ['read', 'write'] });
+  if (token.status !== 201) throw new Error(`token failed: ${token.status} ${token.text}`);
+  return { id: created.body.id, name, email, token: token.body.token };
+}
+
+/** Asserts a problem+json response and returns its body. */
+export function expectProblem(res: Response, status: number): { type: string; title: string; status: number; detail: string; errors?: { path: string; message: string }[] } {
+  if (res.status !== status || !String(res.headers['content-type']).startsWith('application/problem+json')) {
+    throw new Error(`expected problem ${status}, got ${res.status} ${res.headers['content-type']}: ${res.text.slice(0, 500)}`);
+  }
+  return res.body;
+}
