@@ -22,6 +22,11 @@ import { userRoutes } from './modules/users/users.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 import { timeEntryRoutes } from './modules/time-entries/time-entries.routes.js';
 import { templateRoutes } from './modules/templates/templates.routes.js';
+import { reportRoutes } from './modules/reports/reports.routes.js';
+import { sendingRoutes } from './modules/sending/sending.routes.js';
+import { inboxRoutes } from './modules/inbox/inbox.routes.js';
+import { shareRoutes } from './modules/shares/shares.routes.js';
+import { discussionRoutes } from './modules/discussion/discussion.routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -97,6 +102,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     workspaceRoutes(app, ctx);
     timeEntryRoutes(app, ctx);
     templateRoutes(app, ctx);
+    reportRoutes(app, ctx);
+    sendingRoutes(app, ctx);
+    inboxRoutes(app, ctx);
+    shareRoutes(app, ctx);
+    discussionRoutes(app, ctx);
 
     if (ownsDatabase) app.addHook('onClose', () => database.close());
     await app.ready();

@@ -77,7 +77,9 @@ export async function buildTestApp(options: { config?: Partial<Config> } = {}): 
   const database = await testDatabase();
   await resetDatabase(database);
   const clock = new TestClock();
-  const app = await buildApp({ config: testConfig(options.config), database, clock, logger: false });
+  // TEST_LOG=debug shows the service's log lines while debugging a test.
+  const logLevel = process.env.TEST_LOG;
+  const app = await buildApp({ config: testConfig({ ...(logLevel ? { logLevel } : {}), ...options.config }), database, clock, logger: Boolean(logLevel) });
 
   const request = async (method: string, url: string, opts: RequestOptions = {}) => {
     const headers: Record<string, string> = { ...opts.headers };

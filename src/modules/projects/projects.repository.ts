@@ -1,0 +1,54 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { projectMembers, projects, users } from '../../db/schema.js';
+
+export type ProjectRow = typeof projects.$inferSelect;
+export type ProjectListRow = ProjectRow & { isMember: boolean };
+export interface ProjectMemberRow {
+  userId: string;
+  name: string;
+}
+
+export async function insertProject(db: Db, row: typeof projects.$inferInsert): Promise<ProjectRow> {
+  const [created] = await db.insert(projects).values(row).returning();
+  return created!;
+}
+
+export async function findProject(db: Db, id: string): Promise<ProjectRow | undefined> {
+  const [row] = await db.select().from(projects).where(eq(projects.id, id));
+  return row;
+}
+
+/** Every project of the workspace, newest first, flagged with whether `userId` is in it. */
+export function listProjects(db: Db, workspaceId: string, userId: string): Promise<ProjectListRow[]> {
+  return db
+    .select({
+      id: projects.id,
+      workspaceId: projects.workspaceId,
+      name: projects.name,
+      createdAt: projects.createdAt,
+      isMember: sql<boolean>`exists (select 1 from ${projectMembers} pm where pm.project_id = ${projects.id} and pm.user_id = ${userId})`,
+    })
+    .from(projects)
+    .where(eq(projects.workspaceId, workspaceId))
+    .orderBy(desc(projects.createdAt), desc(projects.id));
+}
+
+/** Adds the member unless already there. */
+export async function addProjectMember(db: Db, row: typeof projectMembers.$inferInsert): Promise<void> {
+  await db.insert(projectMembers).values(row).onConflictDoNothing();
+}
+
+export async function removeProjectMember(db: Db, projectId: string, userId: string): Promise<void> {
+  await db.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
+}
+
+/** Ordered by name, then user id. */
+export function listProjectMembers(db: Db, projectId: string): Promise<ProjectMemberRow[]> {
+  return db
+    .select({ userId: projectMembers.userId, name: users.name })
+    .from(projectMembers)
+    .innerJoin(users, eq(users.id, projectMembers.userId))
+    .where(eq(projectMembers.projectId, projectId))
+    .orderBy(asc(users.name), asc(projectMembers.userId));
+}

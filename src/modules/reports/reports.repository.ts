@@ -1,0 +1,105 @@
+/** SQL of reports and their immutable content versions. */
+import { and, arrayContains, asc, count, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { reportContents, reports } from '../../db/schema.js';
+
+export type ReportRow = typeof reports.$inferSelect;
+export type ContentRow = typeof reportContents.$inferSelect;
+export type ReportWithContent = ReportRow & { renderedMarkdown: string };
+
+/** Inserts a report with its first content version (the caller's transaction makes them one write). */
+export async function insertReport(db: Db, report: typeof reports.$inferInsert, content: typeof reportContents.$inferInsert): Promise<ReportRow> {
+  // The report's key to its current content is deferred to commit, so the report goes in first.
+  const [row] = await db.insert(reports).values(report).returning();
+  await db.insert(reportContents).values(content);
+  return row!;
+}
+
+export async function findReport(db: Db, id: string): Promise<ReportRow | undefined> {
+  const [row] = await db.select().from(reports).where(eq(reports.id, id));
+  return row;
+}
+
+export async function findReportWithContent(db: Db, id: string): Promise<ReportWithContent | undefined> {
+  const [row] = await db
+    .select({ report: reports, renderedMarkdown: reportContents.renderedMarkdown })
+    .from(reports)
+    .innerJoin(reportContents, eq(reportContents.id, reports.currentContentId))
+    .where(eq(reports.id, id));
+  return row ? { ...row.report, renderedMarkdown: row.renderedMarkdown } : undefined;
+}
+
+/**
+ * Appends version `expectedVersion + 1` and moves the report to it, only if the report is still at
+ * `expectedVersion`: a concurrent edit makes this return undefined and the caller renders again.
+ */
+export async function appendVersion(
+  db: Db,
+  expectedVersion: number,
+  patch: Omit<typeof reports.$inferInsert, 'ownerUserId' | 'createdAt'> & { id: string },
+  content: typeof reportContents.$inferInsert,
+): Promise<ReportRow | undefined> {
+  const [row] = await db
+    .update(reports)
+    .set(patch)
+    .where(and(eq(reports.id, patch.id), eq(reports.version, expectedVersion)))
+    .returning();
+  if (!row) return undefined;
+  await db.insert(reportContents).values(content);
+  return row;
+}
+
+export async function deleteReport(db: Db, id: string): Promise<void> {
+  await db.delete(reports).where(eq(reports.id, id));
+}
+
+export interface ListFilter {
+  ownerUserId?: string;
+  /** Reports scoped to exactly this one workspace. */
+  singleWorkspaceId?: string;
+  templateId?: string;
+  projectId?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset: number;
+}
+
+function listWhere(f: ListFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (f.ownerUserId) conditions.push(eq(reports.ownerUserId, f.ownerUserId));
+  if (f.singleWorkspaceId) conditions.push(sql`${reports.workspaceIds} = array[${f.singleWorkspaceId}]::text[]`);
+  if (f.templateId) conditions.push(eq(reports.templateId, f.templateId));
+  if (f.projectId) {
+    conditions.push(
+      or(
+        sql`${reports.filters} -> 'projectIds' ? ${f.projectId}`,
+        arrayContains(reports.snapshotProjectIds, [f.projectId]),
+      ),
+    );
+  }
+  if (f.from) conditions.push(gte(reports.periodTo, f.from));
+  if (f.to) conditions.push(lte(reports.periodFrom, f.to));
+  return and(...conditions);
+}
+
+/** One page of reports, newest first with the id as tie-break, and the size of the whole filtered set. */
+export async function listReports(db: Db, f: ListFilter): Promise<{ rows: ReportRow[]; total: number }> {
+  const where = listWhere(f);
+  const query = db.select().from(reports).where(where).orderBy(desc(reports.createdAt), desc(reports.id)).offset(f.offset);
+  const [rows, totals] = await Promise.all([
+    f.limit === undefined ? query : query.limit(f.limit),
+    db.select({ n: count() }).from(reports).where(where),
+  ]);
+  return { rows, total: totals[0]?.n ?? 0 };
+}
+
+export async function listTemplateIds(db: Db, ownerUserId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ templateId: reports.templateId })
+    .from(reports)
+    .where(eq(reports.ownerUserId, ownerUserId))
+    .orderBy(asc(reports.templateId));
+  return rows.map((r) => r.templateId);
+}
+

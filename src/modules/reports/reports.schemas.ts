@@ -1,0 +1,93 @@
+import { Type, type Static } from 'typebox';
+import { CalendarDate, Id, Instant, Nullable } from '../../http/schemas.js';
+import { DATE_PRESETS } from '../../render/date-range.js';
+
+const IdList = (maxItems: number, minItems = 0) => Type.Array(Id, { minItems, maxItems, uniqueItems: true });
+
+export const AbsoluteRange = Type.Object(
+  { from: CalendarDate, to: CalendarDate },
+  { additionalProperties: false, description: 'Inclusive calendar dates; from <= to; at most 366 days.' },
+);
+
+export const DatePresetSchema = Type.Union(
+  DATE_PRESETS.map((p) => Type.Literal(p)),
+  { description: "Resolved in the owner's timezone at render time; weeks start on Monday." },
+);
+
+const filterFields = {
+  workspaceIds: IdList(20, 1),
+  projectIds: Type.Optional(IdList(50)),
+  userIds: Type.Optional(IdList(50)),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, uniqueItems: true })),
+};
+
+/** Filters as sent: the date range may be a preset. */
+export const FiltersInput = Type.Object(
+  { ...filterFields, dateRange: Type.Union([DatePresetSchema, AbsoluteRange]) },
+  { additionalProperties: false },
+);
+export type FiltersInput = Static<typeof FiltersInput>;
+
+/** Filters as stored and returned: the date range is always absolute. */
+export const Filters = Type.Object({ ...filterFields, dateRange: AbsoluteRange });
+export type Filters = Static<typeof Filters>;
+
+export const ReportBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    templateId: Id,
+    filters: FiltersInput,
+    note: Type.Optional(Nullable(Type.String({ maxLength: 20000, description: 'Markdown; blank collapses to null.' }))),
+  },
+  { additionalProperties: false },
+);
+export type ReportBody = Static<typeof ReportBody>;
+
+const reportFields = {
+  id: Id,
+  name: Type.String(),
+  ownerUserId: Id,
+  templateId: Type.String(),
+  filters: Filters,
+  note: Nullable(Type.String()),
+  totalMinutes: Nullable(Type.Integer()),
+  snapshotProjectIds: Nullable(Type.Array(Type.String())),
+  version: Type.Integer({ minimum: 1 }),
+  createdAt: Instant,
+  updatedAt: Instant,
+};
+
+export const ReportSummarySchema = Type.Object(reportFields);
+export type ReportSummary = Static<typeof ReportSummarySchema>;
+
+export const ReportSchema = Type.Object({
+  ...reportFields,
+  reportContentId: Id,
+  renderedMarkdown: Type.String(),
+});
+export type Report = Static<typeof ReportSchema>;
+
+export const PreviewSchema = Type.Object({
+  suggestedName: Type.String(),
+  suggestedNote: Type.String(),
+  renderedMarkdown: Type.String(),
+  totalMinutes: Type.Integer(),
+  snapshotProjectIds: Type.Array(Type.String()),
+  filters: Filters,
+});
+export type Preview = Static<typeof PreviewSchema>;
+
+export const ListQuery = Type.Object(
+  {
+    ownerUserId: Type.Optional(Id),
+    workspaceId: Type.Optional(Id),
+    templateId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    projectId: Type.Optional(Id),
+    from: Type.Optional(CalendarDate),
+    to: Type.Optional(CalendarDate),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type ListQuery = Static<typeof ListQuery>;

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, expectProblem, newUser, type TestContext } from './helpers/test-app.js';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+describe('operational endpoints', () => {
+  it('GET /healthz is 200 without a token', async () => {
+    const res = await t.get('/healthz', null);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz is 200 while the database answers', async () => {
+    const res = await t.get('/readyz', null);
+    expect(res.status).toBe(200);
+  });
+
+  it('GET /openapi.json describes every API route as OpenAPI 3.1', async () => {
+    const res = await t.get('/openapi.json', null);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries(res.body.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
+    }
+    for (const route of ['POST /api/v1/users', 'GET /api/v1/me', 'DELETE /api/v1/me/tokens/{id}', 'GET /healthz', 'GET /readyz']) {
+      expect(documented).toContain(route);
+    }
+  });
+});
+
+describe('problem+json errors', () => {
+  it('answers an unknown route with a 404 problem', async () => {
+    const problem = expectProblem(await t.get('/api/v1/nope'), 404);
+    expect(problem).toMatchObject({ status: 404, title: 'Not Found' });
+    expect(problem.type).toMatch(/^urn:chronicle:problem:/);
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await t.request('POST', '/api/v1/workspaces', { raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const problem = expectProblem(res, 400);
+    expect(problem.detail).toMatch(/JSON/);
+    expect(res.text).not.toMatch(/at .*\.(js|ts):\d+/);
+  });
+
+  it('answers an empty JSON body with 400', async () => {
+    expectProblem(await t.request('POST', '/api/v1/workspaces', { raw: '', headers: { 'content-type': 'application/json' } }), 400);
+  });
+
+  it('answers a non-JSON content type with 415', async () => {
+    expectProblem(await t.request('POST', '/api/v1/workspaces', { raw: 'name=x', headers: { 'content-type': 'text/plain' } }), 415);
+    expectProblem(
+      await t.request('POST', '/api/v1/workspaces', { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+    );
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const raw = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
+    expectProblem(await t.request('POST', '/api/v1/workspaces', { raw, headers: { 'content-type': 'application/json' } }), 413);
+  });
+
+  it('lists every validation failure with a JSON pointer', async () => {
+    const problem = expectProblem(await t.post('/api/v1/users', { name: '', email: 'bad', extra: true }), 400);
+    expect(problem.errors?.map((e) => e.path).sort()).toEqual(['/email', '/extra', '/name']);
+  });
+
+  it('does not coerce wrong JSON types', async () => {
+    expectProblem(await t.post('/api/v1/users', { name: 123, email: 'n@example.com' }), 400);
+    expectProblem(await t.post('/api/v1/users', { name: 'N', email: 'n@example.com', instanceAdmin: 'true' }), 400);
+  });
+
+  it('validates query strings with a /query path', async () => {
+    const problem = expectProblem(await t.get('/api/v1/reports', undefined, { limit: 0 }), 400);
+    expect(problem.errors?.[0]?.path).toBe('/query/limit');
+  });
+
+  it('sends a request id on every response', async () => {
+    const res = await t.get('/healthz', null);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('checks the token before the body', async () => {
+    const res = await t.request('POST', '/api/v1/workspaces', { token: null, raw: '{', headers: { 'content-type': 'application/json' } });
+    expectProblem(res, 401);
+  });
+
+  it('never leaks internals in a 404 for a hidden resource', async () => {
+    const user = await newUser(t);
+    const problem = expectProblem(await t.get('/api/v1/users/some-id', user.token), 404);
+    expect(problem.detail).not.toMatch(/select|from|where/i);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The real process: `src/server.ts` configured by environment variables, its log lines, the
+ * first-start token banner, and a graceful exit on SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-server-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+describe('server process', () => {
+  it('starts from the environment, logs one redacted line per request, and exits cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', BOOTSTRAP_ADMIN_TOKEN: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('Server listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(out).toContain('Server listening');
+    const token = /^\s+(chr_[A-Za-z0-9_-]+)$/m.exec(out)?.[1];
+    expect(token).toBeDefined();
+
+    const base = `http://127.0.0.1:${port}`;
+    const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toBe('admin@localhost');
+    await fetch(`${base}/share/SECRETshareTOKEN1234567`);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    const logLines = out.split('\n').filter((line) => line.startsWith('{'));
+    const requestLines = logLines.filter((line) => JSON.parse(line).msg === 'request');
+    expect(requestLines).toHaveLength(2);
+    for (const line of requestLines) expect(JSON.parse(line).reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out).toContain('/share/[redacted]');
+    expect(out).not.toContain('SECRETshareTOKEN1234567');
+    // The token appears once, in the first-start banner, and never in a log line.
+    expect(out.split(token!).length - 1).toBe(1);
+    expect(logLines.join('\n')).not.toContain(token!);
+  });
+
+  it('refuses bad configuration with one line naming the variable', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, PORT: '99999', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).toContain('PORT');
+  });
+});

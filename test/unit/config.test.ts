@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const KEY = Buffer.alloc(32, 1).toString('base64');
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      databaseUrl: null,
+      dataDir: './data',
+      host: '127.0.0.1',
+      port: 3000,
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      bootstrapAdminToken: null,
+      logLevel: 'info',
+      shareKey: null,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db:5432/chronicle',
+      DATA_DIR: '/var/lib/chronicle',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      PUBLIC_BASE_URL: 'https://reports.example.com/',
+      BOOTSTRAP_ADMIN_TOKEN: 'b'.repeat(32),
+      LOG_LEVEL: 'debug',
+      SHARE_KEY: KEY,
+    });
+    expect(config).toMatchObject({ databaseUrl: 'postgres://u@db:5432/chronicle', port: 8080, publicBaseUrl: 'https://reports.example.com', logLevel: 'debug' });
+    expect(config.shareKey?.length).toBe(32);
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://x@y/z', SHARE_KEY: KEY }, 'DATABASE_URL'],
+    [{ BOOTSTRAP_ADMIN_TOKEN: 'short' }, 'BOOTSTRAP_ADMIN_TOKEN'],
+    [{ BOOTSTRAP_ADMIN_TOKEN: 'x'.repeat(257) }, 'BOOTSTRAP_ADMIN_TOKEN'],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SHARE_KEY: 'too-short' }, 'SHARE_KEY'],
+    [{ DATABASE_URL: 'postgres://x@y/z' }, 'SHARE_KEY'],
+  ])('refuses %j naming %s in one line', (env, variable) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as ConfigError).message).toContain(variable);
+    expect((error as ConfigError).message).not.toContain('\n');
+  });
+});
