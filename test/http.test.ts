@@ -95,3 +95,29 @@ describe('problem+json errors', () => {
     expect(problem.detail).not.toMatch(/select|from|where/i);
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)('database down (PostgreSQL)', () => {
+  it('answers 503 problem+json while the database refuses connections, and recovers by itself', async () => {
+    const pg = (await import('pg')).default;
+    const { sql } = await import('drizzle-orm');
+    const result = await t.database.db.execute(sql`select current_database() as name`);
+    const name = ((Array.isArray(result) ? result : (result as { rows: unknown[] }).rows)[0] as { name: string }).name;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`alter database "${name}" allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      const down = await t.get('/api/v1/me');
+      const problem = expectProblem(down, 503);
+      expect(problem.detail).not.toMatch(/select|accepting|pg_/i);
+      expect(down.headers['retry-after']).toBe('5');
+      expect((await t.get('/readyz', null)).status).toBe(503);
+      expect((await t.get('/healthz', null)).status).toBe(200);
+    } finally {
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await admin.end();
+    }
+    expect((await t.get('/api/v1/me')).status).toBe(200);
+    expect((await t.get('/readyz', null)).status).toBe(200);
+  });
+});

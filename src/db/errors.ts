@@ -15,7 +15,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
     if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
     const message = typeof e.message === 'string' ? e.message : '';
-    if (/Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed/i.test(message)) return true;
+    if (/Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed|not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i.test(message)) return true;
   }
   return false;
 }
