@@ -334,7 +334,7 @@ describe('GET /api/v1/reports', () => {
     const page = await t.get('/api/v1/reports', lister.token, { limit: 2, offset: 1 });
     expect(ids(page)).toEqual([made[2], made[1]]);
     expect(page.headers['x-total-count']).toBe('4');
-    for (const bad of [{ limit: 0 }, { limit: 201 }, { offset: -1 }, { limit: 'x' }]) expectProblem(await t.get('/api/v1/reports', lister.token, bad), 400);
+    for (const bad of [{ limit: 0 }, { limit: 201 }, { offset: -1 }, { limit: 'x' }] as Record<string, string | number>[]) expectProblem(await t.get('/api/v1/reports', lister.token, bad), 400);
     expectProblem(await t.get('/api/v1/reports', lister.token, { bogus: 1 }), 400);
   });
 

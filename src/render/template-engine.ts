@@ -1,0 +1,259 @@
+import {
+  CaptureTag,
+  Context,
+  Liquid,
+  LiquidError,
+  Tag,
+  toPromise,
+  toValue,
+  type Emitter,
+  type Template,
+} from 'liquidjs';
+
+/** Largest template source accepted, in characters. */
+export const PARSE_LIMIT = 200_000;
+/** Wall-clock budget of one render, in milliseconds. */
+export const RENDER_TIME_LIMIT_MS = 2_000;
+/**
+ * Allocation budget of one render, in LiquidJS units (roughly characters or array
+ * slots). The time limit alone is not enough: `(1..100000000)` allocates its whole
+ * range before the first iteration runs.
+ */
+export const MEMORY_LIMIT = 32_000_000;
+/** Largest rendered output, in characters. */
+export const OUTPUT_LIMIT = 2_000_000;
+
+const CACHE_SIZE = 64;
+
+/** A template that failed to parse or render, with a message meant for its author. */
+export class TemplateError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'syntax' | 'runtime' | 'limit',
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(message);
+    this.name = 'TemplateError';
+  }
+}
+
+/** Throws a `syntax` TemplateError naming the line when `source` does not parse; unknown filters and tags included. */
+export function checkTemplateSyntax(source: string): void {
+  parse(source);
+}
+
+/**
+ * Renders `source` against `context` in the sandbox: no file access, own properties
+ * only, bounded in size, time, memory and output. Any failure is a TemplateError.
+ */
+export async function renderTemplate(source: string, context: object): Promise<string> {
+  const templates = parse(source);
+  const ctx = new Context(context, engine.options, { sync: false }, { liquid: engine });
+  const emitter = new CappedEmitter(ctx);
+  try {
+    await toPromise(engine.renderer.renderTemplates(templates, ctx, emitter));
+  } catch (err) {
+    throw toTemplateError(err, 'runtime');
+  }
+  return emitter.buffer;
+}
+
+/** Formats whole minutes as `Hh MMm`: 425 -> `7h 05m`, 30 -> `0h 30m`; nil -> ''. */
+export function formatDuration(minutes: unknown): string {
+  const value = minutesOf(minutes, 'duration');
+  if (value === null) return '';
+  const total = Math.round(Math.abs(value));
+  const sign = value < 0 && total > 0 ? '-' : '';
+  return `${sign}${Math.floor(total / 60)}h ${String(total % 60).padStart(2, '0')}m`;
+}
+
+/** Formats minutes as decimal hours with two decimals: 425 -> `7.08`; nil -> ''. */
+export function formatHours(minutes: unknown): string {
+  const value = minutesOf(minutes, 'hours');
+  return value === null ? '' : (value / 60).toFixed(2);
+}
+
+// Characters that open inline syntax anywhere, or split a table row (`|`).
+const ALWAYS_ESCAPED = /[\\`*_{}[\]<>|~&]/g;
+const CONTROL_CHARS = /[\u0000-\u0008\u000e-\u001f\u007f]/g;
+const WHITESPACE_RUNS = /[\s\u0085]+/g;
+
+/**
+ * Makes user-written text inert inside Markdown, a GFM table cell included: it renders
+ * as exactly the text it was, trimmed, with whitespace runs (newlines, tabs) folded
+ * into one space and control characters dropped. Backslash escapes are used throughout
+ * because CommonMark lets any ASCII punctuation be escaped and shows it verbatim.
+ * Applying it twice shows the backslashes; nil -> ''.
+ */
+export function escapeMarkdown(value: unknown): string {
+  const text = toValue(value);
+  if (text === null || text === undefined) return '';
+  return String(text)
+    .replace(CONTROL_CHARS, '')
+    .replace(WHITESPACE_RUNS, ' ')
+    .trim()
+    .replace(ALWAYS_ESCAPED, '\\$&')
+    .replace(/!(?=\\\[)/g, '\\!')
+    // Splitting every host name and scheme defeats autolinking (GFM `www.`, linkify's
+    // fuzzy domains, `mailto:`, protocol-relative `//host`) whatever the renderer.
+    .replace(/[.:](?=\S)/g, '\\$&')
+    .replace(/\/(?=\/)/g, '\\/')
+    // Block syntax can only start at the beginning of a line, which is where a
+    // template may place the value.
+    .replace(/^[#+=-]/, '\\$&')
+    .replace(/^(\d+)([.)])/, '$1\\$2');
+}
+
+function minutesOf(value: unknown, filter: string): number | null {
+  const raw = toValue(value);
+  if (raw === null || raw === undefined || raw === '') return null;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : NaN;
+  if (!Number.isFinite(n)) throw new Error(`${filter} expects a number of minutes, got ${describeValue(raw)}`);
+  return n;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : String(value);
+}
+
+/** Writes output while charging it to the render's memory budget and the output cap. */
+class CappedEmitter implements Emitter {
+  buffer = '';
+
+  constructor(private readonly ctx: Context) {}
+
+  write(html: unknown): void {
+    const chunk = stringify(html);
+    this.ctx.memoryLimit.use(chunk.length);
+    if (this.buffer.length + chunk.length > OUTPUT_LIMIT) throw new OutputLimitError();
+    this.buffer += chunk;
+  }
+}
+
+// The stock emitter's coercion, which `{{ list }}` relies on.
+function stringify(value: unknown): string {
+  const v = toValue(value);
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.map(stringify).join('');
+  return String(v);
+}
+
+class OutputLimitError extends Error {
+  constructor() {
+    super(`output size limit exceeded (${OUTPUT_LIMIT.toLocaleString('en-US')} characters)`);
+  }
+}
+
+// The stock capture buffers without any bound; route it through the capped emitter.
+class BoundedCaptureTag extends CaptureTag {
+  override *render(ctx: Context): Generator<unknown, void, string> {
+    const emitter = new CappedEmitter(ctx);
+    yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
+    ctx.bottom()[this.variable] = emitter.buffer;
+  }
+}
+
+// Templates are self-contained: refusing these tags at parse time reports the problem
+// when a template is saved, not when a report is rendered.
+class UnavailableTag extends Tag {
+  constructor(...args: ConstructorParameters<typeof Tag>) {
+    super(...args);
+    throw new Error(`the '${this.name}' tag is not available: templates cannot load other templates`);
+  }
+
+  render(): void {}
+}
+
+function createEngine(): Liquid {
+  const liquid = new Liquid({
+    // An empty in-memory file system: even without the tags below, no lookup reaches disk.
+    templates: {},
+    ownPropertyOnly: true,
+    strictFilters: true,
+    jsTruthy: false,
+    parseLimit: PARSE_LIMIT,
+    renderLimit: RENDER_TIME_LIMIT_MS,
+    memoryLimit: MEMORY_LIMIT,
+    // Context dates are pre-formatted in the owner's zone; `date` must not depend on
+    // the server's zone or locale.
+    timezoneOffset: 'UTC',
+    locale: 'en-US',
+  });
+  liquid.registerTag('capture', BoundedCaptureTag);
+  for (const name of ['include', 'render', 'layout']) liquid.registerTag(name, UnavailableTag);
+  liquid.registerFilter('duration', formatDuration);
+  liquid.registerFilter('hours', formatHours);
+  liquid.registerFilter('md', escapeMarkdown);
+  return liquid;
+}
+
+const engine = createEngine();
+const parsed = new Map<string, Template[]>();
+
+function parse(source: string): Template[] {
+  const hit = parsed.get(source);
+  if (hit) {
+    // Re-inserting keeps the Map in least-recently-used order.
+    parsed.delete(source);
+    parsed.set(source, hit);
+    return hit;
+  }
+  if (source.length > PARSE_LIMIT) {
+    throw new TemplateError(`template too large (limit ${PARSE_LIMIT.toLocaleString('en-US')} characters)`, 'limit');
+  }
+  let templates: Template[];
+  try {
+    templates = engine.parse(source);
+  } catch (err) {
+    throw toTemplateError(err, 'syntax');
+  }
+  parsed.set(source, templates);
+  if (parsed.size > CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
+  return templates;
+}
+
+const LIMIT_MESSAGES: Record<string, string> = {
+  'template render limit exceeded': `render time limit exceeded (${RENDER_TIME_LIMIT_MS} ms)`,
+  'memory alloc limit exceeded': 'memory limit exceeded (the template builds too much data, e.g. a very large range or string)',
+  'parse length limit exceeded': `template too large (limit ${PARSE_LIMIT.toLocaleString('en-US')} characters)`,
+};
+
+// Only the author-facing part of a LiquidJS error survives: its position and the first
+// line of its cause. Stacks, source excerpts and file names are dropped.
+function toTemplateError(err: unknown, fallbackKind: 'syntax' | 'runtime'): TemplateError {
+  if (err instanceof TemplateError) return err;
+  const cause = LiquidError.is(err) ? ((err as { originalError?: unknown }).originalError ?? err) : err;
+  const position = positionOf(err);
+  if (cause instanceof OutputLimitError) return new TemplateError(cause.message, 'limit', ...position);
+  const raw = cause instanceof Error ? stripPosition(cause.message) : 'template failed';
+  const limit = LIMIT_MESSAGES[raw];
+  if (limit) return new TemplateError(limit, 'limit', ...position);
+  const kind = err instanceof Error && err.name === 'RenderError' ? 'runtime' : fallbackKind;
+  const message = describeProblem(raw);
+  const [line, column] = position;
+  const where = line === undefined ? '' : `line ${line}, column ${column}: `;
+  return new TemplateError(`${where}${message}`, kind, line, column);
+}
+
+function positionOf(err: unknown): [number?, number?] {
+  const token = LiquidError.is(err) ? (err as { token?: { getPosition?: () => number[] } }).token : undefined;
+  const position = token?.getPosition?.();
+  return position && position.length >= 2 ? [position[0], position[1]] : [];
+}
+
+function stripPosition(message: string): string {
+  return (message.split('\n')[0] ?? '').replace(/(, file:[^,]*)?, line:\d+, col:\d+$/, '');
+}
+
+function describeProblem(message: string): string {
+  const filter = /^undefined filter: (.+)$/.exec(message);
+  if (filter) return `unknown filter '${filter[1]}'`;
+  const tag = /^tag "(.+)" not found$/.exec(message);
+  if (tag) return `unknown tag '${tag[1]}'`;
+  if (message.startsWith('ENOENT')) return 'templates cannot load other templates';
+  return message;
+}

@@ -1,0 +1,159 @@
+import MarkdownIt from 'markdown-it';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_TEMPLATES } from '../../src/render/builtin-templates.js';
+import { buildRenderContext, type RenderEntryInput, type RenderInput } from '../../src/render/render-context.js';
+import { checkTemplateSyntax, renderTemplate } from '../../src/render/template-engine.js';
+
+const markdown = new MarkdownIt({ html: false, linkify: true });
+const EMPTY_MESSAGE = 'No time was tracked in this period.';
+
+// User-written strings chosen to break a table or smuggle a link if they were not escaped.
+const workspace = { id: 'w1', name: 'Acme | [Corp](http://evil.example)' };
+const ada = { id: 'u1', name: 'Ada | <b>Lovelace</b>' };
+const web = { id: 'p1', name: 'Website ![x](http://t/x.png)' };
+
+function entry(id: string, start: string, minutes: number, extra: Partial<RenderEntryInput> = {}): RenderEntryInput {
+  return { id, start: new Date(start), minutes, description: '', tags: [], project: web, user: ada, workspace, ...extra };
+}
+
+function input(withEntries: boolean): RenderInput {
+  const entries = withEntries
+    ? [
+        entry('e1', '2026-03-09T08:00:00Z', 90, { description: 'Fix | pipes\nand www.evil.example', tags: ['bug|fix', 'web'] }),
+        entry('e2', '2026-03-09T13:00:00Z', 45, { project: null, description: '# heading?' }),
+        entry('e3', '2026-03-11T09:30:00Z', 425, { description: '[click](javascript:alert(1))', tags: ['ops'] }),
+      ]
+    : [];
+  return {
+    report: { id: 'r1', name: 'March | *report*', note: withEntries ? 'All **good**.' : null, version: 1 },
+    period: { from: '2026-03-09', to: '2026-03-15', preset: 'last_week' },
+    timezone: 'Europe/Paris',
+    generatedAt: new Date('2026-03-16T08:00:00Z'),
+    owner: { id: 'u1', name: ada.name, email: 'ada@example.com' },
+    workspaces: [workspace],
+    template: { id: 't1', name: 'Built-in' },
+    entries,
+    aggregates: withEntries
+      ? {
+          totalMinutes: 560,
+          entryCount: 3,
+          byProject: [
+            { id: 'p1', name: web.name, minutes: 515, entryCount: 2 },
+            { id: null, name: 'No project', minutes: 45, entryCount: 1 },
+          ],
+          byUser: [{ id: 'u1', name: ada.name, minutes: 560, entryCount: 3 }],
+          byTag: [
+            { tag: 'ops', minutes: 425, entryCount: 1 },
+            { tag: 'bug|fix', minutes: 90, entryCount: 1 },
+            { tag: 'web', minutes: 90, entryCount: 1 },
+          ],
+          byDay: [
+            { date: '2026-03-09', minutes: 135, entryCount: 2 },
+            { date: '2026-03-11', minutes: 425, entryCount: 1 },
+          ],
+        }
+      : { totalMinutes: 0, entryCount: 0, byProject: [], byUser: [], byTag: [], byDay: [] },
+  };
+}
+
+/** Every table in the HTML, as rows of cell counts. */
+function tables(html: string): number[][] {
+  return [...html.matchAll(/<table>([\s\S]*?)<\/table>/g)].map((table) =>
+    [...(table[1] ?? '').matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => (row[1] ?? '').match(/<t[hd][\s>]/g)?.length ?? 0),
+  );
+}
+
+function template(key: string) {
+  const found = BUILTIN_TEMPLATES.find((t) => t.key === key);
+  if (!found) throw new Error(`no built-in template ${key}`);
+  return found;
+}
+
+describe('BUILTIN_TEMPLATES', () => {
+  it('offers a timesheet, a summary and a weekly status', () => {
+    expect(BUILTIN_TEMPLATES.map((t) => t.key)).toEqual(['timesheet', 'summary', 'weekly-status']);
+    for (const t of BUILTIN_TEMPLATES) {
+      expect(t.name.length).toBeGreaterThan(0);
+      expect(t.description.length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(BUILTIN_TEMPLATES.map((t) => [t.key, t] as const))('%s parses', (_key, t) => {
+    expect(() => checkTemplateSyntax(t.body)).not.toThrow();
+    expect(() => checkTemplateSyntax(t.nameTemplate)).not.toThrow();
+    expect(() => checkTemplateSyntax(t.noteTemplate)).not.toThrow();
+  });
+
+  it('escapes every user-written string in the bodies', () => {
+    const userWritten = /\b(name|description|tags?|timezone)\b/;
+    for (const t of BUILTIN_TEMPLATES) {
+      for (const [output] of t.body.matchAll(/\{\{.*?\}\}/g)) {
+        if (userWritten.test(output)) expect(output, `${t.key}: ${output}`).toMatch(/\|\s*md\s*\}\}$/);
+      }
+    }
+  });
+
+  it.each(BUILTIN_TEMPLATES.map((t) => [t.key, t] as const))('%s renders an empty period', async (_key, t) => {
+    const out = await renderTemplate(t.body, buildRenderContext(input(false)));
+    expect(out).toContain(EMPTY_MESSAGE);
+    expect(tables(markdown.render(out))).toEqual([]);
+  });
+
+  it.each(BUILTIN_TEMPLATES.map((t) => [t.key, t] as const))('%s renders inert user text', async (_key, t) => {
+    const out = await renderTemplate(t.body, buildRenderContext(input(true)));
+    const html = markdown.render(out);
+    expect(out).not.toContain(EMPTY_MESSAGE);
+    expect(html).not.toMatch(/<a[\s>]|<img|<b>|<h[1-6]>heading/);
+    expect(html).toContain('Ada | &lt;b&gt;Lovelace&lt;/b&gt;');
+  });
+
+  it('lays the timesheet out as one table: entries, day subtotals, grand total', async () => {
+    const out = await renderTemplate(template('timesheet').body, buildRenderContext(input(true)));
+    // Header, 3 entries, 2 day subtotals and the grand total, six cells each.
+    expect(tables(markdown.render(out))).toEqual([Array(7).fill(6)]);
+    expect(out).toContain('| **Monday 2026-03-09** | | | **Day total** | | **2h 15m** |');
+    expect(out).toContain('| **Total** | | | **2 days, 3 entries** | | **9h 20m** |');
+    expect(out).toContain('| 2026-03-11 | 10:30 | Website \\!\\[x\\](http\\:\\//t/x\\.png) | \\[click\\](javascript\\:alert(1)) | ops | 7h 05m |');
+    expect(out).toContain('## Note\n\nAll **good**.');
+  });
+
+  it('summarises by project, user and tag with hours and shares', async () => {
+    const out = await renderTemplate(template('summary').body, buildRenderContext(input(true)));
+    // Projects (2 + total), users (1 + total), tags (3); five columns each.
+    expect(tables(markdown.render(out))).toEqual([Array(4).fill(5), Array(3).fill(5), Array(4).fill(5)]);
+    expect(out).toContain('| _No project_ | 1 | 0h 45m | 0.75 | 8.0% |');
+    expect(out).toContain('| ops | 1 | 7h 05m | 7.08 | 75.9% |');
+    expect(out).toContain('| bug\\|fix | 1 | 1h 30m | 1.50 | 16.1% |');
+  });
+
+  it('says so when no entry carries a tag', async () => {
+    const untagged = input(true);
+    untagged.aggregates.byTag = [];
+    const out = await renderTemplate(template('summary').body, buildRenderContext(untagged));
+    expect(out).toContain('No entries carry tags.');
+    expect(tables(markdown.render(out))).toHaveLength(2);
+  });
+
+  it('gives a weekly status with the note, highlights and where the time went', async () => {
+    const out = await renderTemplate(template('weekly-status').body, buildRenderContext(input(true)));
+    expect(out).toContain('All **good**.');
+    expect(out).toContain('- **9h 20m** tracked in 3 entries over 2 days');
+    expect(out).toContain('- Busiest day: Wednesday 2026-03-11, 7h 05m');
+    expect(out).toContain('  - \\# heading?: 0h 45m, 2026-03-09');
+    const undescribed = input(true);
+    undescribed.entries = undescribed.entries.map((e) => ({ ...e, description: '' }));
+    const plain = await renderTemplate(template('weekly-status').body, buildRenderContext(undescribed));
+    expect(plain).toContain('  - _No description_ (Website');
+    expect(tables(markdown.render(out))).toEqual([Array(3).fill(5), Array(4).fill(5)]);
+  });
+
+  it('suggests plain-text names and a Markdown note', async () => {
+    const context = buildRenderContext(input(true));
+    expect(await renderTemplate(template('timesheet').nameTemplate, context)).toBe('Timesheet 2026-03-09 – 2026-03-15');
+    expect(await renderTemplate(template('summary').nameTemplate, context)).toBe('Summary 2026-03-09 – 2026-03-15');
+    expect(await renderTemplate(template('weekly-status').nameTemplate, context)).toBe(
+      'Weekly status 2026-03-09 – 2026-03-15',
+    );
+    expect(await renderTemplate(template('weekly-status').noteTemplate, context)).toContain('**Next**');
+  });
+});

