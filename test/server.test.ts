@@ -23,7 +23,7 @@ function freePort(): Promise<number> {
 }
 
 describe('server process', () => {
-  it('starts from the environment, logs one redacted line per request, and exits cleanly on SIGTERM', async () => {
+  it('starts from the environment, logs one redacted line per request, and exits cleanly on SIGTERM', { timeout: 120_000 }, async () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: '', BOOTSTRAP_ADMIN_TOKEN: '' },
@@ -60,7 +60,7 @@ describe('server process', () => {
     expect(logLines.join('\n')).not.toContain(token!);
   });
 
-  it('refuses bad configuration with one line naming the variable', async () => {
+  it('refuses bad configuration with one line naming the variable', { timeout: 60_000 }, async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: { ...process.env, PORT: '99999', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],

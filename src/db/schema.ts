@@ -189,6 +189,7 @@ export const templates = pgTable(
   },
   (t) => [
     check('templates_name_length', sql`char_length(${t.name}) between 1 and 100`),
+    check('templates_description_length', sql`char_length(${t.description}) <= 1000`),
     check('templates_body_length', sql`char_length(${t.body}) <= 100000`),
     check('templates_name_template_length', sql`char_length(${t.nameTemplate}) <= 500`),
     check('templates_note_template_length', sql`char_length(${t.noteTemplate}) <= 5000`),

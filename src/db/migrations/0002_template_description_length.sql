@@ -1,0 +1,1 @@
+ALTER TABLE "templates" ADD CONSTRAINT "templates_description_length" CHECK (char_length("templates"."description") <= 1000);

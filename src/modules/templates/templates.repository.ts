@@ -1,0 +1,35 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { templates } from '../../db/schema.js';
+
+export type TemplateRow = typeof templates.$inferSelect;
+
+export async function findTemplate(db: Db, id: string): Promise<TemplateRow | undefined> {
+  const [row] = await db.select().from(templates).where(eq(templates.id, id));
+  return row;
+}
+
+/** By name, case-insensitively, then by id so equal names keep a stable order. */
+export function listTemplates(db: Db, includeDisabled: boolean): Promise<TemplateRow[]> {
+  return db
+    .select()
+    .from(templates)
+    .where(includeDisabled ? undefined : eq(templates.enabled, true))
+    .orderBy(sql`lower(${templates.name})`, asc(templates.name), asc(templates.id));
+}
+
+export async function insertTemplate(db: Db, row: typeof templates.$inferInsert): Promise<TemplateRow> {
+  const [created] = await db.insert(templates).values(row).returning();
+  return created!;
+}
+
+export async function updateTemplate(db: Db, id: string, patch: Partial<typeof templates.$inferInsert>): Promise<TemplateRow | undefined> {
+  const [row] = await db.update(templates).set(patch).where(eq(templates.id, id)).returning();
+  return row;
+}
+
+/** False when there was no such template. */
+export async function deleteTemplate(db: Db, id: string): Promise<boolean> {
+  const rows = await db.delete(templates).where(eq(templates.id, id)).returning({ id: templates.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,107 @@
+/** Report templates (platform.md section 6): readable by everyone, managed by instance admins. */
+import type { AppContext } from '../../http/types.js';
+import { badRequest, forbidden, notFound, type FieldError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { checkTemplateSyntax, TemplateError } from '../../render/template-engine.js';
+import type { AuthContext } from '../auth/auth.js';
+import * as repo from './templates.repository.js';
+import type { CreateTemplateInput, ListTemplatesInput, PatchTemplateInput, Template } from './templates.schemas.js';
+
+export function toTemplate(row: repo.TemplateRow): Template {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    body: row.body,
+    nameTemplate: row.nameTemplate,
+    noteTemplate: row.noteTemplate,
+    enabled: row.enabled,
+    builtIn: row.builtInKey !== null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function requireAdmin(actor: AuthContext): void {
+  if (!actor.user.instanceAdmin) throw forbidden('Only an instance admin may manage templates.');
+}
+
+const TEXT_FIELDS = ['name', 'description', 'body', 'nameTemplate', 'noteTemplate'] as const;
+const LIQUID_FIELDS = ['body', 'nameTemplate', 'noteTemplate'] as const;
+
+/**
+ * Refuses what could never render: U+0000 (PostgreSQL text cannot hold it) and Liquid that does
+ * not parse, each reported at its field with the line and column the parser names.
+ */
+function assertUsable(input: PatchTemplateInput): void {
+  const errors: FieldError[] = [];
+  for (const field of TEXT_FIELDS) {
+    if (input[field]?.includes('\u0000')) errors.push({ path: `/${field}`, message: 'must not contain U+0000' });
+  }
+  if (errors.length === 0) {
+    for (const field of LIQUID_FIELDS) {
+      const source = input[field];
+      if (source === undefined) continue;
+      try {
+        checkTemplateSyntax(source);
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        errors.push({ path: `/${field}`, message: error.message });
+      }
+    }
+  }
+  if (errors.length > 0) throw badRequest('The template is not valid.', errors);
+}
+
+/** Asking for disabled templates is an admin-only option: 403 for anyone else, not a silent no-op. */
+export async function listTemplates(ctx: AppContext, actor: AuthContext, query: ListTemplatesInput): Promise<Template[]> {
+  const includeDisabled = query.includeDisabled ?? false;
+  if (includeDisabled) requireAdmin(actor);
+  return (await repo.listTemplates(ctx.db, includeDisabled)).map(toTemplate);
+}
+
+/** A disabled template is hidden (404) from everyone but instance admins. */
+export async function getTemplate(ctx: AppContext, actor: AuthContext, id: string): Promise<Template> {
+  const row = await repo.findTemplate(ctx.db, id);
+  if (!row || (!row.enabled && !actor.user.instanceAdmin)) throw notFound();
+  return toTemplate(row);
+}
+
+export async function createTemplate(ctx: AppContext, actor: AuthContext, input: CreateTemplateInput): Promise<Template> {
+  requireAdmin(actor);
+  assertUsable(input);
+  const now = ctx.clock.now();
+  const row = await repo.insertTemplate(ctx.db, {
+    id: newId(),
+    name: input.name,
+    description: input.description ?? '',
+    body: input.body,
+    nameTemplate: input.nameTemplate ?? '',
+    noteTemplate: input.noteTemplate ?? '',
+    enabled: input.enabled ?? true,
+    builtInKey: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return toTemplate(row);
+}
+
+/** Built-in templates may be edited, disabled and deleted like any other; they stay marked built-in. */
+export async function patchTemplate(ctx: AppContext, actor: AuthContext, id: string, input: PatchTemplateInput): Promise<Template> {
+  requireAdmin(actor);
+  assertUsable(input);
+  if (Object.keys(input).length === 0) {
+    const row = await repo.findTemplate(ctx.db, id);
+    if (!row) throw notFound();
+    return toTemplate(row);
+  }
+  const row = await repo.updateTemplate(ctx.db, id, { ...input, updatedAt: ctx.clock.now() });
+  if (!row) throw notFound();
+  return toTemplate(row);
+}
+
+/** Reports keep their templateId (not a foreign key), so they survive this. */
+export async function deleteTemplate(ctx: AppContext, actor: AuthContext, id: string): Promise<void> {
+  requireAdmin(actor);
+  if (!(await repo.deleteTemplate(ctx.db, id))) throw notFound();
+}

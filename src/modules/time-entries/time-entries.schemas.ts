@@ -1,0 +1,73 @@
+import { Type, type Static } from 'typebox';
+import { Id, Instant, Nullable } from '../../http/schemas.js';
+
+/** Most entries a list returns when `limit` is omitted, and the most it may ask for. */
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+export const TimeEntrySchema = Type.Object({
+  id: Id,
+  workspaceId: Id,
+  projectId: Nullable(Id),
+  userId: Id,
+  start: Instant,
+  minutes: Type.Integer(),
+  description: Type.String(),
+  tags: Type.Array(Type.String()),
+  createdAt: Instant,
+  updatedAt: Instant,
+});
+export type TimeEntry = Static<typeof TimeEntrySchema>;
+
+const instant = (description: string) => Type.String({ format: 'date-time', description });
+const Start = instant('ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.');
+const Minutes = Type.Integer({ minimum: 1, maximum: 1440 });
+const Description = Type.String({ maxLength: 2000 });
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+  maxItems: 20,
+  uniqueItems: true,
+  description: 'Up to 20 distinct tags (case-sensitive), each 1-50 characters.',
+});
+const ProjectId = Nullable(Id);
+const id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
+
+export const CreateTimeEntryBody = Type.Object(
+  {
+    workspaceId: Id,
+    projectId: Type.Optional(Type.Union([Id, Type.Null()], { description: 'null or absent: unassigned.' })),
+    start: Start,
+    minutes: Minutes,
+    description: Type.Optional(Description),
+    tags: Type.Optional(Tags),
+    userId: Type.Optional(id('Whose time this is (default: the caller); another member only for workspace admins/owners.')),
+  },
+  { additionalProperties: false },
+);
+export type CreateTimeEntryInput = Static<typeof CreateTimeEntryBody>;
+
+/** The workspace and the user of an entry are fixed; everything else may change. */
+export const PatchTimeEntryBody = Type.Object(
+  {
+    projectId: Type.Optional(ProjectId),
+    start: Type.Optional(Start),
+    minutes: Type.Optional(Minutes),
+    description: Type.Optional(Description),
+    tags: Type.Optional(Tags),
+  },
+  { additionalProperties: false },
+);
+export type PatchTimeEntryInput = Static<typeof PatchTimeEntryBody>;
+
+export const ListTimeEntriesQuery = Type.Object(
+  {
+    workspaceId: Type.Optional(Id),
+    userId: Type.Optional(Id),
+    projectId: Type.Optional(Id),
+    from: Type.Optional(instant('Keeps entries starting at or after this instant.')),
+    to: Type.Optional(instant('Keeps entries starting before this instant (exclusive).')),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type ListTimeEntriesInput = Static<typeof ListTimeEntriesQuery>;
