@@ -2,7 +2,7 @@
  * Who may read what (platform.md sections 4 and 5), in one place. Every feature that needs a
  * membership, a project's readability or the entry read rule calls these.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { projectMembers, projects, timeEntries, workspaceMembers } from '../../db/schema.js';
 
@@ -44,8 +44,11 @@ export async function canReadProject(db: Db, userId: string, projectId: string):
   return row !== undefined;
 }
 
-/** SQL condition over `projects`: the user may read this project. */
-export function projectReadableBy(userId: string): SQL {
+/**
+ * SQL condition over `projects`: the user may read this project. `userId` may be a column (e.g.
+ * `users.id`), so one query can apply the rule to many users at once.
+ */
+export function projectReadableBy(userId: string | SQLWrapper): SQL {
   return sql`(exists (select 1 from ${workspaceMembers} wm where wm.workspace_id = ${projects.workspaceId} and wm.user_id = ${userId} and wm.role in ('owner','admin'))
     or exists (select 1 from ${projectMembers} pm where pm.project_id = ${projects.id} and pm.user_id = ${userId}))`;
 }

@@ -1,0 +1,88 @@
+/** SQL of sending: recipient candidates, send batches and their deliveries. */
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { deliveries, projects, reportContents, reports, sends, users, workspaceMembers } from '../../db/schema.js';
+import { projectReadableBy } from '../access/access.repository.js';
+import type { ReportRow } from '../reports/reports.repository.js';
+
+/** A send batch with the version number of the content it sent. */
+export type SendRow = typeof sends.$inferSelect & { version: number };
+export type DeliveryInsert = typeof deliveries.$inferInsert;
+export type CandidateRow = Pick<typeof users.$inferSelect, 'id' | 'name' | 'email' | 'imageUrl'>;
+export interface TeammateDeliveryRow {
+  sendId: string;
+  userId: string;
+  name: string;
+  readAt: Date | null;
+}
+
+/**
+ * The report row, locked against a concurrent edit until the caller's transaction ends, so the
+ * version it names is the one delivered and still current when the send commits.
+ */
+export async function lockReport(db: Db, id: string): Promise<ReportRow | undefined> {
+  const [row] = await db.select().from(reports).where(eq(reports.id, id)).for('share');
+  return row;
+}
+
+/**
+ * Recipient candidates of a report (reports-api.md 4.1), in one query: members of any of its
+ * workspaces except the owner, who can read every project in the snapshot. A null snapshot
+ * (scope unknown) makes nobody eligible; a snapshot project that no longer exists can be read by
+ * nobody either. Both hold until the report is re-rendered.
+ * `onlyUserIds` narrows the answer to those users (the send-time check).
+ */
+export function recipientCandidates(
+  db: Db,
+  report: Pick<ReportRow, 'ownerUserId' | 'workspaceIds' | 'snapshotProjectIds'>,
+  onlyUserIds?: readonly string[],
+): Promise<CandidateRow[]> {
+  const projectIds = [...new Set(report.snapshotProjectIds ?? [])];
+  const readsEveryProject =
+    report.snapshotProjectIds === null
+      ? sql`false`
+      : projectIds.length === 0
+        ? undefined
+        : sql`(select count(*)::int from ${projects} where ${inArray(projects.id, projectIds)} and ${projectReadableBy(users.id)}) = ${projectIds.length}`;
+  return db
+    .select({ id: users.id, name: users.name, email: users.email, imageUrl: users.imageUrl })
+    .from(users)
+    .where(
+      and(
+        ne(users.id, report.ownerUserId),
+        onlyUserIds ? inArray(users.id, [...onlyUserIds]) : undefined,
+        sql`exists (select 1 from ${workspaceMembers} where ${workspaceMembers.userId} = ${users.id} and ${inArray(workspaceMembers.workspaceId, report.workspaceIds)})`,
+        readsEveryProject,
+      ),
+    )
+    .orderBy(asc(users.name), asc(users.id));
+}
+
+export async function insertSend(db: Db, row: typeof sends.$inferInsert): Promise<void> {
+  await db.insert(sends).values(row);
+}
+
+export async function insertDeliveries(db: Db, rows: DeliveryInsert[]): Promise<void> {
+  if (rows.length > 0) await db.insert(deliveries).values(rows);
+}
+
+/** The report's send batches, newest first. */
+export async function listSends(db: Db, reportId: string): Promise<SendRow[]> {
+  const rows = await db
+    .select({ send: sends, version: reportContents.version })
+    .from(sends)
+    .innerJoin(reportContents, eq(reportContents.id, sends.reportContentId))
+    .where(eq(sends.reportId, reportId))
+    .orderBy(desc(sends.sentAt), desc(sends.id));
+  return rows.map((r) => ({ ...r.send, version: r.version }));
+}
+
+/** Every teammate delivery (self-copies left out) of the report's sends, with the recipient's name. */
+export function listTeammateDeliveries(db: Db, reportId: string): Promise<TeammateDeliveryRow[]> {
+  return db
+    .select({ sendId: deliveries.sendId, userId: deliveries.recipientUserId, name: users.name, readAt: deliveries.readAt })
+    .from(deliveries)
+    .innerJoin(users, eq(users.id, deliveries.recipientUserId))
+    .where(and(eq(deliveries.reportId, reportId), eq(deliveries.self, false)))
+    .orderBy(asc(users.name), asc(users.id));
+}

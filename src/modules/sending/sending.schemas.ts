@@ -1,0 +1,51 @@
+import { Type, type Static } from 'typebox';
+import { Id, Instant, Nullable } from '../../http/schemas.js';
+
+export const MAX_RECIPIENTS = 50;
+export const MAX_MESSAGE_LENGTH = 1000;
+
+/** reports-api.md 2.6. */
+export const RecipientCandidateSchema = Type.Object({
+  id: Id,
+  name: Type.String(),
+  email: Type.String(),
+  imageUrl: Nullable(Type.String()),
+});
+export type RecipientCandidate = Static<typeof RecipientCandidateSchema>;
+
+export const SendBody = Type.Object(
+  {
+    // Duplicates are accepted and delivered once: a client merging lists should not have to dedupe.
+    recipientUserIds: Type.Optional(
+      Type.Array(Id, { maxItems: MAX_RECIPIENTS, default: [], description: 'Recipient candidates; a repeated id is delivered once.' }),
+    ),
+    sendToSelf: Type.Optional(Type.Boolean({ default: false, description: "Also put a copy in the sender's own inbox." })),
+    message: Type.Optional(
+      Nullable(Type.String({ maxLength: MAX_MESSAGE_LENGTH, description: 'Note for the recipients; blank collapses to null.' })),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SendInput = Static<typeof SendBody>;
+
+/** platform.md section 8. */
+export const SendResultSchema = Type.Object({
+  id: Id,
+  delivered: Type.Integer({ minimum: 0, description: 'Teammate deliveries; a self-copy is not counted.' }),
+  reportContentId: Id,
+  version: Type.Integer({ minimum: 1 }),
+  sentAt: Instant,
+});
+export type SendResult = Static<typeof SendResultSchema>;
+
+export const SendHistoryEntrySchema = Type.Object({
+  id: Id,
+  sentAt: Instant,
+  reportContentId: Id,
+  version: Type.Integer({ minimum: 1 }),
+  recipients: Type.Array(Type.Object({ userId: Id, name: Type.String() }), { description: 'Teammates only, not the self-copy.' }),
+  sendToSelf: Type.Boolean(),
+  message: Nullable(Type.String()),
+  readCount: Type.Integer({ minimum: 0, description: "Teammate recipients who have read it; 0 for anyone but the report's owner." }),
+});
+export type SendHistoryEntry = Static<typeof SendHistoryEntrySchema>;

@@ -1,0 +1,113 @@
+/** Sending a report to inboxes, its recipient candidates and send history (reports-api.md 4.1). */
+import type { AppContext } from '../../http/types.js';
+import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { AuthContext } from '../auth/auth.js';
+import { isActiveOwner, reportReadGrant } from '../reports/report-access.js';
+import { findReport } from '../reports/reports.repository.js';
+import * as repo from './sending.repository.js';
+import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
+
+export function toCandidate(row: repo.CandidateRow): RecipientCandidate {
+  return { id: row.id, name: row.name, email: row.email, imageUrl: row.imageUrl };
+}
+
+/** `readCount` is the owner's business only (platform.md section 8); other readers see 0. */
+export function toSendHistoryEntry(send: repo.SendRow, recipients: repo.TeammateDeliveryRow[], showReads: boolean): SendHistoryEntry {
+  return {
+    id: send.id,
+    sentAt: send.sentAt.toISOString(),
+    reportContentId: send.reportContentId,
+    version: send.version,
+    recipients: recipients.map((r) => ({ userId: r.userId, name: r.name })),
+    sendToSelf: send.sendToSelf,
+    message: send.message,
+    readCount: showReads ? recipients.filter((r) => r.readAt !== null).length : 0,
+  };
+}
+
+/** A blank message (empty or whitespace only) collapses to null, like a report's note. */
+const normaliseMessage = (message: string | null | undefined): string | null => (message && message.trim() !== '' ? message : null);
+
+/** Owner only, with current membership in every filtered workspace; anyone else gets 404. */
+export async function recipients(ctx: AppContext, actor: AuthContext, reportId: string): Promise<RecipientCandidate[]> {
+  const report = await findReport(ctx.db, reportId);
+  if (!report || !(await isActiveOwner(ctx.db, actor, report))) throw notFound();
+  return (await repo.recipientCandidates(ctx.db, report)).map(toCandidate);
+}
+
+/**
+ * Delivers the report's current version in one transaction. The version, the candidate set and
+ * the frozen report name all come from one locked read of the report, so a send racing an edit
+ * delivers one whole version to everyone, checked against that version's snapshot projects.
+ */
+export async function send(ctx: AppContext, actor: AuthContext, reportId: string, input: SendInput): Promise<SendResult> {
+  const requested = input.recipientUserIds ?? [];
+  const teammates = [...new Set(requested)];
+  const sendToSelf = input.sendToSelf ?? false;
+  return ctx.db.transaction(async (tx) => {
+    const report = await repo.lockReport(tx, reportId);
+    if (!report || !(await isActiveOwner(tx, actor, report))) throw notFound();
+    if (teammates.length === 0 && !sendToSelf) {
+      throw badRequest('Name at least one recipient or set sendToSelf.', [
+        { path: '/recipientUserIds', message: 'must name a recipient unless sendToSelf is true' },
+      ]);
+    }
+    const eligible = new Set(teammates.length > 0 ? (await repo.recipientCandidates(tx, report, teammates)).map((c) => c.id) : []);
+    const errors: FieldError[] = [];
+    requested.forEach((id, i) => {
+      if (!eligible.has(id)) errors.push({ path: `/recipientUserIds/${i}`, message: 'is not a recipient candidate of this report' });
+    });
+    if (errors.length > 0) throw badRequest('Some recipients may not receive this report; nothing was sent.', errors);
+
+    const sentAt = ctx.clock.now();
+    const sendId = newId();
+    const message = normaliseMessage(input.message);
+    await repo.insertSend(tx, {
+      id: sendId,
+      reportId: report.id,
+      reportContentId: report.currentContentId,
+      senderUserId: actor.user.id,
+      message,
+      sendToSelf,
+      sentAt,
+    });
+    const frozen = {
+      sendId,
+      reportId: report.id,
+      reportContentId: report.currentContentId,
+      version: report.version,
+      reportName: report.name,
+      senderUserId: actor.user.id,
+      senderName: actor.user.name,
+      message,
+      sentAt,
+    };
+    await repo.insertDeliveries(tx, [
+      ...teammates.map((userId) => ({ ...frozen, id: newId(), recipientUserId: userId, self: false })),
+      ...(sendToSelf ? [{ ...frozen, id: newId(), recipientUserId: actor.user.id, self: true }] : []),
+    ]);
+    return {
+      id: sendId,
+      delivered: teammates.length,
+      reportContentId: report.currentContentId,
+      version: report.version,
+      sentAt: sentAt.toISOString(),
+    };
+  });
+}
+
+/** Readable under the report's read grants; two queries whatever the number of batches. */
+export async function history(ctx: AppContext, actor: AuthContext, reportId: string): Promise<SendHistoryEntry[]> {
+  const report = await findReport(ctx.db, reportId);
+  const grant = report ? await reportReadGrant(ctx.db, actor, report) : null;
+  if (!report || !grant) throw notFound();
+  const [batches, delivered] = await Promise.all([repo.listSends(ctx.db, reportId), repo.listTeammateDeliveries(ctx.db, reportId)]);
+  const bySend = new Map<string, repo.TeammateDeliveryRow[]>();
+  for (const d of delivered) {
+    const list = bySend.get(d.sendId);
+    if (list) list.push(d);
+    else bySend.set(d.sendId, [d]);
+  }
+  return batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], grant === 'owner'));
+}
