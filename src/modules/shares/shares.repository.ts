@@ -1,0 +1,124 @@
+/** SQL of public share links and of what the public viewer reads. */
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { reportContents, reports, shares, users } from '../../db/schema.js';
+
+export type ShareRow = typeof shares.$inferSelect;
+
+export async function insertShare(db: Db, row: typeof shares.$inferInsert): Promise<ShareRow> {
+  const [created] = await db.insert(shares).values(row).returning();
+  return created!;
+}
+
+/** Links `creatorUserId` minted on the report (over any of its versions), newest first. */
+export function listReportShares(db: Db, reportId: string, creatorUserId: string): Promise<ShareRow[]> {
+  return db
+    .select()
+    .from(shares)
+    .where(and(eq(shares.reportId, reportId), eq(shares.createdByUserId, creatorUserId)))
+    .orderBy(desc(shares.createdAt), desc(shares.id));
+}
+
+/** Links `creatorUserId` minted on one inbox message, newest first. */
+export function listDeliveryShares(db: Db, deliveryId: string, creatorUserId: string): Promise<ShareRow[]> {
+  return db
+    .select()
+    .from(shares)
+    .where(and(eq(shares.deliveryId, deliveryId), eq(shares.createdByUserId, creatorUserId)))
+    .orderBy(desc(shares.createdAt), desc(shares.id));
+}
+
+/**
+ * Revokes a link of its creator in one statement; `coalesce` keeps the first revocation instant,
+ * so a repeated or concurrent revoke changes nothing. undefined: no such link of this creator.
+ */
+export async function revokeShare(db: Db, id: string, creatorUserId: string, now: Date): Promise<ShareRow | undefined> {
+  const [row] = await db
+    .update(shares)
+    .set({ revokedAt: sql`coalesce(${shares.revokedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(shares.id, id), eq(shares.createdByUserId, creatorUserId)))
+    .returning();
+  return row;
+}
+
+export async function findShareByTokenHash(db: Db, tokenHash: string): Promise<ShareRow | undefined> {
+  const [row] = await db.select().from(shares).where(eq(shares.tokenHash, tokenHash));
+  return row;
+}
+
+export interface AttemptWindow {
+  /** Attempts in the current window including this one, capped at `limit + 1`. */
+  attempts: number;
+  windowStartedAt: Date;
+}
+
+/**
+ * Books one passcode attempt in a single atomic UPDATE, before the passcode is checked: a window
+ * older than `windowMs` starts over at 1, otherwise the count goes up (capped at `limit + 1`, so a
+ * flood cannot overflow it). The attempt may go ahead when the returned count is at most `limit`;
+ * because the booking and the test are one statement, concurrent requests from any number of
+ * processes can never get more than `limit` checks into one window.
+ */
+export async function bookPasscodeAttempt(db: Db, shareId: string, now: Date, windowMs: number, limit: number): Promise<AttemptWindow | undefined> {
+  const nowText = now.toISOString();
+  const staleBefore = new Date(now.getTime() - windowMs).toISOString();
+  const stale = sql`(${shares.failedWindowStartedAt} is null or ${shares.failedWindowStartedAt} <= ${staleBefore}::timestamptz)`;
+  const [row] = await db
+    .update(shares)
+    .set({
+      failedAttempts: sql`case when ${stale} then 1 else least(${shares.failedAttempts} + 1, ${limit + 1}::int) end`,
+      failedWindowStartedAt: sql`case when ${stale} then ${nowText}::timestamptz else ${shares.failedWindowStartedAt} end`,
+    })
+    .where(eq(shares.id, shareId))
+    .returning({ attempts: shares.failedAttempts, windowStartedAt: shares.failedWindowStartedAt });
+  return row ? { attempts: row.attempts, windowStartedAt: row.windowStartedAt! } : undefined;
+}
+
+/**
+ * Counts one page view, and checks that the link still serves, in one statement: a link revoked or
+ * expired a moment ago counts nothing and gives undefined (the viewer's 404). With `refundWindow`,
+ * the attempt booked for a correct passcode in that window is given back, so only wrong passcodes
+ * use up the allowance.
+ */
+export async function countView(db: Db, tokenHash: string, now: Date, refundWindow?: Date): Promise<{ reportContentId: string } | undefined> {
+  const refund = refundWindow
+    ? sql`case when ${shares.failedWindowStartedAt} = ${refundWindow.toISOString()}::timestamptz and ${shares.failedAttempts} > 0 then ${shares.failedAttempts} - 1 else ${shares.failedAttempts} end`
+    : undefined;
+  const [row] = await db
+    .update(shares)
+    .set({ viewCount: sql`${shares.viewCount} + 1`, lastViewedAt: now, ...(refund ? { failedAttempts: refund } : {}) })
+    .where(and(eq(shares.tokenHash, tokenHash), isNull(shares.revokedAt), or(isNull(shares.expiresAt), gt(shares.expiresAt, now))))
+    .returning({ reportContentId: shares.reportContentId });
+  return row;
+}
+
+export interface PageSource {
+  renderedMarkdown: string;
+  version: number;
+  createdAt: Date;
+  /** The report's current fields, only for a document whose front matter cannot be read. */
+  reportName: string;
+  periodFrom: string;
+  periodTo: string;
+  ownerName: string;
+  ownerTimezone: string;
+}
+
+export async function findPageSource(db: Db, reportContentId: string): Promise<PageSource | undefined> {
+  const [row] = await db
+    .select({
+      renderedMarkdown: reportContents.renderedMarkdown,
+      version: reportContents.version,
+      createdAt: reportContents.createdAt,
+      reportName: reports.name,
+      periodFrom: reports.periodFrom,
+      periodTo: reports.periodTo,
+      ownerName: users.name,
+      ownerTimezone: users.timezone,
+    })
+    .from(reportContents)
+    .innerJoin(reports, eq(reports.id, reportContents.reportId))
+    .innerJoin(users, eq(users.id, reports.ownerUserId))
+    .where(eq(reportContents.id, reportContentId));
+  return row;
+}

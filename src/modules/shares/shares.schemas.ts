@@ -1,0 +1,26 @@
+import { Type, type Static } from 'typebox';
+import { Id, Instant, Nullable } from '../../http/schemas.js';
+
+/** A public share link (reports-api.md 2.3). The passcode is never part of it, hashed or not. */
+export const ShareSchema = Type.Object({
+  id: Id,
+  reportContentId: Id,
+  token: Type.String({ description: 'Capability token, 22 base64url characters; the public page is /share/<token>.' }),
+  url: Type.String({ description: 'The public page: <PUBLIC_BASE_URL>/share/<token>.' }),
+  hasPasscode: Type.Boolean(),
+  expiresAt: Nullable(Instant),
+  revokedAt: Nullable(Instant),
+  viewCount: Type.Integer({ minimum: 0 }),
+  lastViewedAt: Nullable(Instant),
+  createdAt: Instant,
+});
+export type Share = Static<typeof ShareSchema>;
+
+export const MintShareBody = Type.Object(
+  {
+    passcode: Type.Optional(Type.String({ minLength: 4, maxLength: 128, description: 'Stored as a PBKDF2 hash; never returned.' })),
+    expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'Omitted: the link never expires.' })),
+  },
+  { additionalProperties: false, description: 'May be omitted entirely: a link without passcode or expiry.' },
+);
+export type MintShareInput = Static<typeof MintShareBody>;

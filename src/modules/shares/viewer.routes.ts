@@ -1,0 +1,123 @@
+/**
+ * The public viewer, /share/:token (reports-api.md 4.3). It lives in its own encapsulated scope:
+ * only here are form bodies parsed, and every answer, errors included, is an HTML page with the
+ * viewer's headers, never problem+json.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../http/types.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
+import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage } from '../../render/share-page.js';
+import { createViewer, type ViewerOutcome } from './viewer.service.js';
+
+/** A passcode form is a few hundred bytes; nothing bigger is read. */
+const FORM_BODY_LIMIT = 8 * 1024;
+
+/**
+ * For failures on our side (the database away, a bug). Deliberately plain: it must not claim the
+ * link is gone, and it needs no stylesheet, so the viewer's CSP holds for it as it is.
+ */
+const UNAVAILABLE_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="robots" content="noindex, nofollow">
+<title>Temporarily unavailable – Chronicle</title>
+</head>
+<body>
+<h1>This page is temporarily unavailable</h1>
+<p>Please try again in a moment.</p>
+</body>
+</html>
+`;
+
+const TokenParams = Type.Object({ token: Type.String() });
+
+const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: Type.String() } } });
+const openResponses = {
+  200: htmlResponse('The report page, or the passcode prompt.'),
+  404: htmlResponse('The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read.'),
+};
+const unlockResponses = {
+  ...openResponses,
+  401: htmlResponse('Wrong passcode: the prompt again.'),
+  429: htmlResponse('Too many wrong passcodes for this link; see Retry-After.'),
+};
+
+function sendPage(reply: FastifyReply, status: number, html: string, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(status).headers({ ...VIEWER_HEADERS, ...headers }).send(html);
+}
+
+function sendOutcome(reply: FastifyReply, outcome: ViewerOutcome): FastifyReply {
+  switch (outcome.kind) {
+    case 'report':
+      return sendPage(reply, 200, outcome.html);
+    case 'passcode-form':
+      return sendPage(reply, 200, renderPasscodePage({ invalid: false }));
+    case 'wrong-passcode':
+      return sendPage(reply, 401, renderPasscodePage({ invalid: true }));
+    case 'rate-limited':
+      return sendPage(reply, 429, renderPasscodePage({ invalid: false, retryAfterSeconds: outcome.retryAfterSeconds }), {
+        'Retry-After': String(outcome.retryAfterSeconds),
+      });
+    case 'not-found':
+      return sendPage(reply, 404, NOT_FOUND_PAGE);
+  }
+}
+
+export function viewerRoutes(app: App, ctx: AppContext): void {
+  const viewer = createViewer(ctx);
+  app.register(
+    async (plain) => {
+      const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+      // Forms only: a JSON or any other body is refused here, and becomes the uniform 404 below.
+      scope.removeAllContentTypeParsers();
+      await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+
+      // A request the viewer cannot read (unsupported type, too large, broken body) gets the same
+      // 404 as a dead link: a browser posting our own form never sees it, and the answer does not
+      // depend on the token, so it tells nothing about the link.
+      scope.setErrorHandler((error: FastifyError, request, reply) => {
+        const status = error.statusCode ?? 500;
+        if (status >= 400 && status < 500) return sendPage(reply, 404, NOT_FOUND_PAGE);
+        if (isDatabaseUnavailable(error)) {
+          request.log.warn({ err: error }, 'database unavailable');
+          return sendPage(reply, 503, UNAVAILABLE_PAGE, { 'Retry-After': '5' });
+        }
+        request.log.error({ err: error }, 'unhandled error in the public viewer');
+        return sendPage(reply, 500, UNAVAILABLE_PAGE);
+      });
+      scope.setNotFoundHandler((_request, reply) => sendPage(reply, 404, NOT_FOUND_PAGE));
+
+      const schema = { tags: ['viewer'], security: [], params: TokenParams };
+      scope.get(
+        '/:token',
+        {
+          config: { scope: 'public' },
+          // A HEAD is not a page view and must not count as one; it gets the viewer's 404.
+          exposeHeadRoute: false,
+          schema: { ...schema, summary: 'The shared report as HTML, or the passcode prompt.', response: openResponses },
+        },
+        async (request, reply) => sendOutcome(reply, await viewer.open(request.params.token)),
+      );
+      scope.post(
+        '/:token',
+        {
+          config: { scope: 'public' },
+          schema: {
+            ...schema,
+            summary: 'Unlocks a passcode link: form field `passcode` (application/x-www-form-urlencoded).',
+            response: unlockResponses,
+          },
+        },
+        async (request, reply) => {
+          const form = request.body as Record<string, unknown> | undefined;
+          return sendOutcome(reply, await viewer.unlock(request.params.token, form?.passcode));
+        },
+      );
+    },
+    { prefix: '/share' },
+  );
+}
