@@ -98,6 +98,37 @@ async function render(
   });
 }
 
+/** The report fields and the new immutable content row of one rendered version. */
+function versionRows(id: string, version: number, body: ReportBody, prepared: PreparedRender, out: RenderedReport, now: Date) {
+  const contentId = newId();
+  return {
+    report: {
+      id,
+      templateId: prepared.template.id,
+      name: body.name,
+      note: prepared.note,
+      filters: prepared.filters,
+      workspaceIds: prepared.filters.workspaceIds,
+      periodFrom: prepared.filters.dateRange.from,
+      periodTo: prepared.filters.dateRange.to,
+      totalMinutes: out.totalMinutes,
+      snapshotProjectIds: out.snapshotProjectIds,
+      version,
+      currentContentId: contentId,
+      updatedAt: now,
+    },
+    content: {
+      id: contentId,
+      reportId: id,
+      version,
+      renderedMarkdown: out.renderedMarkdown,
+      totalMinutes: out.totalMinutes,
+      snapshotProjectIds: out.snapshotProjectIds,
+      createdAt: now,
+    },
+  };
+}
+
 export async function preview(ctx: AppContext, actor: AuthContext, body: ReportBody): Promise<Preview> {
   const prepared = await prepare(ctx, actor, body);
   const out = await render(ctx, actor, body, prepared, { reportId: null, version: 1, suggestions: true });
@@ -114,39 +145,10 @@ export async function preview(ctx: AppContext, actor: AuthContext, body: ReportB
 export async function create(ctx: AppContext, actor: AuthContext, body: ReportBody): Promise<Report> {
   const prepared = await prepare(ctx, actor, body);
   const id = newId();
-  const contentId = newId();
   const out = await render(ctx, actor, body, prepared, { reportId: id, version: 1 });
-  const now = ctx.clock.now();
+  const rows = versionRows(id, 1, body, prepared, out, ctx.clock.now());
   const row = await ctx.db.transaction((tx) =>
-    repo.insertReport(
-      tx,
-      {
-        id,
-        ownerUserId: actor.user.id,
-        templateId: prepared.template.id,
-        name: body.name,
-        note: prepared.note,
-        filters: prepared.filters,
-        workspaceIds: prepared.filters.workspaceIds,
-        periodFrom: prepared.filters.dateRange.from,
-        periodTo: prepared.filters.dateRange.to,
-        totalMinutes: out.totalMinutes,
-        snapshotProjectIds: out.snapshotProjectIds,
-        version: 1,
-        currentContentId: contentId,
-        createdAt: now,
-        updatedAt: now,
-      },
-      {
-        id: contentId,
-        reportId: id,
-        version: 1,
-        renderedMarkdown: out.renderedMarkdown,
-        totalMinutes: out.totalMinutes,
-        snapshotProjectIds: out.snapshotProjectIds,
-        createdAt: now,
-      },
-    ),
+    repo.insertReport(tx, { ...rows.report, ownerUserId: actor.user.id, createdAt: rows.content.createdAt }, rows.content),
   );
   return toReport({ ...row, renderedMarkdown: out.renderedMarkdown });
 }
@@ -173,39 +175,9 @@ export async function update(ctx: AppContext, actor: AuthContext, id: string, bo
     if (!current || !(await isActiveOwner(ctx.db, actor, current))) throw notFound();
     const prepared = await prepare(ctx, actor, body);
     const version = current.version + 1;
-    const contentId = newId();
     const out = await render(ctx, actor, body, prepared, { reportId: id, version });
-    const now = ctx.clock.now();
-    const row = await ctx.db.transaction((tx) =>
-      repo.appendVersion(
-        tx,
-        current.version,
-        {
-          id,
-          templateId: prepared.template.id,
-          name: body.name,
-          note: prepared.note,
-          filters: prepared.filters,
-          workspaceIds: prepared.filters.workspaceIds,
-          periodFrom: prepared.filters.dateRange.from,
-          periodTo: prepared.filters.dateRange.to,
-          totalMinutes: out.totalMinutes,
-          snapshotProjectIds: out.snapshotProjectIds,
-          version,
-          currentContentId: contentId,
-          updatedAt: now,
-        },
-        {
-          id: contentId,
-          reportId: id,
-          version,
-          renderedMarkdown: out.renderedMarkdown,
-          totalMinutes: out.totalMinutes,
-          snapshotProjectIds: out.snapshotProjectIds,
-          createdAt: now,
-        },
-      ),
-    );
+    const rows = versionRows(id, version, body, prepared, out, ctx.clock.now());
+    const row = await ctx.db.transaction((tx) => repo.appendVersion(tx, current.version, rows.report, rows.content));
     if (row) return toReport({ ...row, renderedMarkdown: out.renderedMarkdown });
   }
   throw conflict('The report is being edited concurrently; try again.');
