@@ -96,6 +96,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       },
     });
 
+    // Each route's scope, declared in its definition, also becomes its OpenAPI security requirement.
+    app.addHook('onRoute', (route) => {
+      const scope = route.config?.scope;
+      if (scope === 'read' || scope === 'write') route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
+      else if (scope === 'public') route.schema = { ...route.schema, security: [] };
+    });
     registerAuth(app, ctx);
     healthRoutes(app, ctx);
     userRoutes(app, ctx);

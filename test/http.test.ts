@@ -27,8 +27,15 @@ describe('operational endpoints', () => {
     for (const [path, ops] of Object.entries(res.body.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
     }
-    for (const route of ['POST /api/v1/users', 'GET /api/v1/me', 'DELETE /api/v1/me/tokens/{id}', 'GET /healthz', 'GET /readyz']) {
+    for (const route of ['POST /api/v1/users', 'GET /api/v1/me', 'DELETE /api/v1/me/tokens/{id}', 'GET /healthz', 'GET /readyz', 'GET /share/{token}', 'PUT /api/v1/report-contents/{id}/reactions']) {
       expect(documented).toContain(route);
+    }
+    // Every operation states the scope it needs (or none, for public ones).
+    expect(res.body.paths['/api/v1/me'].get.security).toEqual([{ bearer: ['read'] }]);
+    expect(res.body.paths['/api/v1/me'].patch.security).toEqual([{ bearer: ['write'] }]);
+    expect(res.body.paths['/share/{token}'].get.security).toEqual([]);
+    for (const ops of Object.values(res.body.paths as Record<string, Record<string, { security?: unknown }>>)) {
+      for (const op of Object.values(ops)) expect(op.security).toBeDefined();
     }
   });
 });
