@@ -42,8 +42,11 @@ function parseUrl(variable: string, value: string, protocols: string[]): string 
   return value;
 }
 
-/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Reads and validates the environment; throws ConfigError naming the first bad variable.
+ * `purpose: 'migrate'` skips what only a serving process needs (the share key).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve' | 'migrate' = 'serve'): Config {
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
@@ -80,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     } catch (error) {
       throw new ConfigError('SHARE_KEY', (error as Error).message);
     }
-  } else if (databaseUrl !== undefined) {
+  } else if (databaseUrl !== undefined && purpose === 'serve') {
     // Every process behind a load balancer must decrypt the same tokens, so no key may be invented here.
     throw new ConfigError('SHARE_KEY', 'is required with DATABASE_URL (32 random bytes, base64: openssl rand -base64 32)');
   }

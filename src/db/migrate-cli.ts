@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from './database.js';
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(process.env, 'migrate');
   const database = await openDatabase(config);
   try {
     await database.migrate();

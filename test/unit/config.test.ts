@@ -34,6 +34,10 @@ describe('loadConfig', () => {
     expect(config.shareKey?.length).toBe(32);
   });
 
+  it('does not need the share key just to migrate', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@y/z' }, 'migrate').databaseUrl).toBe('postgres://x@y/z');
+  });
+
   it.each([
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: 'abc' }, 'PORT'],
