@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { AppError, type FieldError } from '../lib/errors.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, pgErrorCode } from '../db/errors.js';
 import { toFieldErrors } from './validation.js';
 
 export interface Problem {
@@ -31,6 +31,11 @@ const PART_PREFIX: Record<string, string> = { body: '', querystring: '/query', p
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) return new AppError('unavailable', 'The database is unavailable; try again shortly.', undefined, { 'Retry-After': '5' });
+  // SQLSTATE class 22 (data exception: U+0000 in text, a number out of range, ...) can only come
+  // from a value that passed the schemas; it is the client's input, never a server fault.
+  if (pgErrorCode(error)?.startsWith('22')) {
+    return new AppError('validation', 'A value in the request cannot be stored (for example text containing U+0000, or a number out of range).');
+  }
   const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
   if (fastifyError.validation) {
     const prefix = PART_PREFIX[fastifyError.validationContext ?? 'body'] ?? '';

@@ -86,7 +86,7 @@ export const ListQuery = Type.Object(
     from: Type.Optional(CalendarDate),
     to: Type.Optional(CalendarDate),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   },
   { additionalProperties: false },
 );
