@@ -11,6 +11,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { AppError } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
+import { createRenderPool } from './render/render-pool.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { loggerOptions, redactUrl } from './http/logging.js';
@@ -52,7 +53,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     if (ownsDatabase) await database.migrate();
     const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
     if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
-    const ctx: AppContext = { config, database, db: database.db, clock: options.clock ?? systemClock, shareKey };
+    const renderer = createRenderPool();
+    const ctx: AppContext = { config, database, db: database.db, clock: options.clock ?? systemClock, shareKey, renderer };
     const { generatedAdminToken } = await bootstrap(ctx);
 
     const app: App = Fastify({
@@ -114,6 +116,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     shareRoutes(app, ctx);
     discussionRoutes(app, ctx);
 
+    app.addHook('onClose', () => renderer.close());
     if (ownsDatabase) app.addHook('onClose', () => database.close());
     await app.ready();
     return app;

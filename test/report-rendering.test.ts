@@ -131,6 +131,19 @@ describe('hostile templates', () => {
     expectProblem(preview, 400);
   });
 
+  it('keeps answering other requests while a hostile template runs', async () => {
+    const template = await newTemplate(t, '{% for a in (1..100000) %}{% for b in (1..100000) %}x{% endfor %}{% endfor %}');
+    let evilDone = false;
+    const evil = t
+      .post('/api/v1/reports', { name: 'Evil', templateId: template, filters: { workspaceIds: [ws.id], dateRange: 'today' } }, owner.token)
+      .finally(() => (evilDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await t.get('/healthz', null)).status).toBe(200);
+    expect((await t.get('/api/v1/me', owner.token)).status).toBe(200);
+    expect(evilDone).toBe(false);
+    expectProblem(await evil, 400);
+  });
+
   it('cannot reach prototypes or the process through the context', async () => {
     const template = await newTemplate(t, '[{{ report.constructor }}][{{ entries.__proto__ }}][{{ owner.constructor.name }}][{{ process }}]');
     const report = await newReport(t, owner, [ws.id], { templateId: template });

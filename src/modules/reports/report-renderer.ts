@@ -8,7 +8,8 @@ import type { users, templates } from '../../db/schema.js';
 import { buildDocument } from '../../render/document.js';
 import { buildRenderContext } from '../../render/render-context.js';
 import { periodBounds, resolvePreset, type DateRange } from '../../render/date-range.js';
-import { renderTemplate, TemplateError } from '../../render/template-engine.js';
+import type { RenderPool } from '../../render/render-pool.js';
+import { TemplateError } from '../../render/template-engine.js';
 import { badRequest } from '../../lib/errors.js';
 import { aggregateEntries, listWorkspaceNames, selectEntries } from './report-data.repository.js';
 import type { Filters, FiltersInput } from './reports.schemas.js';
@@ -43,18 +44,19 @@ export function resolveFilters(input: FiltersInput, timezone: string, now: Date)
   return { filters: { ...rest, dateRange: { from: range.from, to: range.to } }, preset: typeof dateRange === 'string' ? dateRange : null };
 }
 
-async function renderPart(source: string, context: object, path: string): Promise<string> {
+/** Renders the body (and, for a preview, the name and note templates) in one worker round trip. */
+async function renderParts(renderer: RenderPool, sources: string[], context: object): Promise<string[]> {
   try {
-    return await renderTemplate(source, context);
+    return await renderer.render(sources, context);
   } catch (error) {
     if (error instanceof TemplateError) {
-      throw badRequest(`The template could not be rendered: ${error.message}`, [{ path, message: error.message }]);
+      throw badRequest(`The template could not be rendered: ${error.message}`, [{ path: '/templateId', message: error.message }]);
     }
     throw error;
   }
 }
 
-export async function renderReport(db: Db, req: RenderRequest): Promise<RenderedReport> {
+export async function renderReport(db: Db, renderer: RenderPool, req: RenderRequest): Promise<RenderedReport> {
   const { owner, filters } = req;
   const timezone = owner.timezone;
   const { start, end } = periodBounds(filters.dateRange, timezone);
@@ -86,7 +88,12 @@ export async function renderReport(db: Db, req: RenderRequest): Promise<Rendered
     aggregates: totals,
   });
 
-  const body = await renderPart(req.template.body, context, '/templateId');
+  const { body: source, nameTemplate, noteTemplate } = req.template;
+  const [body = '', suggestedName = '', suggestedNote = ''] = await renderParts(
+    renderer,
+    req.suggestions ? [source, nameTemplate, noteTemplate] : [source],
+    context,
+  );
   const renderedMarkdown = buildDocument(
     {
       report: { id: req.reportId, name: req.name, version: req.version },
@@ -100,11 +107,5 @@ export async function renderReport(db: Db, req: RenderRequest): Promise<Rendered
     },
     body,
   );
-  const [suggestedName, suggestedNote] = req.suggestions
-    ? await Promise.all([
-        renderPart(req.template.nameTemplate, context, '/templateId'),
-        renderPart(req.template.noteTemplate, context, '/templateId'),
-      ])
-    : ['', ''];
   return { renderedMarkdown, totalMinutes: totals.totalMinutes, snapshotProjectIds: projectIds, suggestedName, suggestedNote };
 }

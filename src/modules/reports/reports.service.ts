@@ -84,7 +84,7 @@ async function render(
   prepared: PreparedRender,
   target: { reportId: string | null; version: number; suggestions?: boolean },
 ): Promise<RenderedReport> {
-  return renderReport(ctx.db, {
+  return renderReport(ctx.db, ctx.renderer, {
     owner: actor.user,
     template: prepared.template,
     name: body.name,
