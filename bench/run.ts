@@ -7,6 +7,10 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
 import type { App } from '../src/http/types.js';
+import { BUILTIN_TEMPLATES } from '../src/render/builtin-templates.js';
+import { buildRenderContext, type RenderEntryInput } from '../src/render/render-context.js';
+import { createRenderPool } from '../src/render/render-pool.js';
+import { renderTemplate } from '../src/render/template-engine.js';
 
 const TOKEN = 'bench-bootstrap-admin-token-0123456789abcdef';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -93,6 +97,37 @@ try {
   results.push(await measure(`POST /api/v1/reports/preview (${ENTRIES} entries, timesheet)`, () => call(app, 'POST', '/api/v1/reports/preview', body)));
   results.push(await measure('GET discussion (500 comments)', () => call(app, 'GET', `/api/v1/report-contents/${report.reportContentId}/discussion`)));
   results.push(await measure('GET /share/:token (public page)', () => call(app, 'GET', `/share/${share.token}`, undefined, null)));
+
+  // The price of rendering in a worker: the same template and context on this thread vs in the pool.
+  const entries: RenderEntryInput[] = Array.from({ length: ENTRIES }, (_, i) => ({
+    id: String(i),
+    start: new Date(Date.UTC(2026, 9, 1) + i * 3_600_000),
+    minutes: 30,
+    description: `Entry ${i}`,
+    tags: ['a'],
+    project: { id: 'p', name: 'Project' },
+    user: { id: 'u', name: 'User' },
+    workspace: { id: 'w', name: 'Workspace' },
+  }));
+  const context = buildRenderContext({
+    report: { id: 'r', name: 'Bench', note: null, version: 1 },
+    period: { from: '2026-10-01', to: '2026-12-31', preset: null },
+    timezone: 'UTC',
+    generatedAt: new Date(),
+    owner: { id: 'u', name: 'User', email: 'u@example.com' },
+    workspaces: [{ id: 'w', name: 'Workspace' }],
+    template: { id: 't', name: 'Timesheet' },
+    entries,
+    aggregates: { totalMinutes: ENTRIES * 30, entryCount: ENTRIES, byProject: [], byUser: [], byTag: [], byDay: [] },
+  });
+  const source = BUILTIN_TEMPLATES.find((x) => x.key === 'timesheet')!.body;
+  const pool = createRenderPool({ size: 1 });
+  try {
+    results.push(await measure(`render timesheet of ${ENTRIES} entries on the main thread`, () => renderTemplate(source, context)));
+    results.push(await measure(`render timesheet of ${ENTRIES} entries in a worker`, () => pool.render([source], context)));
+  } finally {
+    await pool.close();
+  }
 
   const base = results[0]!;
   console.log(`\n${'benchmark'.padEnd(58)} ${'ops/s'.padStart(9)} ${'ms/op'.padStart(9)} ${'x baseline'.padStart(11)}`);
