@@ -14,6 +14,7 @@ import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
+import { OPTIONAL_BODY } from './http/schemas.js';
 import { loggerOptions, redactUrl } from './http/logging.js';
 import type { App, AppContext } from './http/types.js';
 import { registerAuth } from './modules/auth/auth.js';
@@ -95,6 +96,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         },
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
         security: [{ bearer: [] }],
+      },
+      transformObject: (document) => {
+        if (!('openapiObject' in document)) return document.swaggerObject;
+        const { openapiObject } = document;
+        for (const operations of Object.values(openapiObject.paths ?? {})) {
+          for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
+            if (!operation[OPTIONAL_BODY]) continue;
+            delete operation[OPTIONAL_BODY];
+            if (operation.requestBody) (operation.requestBody as { required: boolean }).required = false;
+          }
+        }
+        return openapiObject;
       },
     });
 

@@ -34,6 +34,10 @@ describe('operational endpoints', () => {
     expect(res.body.paths['/api/v1/me'].get.security).toEqual([{ bearer: ['read'] }]);
     expect(res.body.paths['/api/v1/me'].patch.security).toEqual([{ bearer: ['write'] }]);
     expect(res.body.paths['/share/{token}'].get.security).toEqual([]);
+    // A share may be minted with no body at all.
+    expect(res.body.paths['/api/v1/reports/{id}/shares'].post.requestBody.required).toBe(false);
+    expect(res.body.paths['/api/v1/reports/{id}/shares'].post).not.toHaveProperty('x-optional-body');
+    expect(res.body.paths['/api/v1/reports'].post.requestBody.required).toBe(true);
     for (const ops of Object.values(res.body.paths as Record<string, Record<string, { security?: unknown }>>)) {
       for (const op of Object.values(ops)) expect(op.security).toBeDefined();
     }

@@ -28,3 +28,9 @@ export const problemResponses = {
 } as const;
 
 export const NoContent = Type.Null({ description: 'No content' });
+
+/**
+ * Marks a route schema whose body may be left out; the OpenAPI document then says so
+ * (@fastify/swagger marks every body required, see app.ts).
+ */
+export const OPTIONAL_BODY = 'x-optional-body';

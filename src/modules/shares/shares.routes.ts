@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../http/types.js';
-import { IdParams, problemResponses } from '../../http/schemas.js';
+import { IdParams, OPTIONAL_BODY, problemResponses } from '../../http/schemas.js';
 import { caller } from '../auth/auth.js';
 import * as service from './shares.service.js';
 import { MintShareBody, ShareSchema } from './shares.schemas.js';
@@ -17,7 +17,13 @@ async function emptyBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
   request.body ??= {};
 }
 
-const mintSchema = { tags, params: IdParams, body: MintShareBody, response: { 201: ShareSchema, ...problemResponses } };
+const mintSchema = {
+  tags,
+  params: IdParams,
+  body: MintShareBody,
+  [OPTIONAL_BODY]: true,
+  response: { 201: ShareSchema, ...problemResponses },
+};
 const listSchema = { tags, params: IdParams, response: { 200: Type.Array(ShareSchema, { description: 'Newest first.' }), ...problemResponses } };
 
 export function shareRoutes(app: App, ctx: AppContext): void {
