@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
+import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
 import { addMember, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport } from './helpers/report-factories.js';
 
@@ -16,10 +16,6 @@ async function inbox(user: TestUser): Promise<any[]> {
   const res = await t.get('/api/v1/inbox', user.token);
   expect(res.status).toBe(200);
   return res.body;
-}
-
-async function readOnlyToken(user: TestUser): Promise<string> {
-  return (await t.post(`/api/v1/users/${user.id}/tokens`, { scopes: ['read'] }, user.token)).body.token;
 }
 
 /** A sender with a report over one workspace (one entry of their own), two teammates and an outsider. */
@@ -122,7 +118,7 @@ describe('GET /api/v1/inbox/:id', () => {
     const res = await t.get(messageOf(message.id), alice.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...message, renderedMarkdown: report.renderedMarkdown });
-    expect((await t.get(messageOf(message.id), await readOnlyToken(alice))).status).toBe(200);
+    expect((await t.get(messageOf(message.id), await readOnlyToken(t, alice))).status).toBe(200);
   });
 
   it('is 404 for anyone but the recipient, the sender and an instance admin included', async () => {
@@ -167,7 +163,7 @@ describe('POST /api/v1/inbox/:id/read', () => {
     const { alice, send } = await setup();
     await send({ recipientUserIds: [alice.id] });
     const [message] = await inbox(alice);
-    expectProblem(await t.post(readOf(message.id), undefined, await readOnlyToken(alice)), 403);
+    expectProblem(await t.post(readOf(message.id), undefined, await readOnlyToken(t, alice)), 403);
     expect((await inbox(alice))[0].readAt).toBeNull();
   });
 });

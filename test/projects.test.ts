@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
+import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
 
 let t: TestContext;
@@ -7,11 +7,6 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(() => t.close());
-
-async function readOnlyToken(user: TestUser): Promise<string> {
-  const res = await t.post(`/api/v1/users/${user.id}/tokens`, { scopes: ['read'] }, user.token);
-  return res.body.token;
-}
 
 const projectsOf = (workspaceId: string) => `/api/v1/workspaces/${workspaceId}/projects`;
 const membersOf = (projectId: string) => `/api/v1/projects/${projectId}/members`;
@@ -74,7 +69,7 @@ describe('POST /api/v1/workspaces/:id/projects', () => {
 
   it('needs the write scope', async () => {
     const { owner, workspace } = await team();
-    expectProblem(await t.post(projectsOf(workspace.id), { name: 'P' }, await readOnlyToken(owner)), 403);
+    expectProblem(await t.post(projectsOf(workspace.id), { name: 'P' }, await readOnlyToken(t, owner)), 403);
   });
 });
 
@@ -106,7 +101,7 @@ describe('GET /api/v1/workspaces/:id/projects', () => {
   it('is 404 for a non-member, readable with a read-only token and by an instance admin', async () => {
     const { plain, outsider, workspace } = await team();
     expectProblem(await t.get(projectsOf(workspace.id), outsider.token), 404);
-    expect((await t.get(projectsOf(workspace.id), await readOnlyToken(plain))).status).toBe(200);
+    expect((await t.get(projectsOf(workspace.id), await readOnlyToken(t, plain))).status).toBe(200);
     expect((await t.get(projectsOf(workspace.id))).body).toHaveLength(1);
   });
 });
@@ -151,7 +146,7 @@ describe('PUT /api/v1/projects/:id/members/:userId', () => {
 
   it('needs the write scope', async () => {
     const { owner, plain, project } = await team();
-    expectProblem(await t.put(projectMember(project.id, plain.id), undefined, await readOnlyToken(owner)), 403);
+    expectProblem(await t.put(projectMember(project.id, plain.id), undefined, await readOnlyToken(t, owner)), 403);
   });
 });
 
@@ -176,7 +171,7 @@ describe('DELETE /api/v1/projects/:id/members/:userId', () => {
 
   it('needs the write scope', async () => {
     const { owner, plain, project } = await team();
-    expectProblem(await t.del(projectMember(project.id, plain.id), await readOnlyToken(owner)), 403);
+    expectProblem(await t.del(projectMember(project.id, plain.id), await readOnlyToken(t, owner)), 403);
   });
 });
 

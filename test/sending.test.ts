@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { reports } from '../src/db/schema.js';
 import { parseDocument } from '../src/render/document.js';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
+import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
 
@@ -23,10 +23,6 @@ async function entry(user: TestUser, workspaceId: string, projectId?: string, de
     user.token,
   );
   if (res.status !== 201) throw new Error(`entry failed: ${res.status} ${res.text}`);
-}
-
-async function readOnlyToken(user: TestUser): Promise<string> {
-  return (await t.post(`/api/v1/users/${user.id}/tokens`, { scopes: ['read'] }, user.token)).body.token;
 }
 
 async function candidateIds(report: { id: string }, owner: TestUser): Promise<string[]> {
@@ -158,7 +154,7 @@ describe('GET /api/v1/reports/:id/recipients', () => {
 
   it('needs only the read scope', async () => {
     const { owner, report } = await teamWithReport();
-    expect((await t.get(recipientsOf(report.id), await readOnlyToken(owner))).status).toBe(200);
+    expect((await t.get(recipientsOf(report.id), await readOnlyToken(t, owner))).status).toBe(200);
   });
 });
 
@@ -272,7 +268,7 @@ describe('POST /api/v1/reports/:id/send', () => {
 
   it('needs the write scope (403 for a read-only token)', async () => {
     const { owner, alice, report } = await teamWithReport();
-    const res = await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, await readOnlyToken(owner));
+    const res = await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, await readOnlyToken(t, owner));
     expectProblem(res, 403);
     expect(await inbox(alice)).toEqual([]);
   });
@@ -410,6 +406,6 @@ describe('GET /api/v1/reports/:id/sends', () => {
 
   it('needs only the read scope', async () => {
     const { owner, report } = await teamWithReport();
-    expect((await t.get(sendsOf(report.id), await readOnlyToken(owner))).status).toBe(200);
+    expect((await t.get(sendsOf(report.id), await readOnlyToken(t, owner))).status).toBe(200);
   });
 });

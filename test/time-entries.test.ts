@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
+import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
 
 let t: TestContext;
@@ -70,11 +70,6 @@ async function log(token: string, body: Record<string, unknown>): Promise<Entry>
   const res = await t.post(ENTRIES, { start: START, minutes: 30, ...body }, token);
   if (res.status !== 201) throw new Error(`log failed: ${res.status} ${res.text}`);
   return res.body;
-}
-
-async function readOnlyToken(user: TestUser): Promise<string> {
-  const res = await t.post(`/api/v1/users/${user.id}/tokens`, { scopes: ['read'] });
-  return res.body.token;
 }
 
 const ids = (list: { id: string }[]) => list.map((e) => e.id).sort();
@@ -238,7 +233,7 @@ describe('POST /api/v1/time-entries', () => {
   });
 
   it('needs the write scope (403) and a token (401)', async () => {
-    const readOnly = await readOnlyToken(w.alice);
+    const readOnly = await readOnlyToken(t, w.alice);
     const res = await t.post(ENTRIES, { workspaceId: w.ws, start: START, minutes: 30 }, readOnly);
     expectProblem(res, 403);
     expect(res.headers['www-authenticate']).toContain('insufficient_scope');
@@ -317,7 +312,7 @@ describe('GET /api/v1/time-entries: who reads what', () => {
   });
 
   it('needs the read scope and a token', async () => {
-    expect((await t.get(ENTRIES, await readOnlyToken(w.alice))).status).toBe(200);
+    expect((await t.get(ENTRIES, await readOnlyToken(t, w.alice))).status).toBe(200);
     const writeOnly = await t.post(`/api/v1/users/${w.alice.id}/tokens`, { scopes: ['write'] });
     expectProblem(await t.get(ENTRIES, writeOnly.body.token), 403);
     expectProblem(await t.get(ENTRIES, null), 401);
@@ -543,7 +538,7 @@ describe('PATCH and DELETE /api/v1/time-entries/:id', () => {
 
   it('needs the write scope', async () => {
     const entry = await log(w.alice.token, { workspaceId: w.ws });
-    const readOnly = await readOnlyToken(w.alice);
+    const readOnly = await readOnlyToken(t, w.alice);
     expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { minutes: 5 }, readOnly), 403);
     expectProblem(await t.del(`${ENTRIES}/${entry.id}`, readOnly), 403);
     expectProblem(await t.del(`${ENTRIES}/${entry.id}`, null), 401);

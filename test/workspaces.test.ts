@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
+import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
 
 let t: TestContext;
@@ -7,11 +7,6 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(() => t.close());
-
-async function readOnlyToken(user: TestUser): Promise<string> {
-  const res = await t.post(`/api/v1/users/${user.id}/tokens`, { scopes: ['read'] }, user.token);
-  return res.body.token;
-}
 
 const ws = (id: string) => `/api/v1/workspaces/${id}`;
 const member = (id: string, userId: string) => `/api/v1/workspaces/${id}/members/${userId}`;
@@ -62,7 +57,7 @@ describe('POST /api/v1/workspaces', () => {
 
   it('needs a token with the write scope', async () => {
     const user = await newUser(t);
-    expectProblem(await t.post('/api/v1/workspaces', { name: 'X' }, await readOnlyToken(user)), 403);
+    expectProblem(await t.post('/api/v1/workspaces', { name: 'X' }, await readOnlyToken(t, user)), 403);
     expectProblem(await t.post('/api/v1/workspaces', { name: 'X' }, null), 401);
   });
 });
@@ -104,7 +99,7 @@ describe('GET /api/v1/workspaces', () => {
 
   it('works with a read-only token', async () => {
     const user = await newUser(t);
-    expect((await t.get('/api/v1/workspaces', await readOnlyToken(user))).status).toBe(200);
+    expect((await t.get('/api/v1/workspaces', await readOnlyToken(t, user))).status).toBe(200);
   });
 });
 
@@ -157,7 +152,7 @@ describe('PATCH /api/v1/workspaces/:id', () => {
     expectProblem(await t.patch(ws(workspace.id), { name: 'No' }, plain.token), 403);
     expectProblem(await t.patch(ws(workspace.id), { name: 'No' }, outsider.token), 404);
     expectProblem(await t.patch(ws('no-such-workspace'), { name: 'No' }, outsider.token), 404);
-    expectProblem(await t.patch(ws(workspace.id), { name: 'No' }, await readOnlyToken(owner)), 403);
+    expectProblem(await t.patch(ws(workspace.id), { name: 'No' }, await readOnlyToken(t, owner)), 403);
     expect((await t.get(ws(workspace.id), owner.token)).body.name).toBe(workspace.name);
   });
 
@@ -286,7 +281,7 @@ describe('PUT /api/v1/workspaces/:id/members/:userId', () => {
   it('needs the write scope', async () => {
     const { owner, workspace } = await team();
     const user = await newUser(t);
-    expectProblem(await t.put(member(workspace.id, user.id), { role: 'member' }, await readOnlyToken(owner)), 403);
+    expectProblem(await t.put(member(workspace.id, user.id), { role: 'member' }, await readOnlyToken(t, owner)), 403);
   });
 });
 
@@ -366,7 +361,7 @@ describe('DELETE /api/v1/workspaces/:id/members/:userId', () => {
 
   it('needs the write scope', async () => {
     const { plain, workspace } = await team();
-    expectProblem(await t.del(member(workspace.id, plain.id), await readOnlyToken(plain)), 403);
+    expectProblem(await t.del(member(workspace.id, plain.id), await readOnlyToken(t, plain)), 403);
   });
 });
 

@@ -151,3 +151,10 @@ export function expectProblem(res: Response, status: number): { type: string; ti
   }
   return res.body;
 }
+
+/** A second token of `user` with the read scope only. */
+export async function readOnlyToken(t: TestContext, user: { id: string; token: string }): Promise<string> {
+  const res = await t.post(`/api/v1/users/${user.id}/tokens`, { scopes: ['read'] }, user.token);
+  if (res.status !== 201) throw new Error(`readOnlyToken failed: ${res.status} ${res.text}`);
+  return res.body.token;
+}
