@@ -65,7 +65,8 @@ async function ensureAdmin(tx: AppContext['db'], now: Date): Promise<users.UserR
   if (existing) {
     return existing.instanceAdmin ? existing : (await users.updateUser(tx, existing.id, { instanceAdmin: true }))!;
   }
-  return users.insertUser(tx, {
+  // Another process starting at the same moment may insert it first: then use theirs.
+  await users.insertUserIfAbsent(tx, {
     id: newId(),
     name: 'Administrator',
     email: ADMIN_EMAIL,
@@ -73,4 +74,5 @@ async function ensureAdmin(tx: AppContext['db'], now: Date): Promise<users.UserR
     instanceAdmin: true,
     createdAt: now,
   });
+  return (await users.findUserByEmail(tx, ADMIN_EMAIL))!;
 }

@@ -10,6 +10,11 @@ export async function insertUser(db: Db, row: typeof users.$inferInsert): Promis
   return created!;
 }
 
+/** Inserts unless a user with the same email (case-insensitive) exists. */
+export async function insertUserIfAbsent(db: Db, row: typeof users.$inferInsert): Promise<void> {
+  await db.insert(users).values(row).onConflictDoNothing();
+}
+
 export async function findUser(db: Db, id: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;

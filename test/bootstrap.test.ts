@@ -1,0 +1,30 @@
+/** Start-up tasks are safe when several processes start on one database at the same moment. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { App } from '../src/http/types.js';
+import { resetDatabase, testDatabase } from './helpers/test-database.js';
+import { ADMIN_TOKEN, testConfig } from './helpers/test-app.js';
+
+let apps: App[] = [];
+beforeAll(async () => {
+  await resetDatabase(await testDatabase());
+});
+afterAll(async () => {
+  await Promise.all(apps.map((app) => app.close()));
+});
+
+describe('concurrent start-up', () => {
+  it('creates one admin and one set of built-in templates when three processes start together', async () => {
+    const database = await testDatabase();
+    apps = await Promise.all(
+      Array.from({ length: 3 }, () => buildApp({ config: testConfig(), database, logger: false })),
+    );
+    const res = await apps[0]!.inject({ method: 'GET', url: '/api/v1/users', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body).filter((u: { email: string }) => u.email === 'admin@localhost')).toHaveLength(1);
+    const templates = await apps[1]!.inject({ method: 'GET', url: '/api/v1/templates', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const names = JSON.parse(templates.body).map((t: { name: string }) => t.name);
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
