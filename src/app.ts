@@ -76,8 +76,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // JSON is the only body the API takes; the public viewer registers its own form parser.
     app.removeContentTypeParser('text/plain');
 
+    // Responses still in flight when the app starts closing end their keep-alive connection, so
+    // a graceful shutdown does not wait for idle sockets to time out.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
     app.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
+      if (closing) reply.header('connection', 'close');
     });
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(
