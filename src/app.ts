@@ -2,7 +2,7 @@
  * buildApp: the whole HTTP application as a function, so tests build it with their own database
  * and clock. Process concerns (listen, signals) live in server.ts.
  */
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -15,7 +15,8 @@ import { createRenderPool } from './render/render-pool.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { OPTIONAL_BODY } from './http/schemas.js';
-import { loggerOptions, redactUrl } from './http/logging.js';
+import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
+import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, AppContext } from './http/types.js';
 import { registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
@@ -37,6 +38,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** false silences request logs (tests); default follows config.logLevel. */
   logger?: boolean;
+  /** A ready pino logger to write to instead (tests that read the log). */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 declare module 'fastify' {
@@ -59,11 +62,22 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     const { generatedAdminToken } = await bootstrap(ctx);
 
     const app: App = Fastify({
-      logger: options.logger === false ? false : loggerOptions(config.logLevel),
+      ...(options.loggerInstance
+        ? { loggerInstance: options.loggerInstance }
+        : { logger: options.logger === false ? false : loggerOptions(config.logLevel) }),
       // One line per request comes from the onResponse hook below, with the URL redacted.
       logController: new LogController({ disableRequestLogging: true }),
       genReqId: () => newId(),
       bodyLimit: 1024 * 1024,
+      // A URL the router cannot even decode, or a path segment over 100 characters: the public
+      // viewer answers with its uniform 404 page, the API with a problem.
+      frameworkErrors: (_error, request, reply) => {
+        reply.header('x-request-id', request.id);
+        if (/^\/share(?:[/?#]|$)/.test(request.raw.url ?? '')) {
+          return (reply as FastifyReply).code(404).headers(VIEWER_HEADERS).send(NOT_FOUND_PAGE);
+        }
+        return sendProblem(reply, new AppError('validation', 'The request URL is malformed or has a path segment over 100 characters.'));
+      },
       trustProxy: false,
     }).withTypeProvider<TypeBoxTypeProvider>();
     app.decorate('generatedAdminToken', generatedAdminToken);
@@ -88,7 +102,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     });
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(
-        { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request',
       );
     });

@@ -132,3 +132,23 @@ describe.runIf(process.env.TEST_DATABASE_URL)('database down (PostgreSQL)', () =
     expect((await t.get('/readyz', null)).status).toBe(200);
   });
 });
+
+describe('URLs the router cannot read', () => {
+  it('answers the API with a 400 problem', async () => {
+    const res = await t.get('/api/v1/reports/%ZZ');
+    expectProblem(res, 400);
+    expectProblem(await t.get(`/api/v1/reports/${'x'.repeat(101)}`), 400);
+  });
+
+  it('answers the public viewer with its uniform 404 page and headers', async () => {
+    const { NOT_FOUND_PAGE, VIEWER_HEADERS } = await import('../src/render/share-page.js');
+    for (const url of ['/share/%ZZ', '/share/%E0%A4%A', `/share/${'A'.repeat(150)}`]) {
+      for (const method of ['GET', 'POST']) {
+        const res = await t.request(method, url, { token: null });
+        expect(res.status).toBe(404);
+        expect(res.text).toBe(NOT_FOUND_PAGE);
+        for (const [name, value] of Object.entries(VIEWER_HEADERS)) expect(res.headers[name.toLowerCase()]).toBe(value);
+      }
+    }
+  });
+});

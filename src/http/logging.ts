@@ -1,11 +1,51 @@
-/** pino settings: secrets never reach the log (Authorization headers, share tokens in paths). */
-import type { FastifyServerOptions } from 'fastify';
+/** pino settings: secrets never reach the log (Authorization headers, share tokens, SQL parameters). */
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 
-const SHARE_PATH = /\/share\/[^/?#]*/g;
+const SHARE_SEGMENT = /\/+share(?=[/?#]|$)/i;
 
-/** Replaces the capability token of a public share URL; the URL is the secret. */
+function decodeOnce(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Cuts a URL at a `/share` segment, in whatever case or percent-encoding it arrives: the rest of
+ * a share URL is the capability token, and the URL is the secret.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SHARE_PATH, '/share/[redacted]');
+  const raw = SHARE_SEGMENT.exec(url);
+  if (raw) return `${url.slice(0, raw.index)}/share/[redacted]`;
+  const decoded = decodeOnce(url);
+  return SHARE_SEGMENT.test(decoded) ? '/[redacted]' : url;
+}
+
+/** The URL as logged: the route pattern for the public viewer, otherwise the redacted URL. */
+export function loggedUrl(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  return route?.startsWith('/share') ? route : redactUrl(request.url);
+}
+
+type SerializedError = ReturnType<typeof pino.stdSerializers.err> & Record<string, unknown>;
+
+/**
+ * Errors without their data: Drizzle puts every query parameter (hashes, encrypted tokens, user
+ * text) into its error message and `params`, and PostgreSQL's `detail` repeats key values.
+ */
+export function serializeError(error: Error): SerializedError {
+  const out = pino.stdSerializers.err(error) as SerializedError;
+  if (typeof out.message === 'string') out.message = out.message.split('\nparams:')[0]!;
+  if (typeof out.stack === 'string') out.stack = out.stack.replace(/\nparams:[^\n]*/g, '');
+  for (const key of ['params', 'query', 'detail', 'where', 'internalQuery', 'parameters']) delete out[key];
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause && typeof cause === 'object') {
+    const c = cause as { name?: string; message?: string; code?: string; constraint?: string };
+    out.cause = { type: c.name, message: c.message, code: c.code, constraint: c.constraint } as never;
+  }
+  return out;
 }
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
@@ -13,6 +53,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
     level,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.passcode', '*.token'], censor: '[redacted]' },
     serializers: {
+      err: serializeError,
       req: (request: { method: string; url: string; id: string }) => ({
         method: request.method,
         url: redactUrl(request.url),
