@@ -1,6 +1,7 @@
-import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { apiTokens, users, workspaceMembers, workspaces } from '../../db/schema.js';
+import { apiTokens, users, workspaceMembers } from '../../db/schema.js';
+import { alias } from 'drizzle-orm/pg-core';
 
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof apiTokens.$inferSelect;
@@ -28,8 +29,9 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return row;
 }
 
+/** Newest first, the id breaking ties (platform.md section 1). */
 export function listUsers(db: Db): Promise<UserRow[]> {
-  return db.select().from(users).orderBy(asc(users.createdAt), asc(users.id));
+  return db.select().from(users).orderBy(desc(users.createdAt), desc(users.id));
 }
 
 export async function updateUser(db: Db, id: string, patch: Partial<typeof users.$inferInsert>): Promise<UserRow | undefined> {
@@ -53,32 +55,23 @@ export async function countUsers(db: Db): Promise<number> {
 }
 
 /**
- * Workspaces where `userId` is the only owner, with how many other members they have.
- * Account deletion uses it: an owned workspace must not be left ownerless with members in it.
+ * Workspaces where `userId` is the only owner while other members remain: deleting the account
+ * would leave those members without an owner.
  */
-export async function soleOwnedWorkspaces(db: Db, userId: string): Promise<{ workspaceId: string; otherMembers: number }[]> {
-  const others = db
-    .select({ workspaceId: workspaceMembers.workspaceId })
-    .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.role, 'owner'), ne(workspaceMembers.userId, userId)));
+export async function workspacesOwnedOnlyBy(db: Db, userId: string): Promise<string[]> {
+  const me = alias(workspaceMembers, 'me');
   const rows = await db
-    .select({
-      workspaceId: workspaceMembers.workspaceId,
-      otherMembers: sql<number>`(select count(*)::int from ${workspaceMembers} m where m.workspace_id = ${workspaceMembers.workspaceId} and m.user_id <> ${userId})`,
-    })
-    .from(workspaceMembers)
+    .select({ workspaceId: me.workspaceId })
+    .from(me)
     .where(
       and(
-        eq(workspaceMembers.userId, userId),
-        eq(workspaceMembers.role, 'owner'),
-        sql`${workspaceMembers.workspaceId} not in ${others}`,
+        eq(me.userId, userId),
+        eq(me.role, 'owner'),
+        sql`not exists (select 1 from ${workspaceMembers} o where o.workspace_id = ${me.workspaceId} and o.role = 'owner' and o.user_id <> ${userId})`,
+        sql`exists (select 1 from ${workspaceMembers} m where m.workspace_id = ${me.workspaceId} and m.user_id <> ${userId})`,
       ),
     );
-  return rows;
-}
-
-export async function deleteWorkspaces(db: Db, ids: string[]): Promise<void> {
-  if (ids.length > 0) await db.delete(workspaces).where(inArray(workspaces.id, ids));
+  return rows.map((r) => r.workspaceId);
 }
 
 export async function insertToken(db: Db, row: typeof apiTokens.$inferInsert): Promise<TokenRow> {

@@ -116,8 +116,8 @@ export async function patchMe(ctx: AppContext, actor: AuthContext, input: Pick<P
 /**
  * Account deletion (platform.md section 3). Cascades remove tokens, memberships, entries, owned
  * reports with everything hanging off them, reactions and inbox messages; comments stay with a
- * null author. A workspace the user solely owns is deleted with them when nobody else is in it;
- * with other members left it would have no owner, so that is refused (409).
+ * null author. Refused (409) while the user is the only owner of a workspace that has other
+ * members. A workspace they were alone in stays, with no members; instance admins manage it.
  */
 export async function deleteUser(ctx: AppContext, actor: AuthContext, id: string): Promise<void> {
   requireAdminFor(actor, id);
@@ -127,14 +127,9 @@ export async function deleteUser(ctx: AppContext, actor: AuthContext, id: string
     if (existing.instanceAdmin && (await repo.countInstanceAdmins(tx)) <= 1) {
       throw conflict('The last instance admin cannot be deleted.');
     }
-    const owned = await repo.soleOwnedWorkspaces(tx, id);
-    if (owned.some((w) => w.otherMembers > 0)) {
-      throw conflict('The user is the last owner of a workspace with other members; transfer ownership first.');
+    if ((await repo.workspacesOwnedOnlyBy(tx, id)).length > 0) {
+      throw conflict('The user is the only owner of a workspace with other members; make someone else an owner first.');
     }
-    await repo.deleteWorkspaces(
-      tx,
-      owned.map((w) => w.workspaceId),
-    );
     await repo.deleteUser(tx, id);
   });
 }
