@@ -27,6 +27,8 @@ export class ConfigError extends Error {
   }
 }
 
+const BEARER_TOKEN_CHARS = /^[A-Za-z0-9._~+/=-]+$/;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function parseUrl(variable: string, value: string, protocols: string[]): string {
@@ -68,6 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
   const bootstrapAdminToken = read('BOOTSTRAP_ADMIN_TOKEN');
   if (bootstrapAdminToken !== undefined && (bootstrapAdminToken.length < 32 || bootstrapAdminToken.length > 256)) {
     throw new ConfigError('BOOTSTRAP_ADMIN_TOKEN', `must be 32 to 256 characters (got ${bootstrapAdminToken.length})`);
+  }
+  // It must also be sendable as a bearer token (RFC 6750 token68 characters).
+  if (bootstrapAdminToken !== undefined && !BEARER_TOKEN_CHARS.test(bootstrapAdminToken)) {
+    throw new ConfigError('BOOTSTRAP_ADMIN_TOKEN', 'may contain only letters, digits and - . _ ~ + / =');
   }
 
   const logLevel = read('LOG_LEVEL') ?? 'info';

@@ -28,3 +28,16 @@ describe('concurrent start-up', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 });
+
+describe('BOOTSTRAP_ADMIN_TOKEN on a later start', () => {
+  it('makes sure the admin is named Administrator and is an instance admin again', async () => {
+    const database = await testDatabase();
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const renamed = await apps[0]!.inject({ method: 'PATCH', url: '/api/v1/me', headers: auth, payload: { name: 'Renamed' } });
+    expect(JSON.parse(renamed.body).name).toBe('Renamed');
+    const again = await buildApp({ config: testConfig(), database, logger: false });
+    apps.push(again);
+    const me = JSON.parse((await again.inject({ method: 'GET', url: '/api/v1/me', headers: auth })).body);
+    expect(me).toMatchObject({ name: 'Administrator', email: 'admin@localhost', instanceAdmin: true });
+  });
+});

@@ -46,6 +46,8 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x@y/z', SHARE_KEY: KEY }, 'DATABASE_URL'],
     [{ BOOTSTRAP_ADMIN_TOKEN: 'short' }, 'BOOTSTRAP_ADMIN_TOKEN'],
     [{ BOOTSTRAP_ADMIN_TOKEN: 'x'.repeat(257) }, 'BOOTSTRAP_ADMIN_TOKEN'],
+    [{ BOOTSTRAP_ADMIN_TOKEN: 'pass phrase with spaces is 32 chars long!' }, 'BOOTSTRAP_ADMIN_TOKEN'],
+    [{ BOOTSTRAP_ADMIN_TOKEN: 'x'.repeat(31) + '#' }, 'BOOTSTRAP_ADMIN_TOKEN'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SHARE_KEY: 'too-short' }, 'SHARE_KEY'],

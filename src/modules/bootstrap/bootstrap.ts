@@ -10,6 +10,7 @@ import * as users from '../users/users.repository.js';
 import * as repo from './bootstrap.repository.js';
 
 const ADMIN_EMAIL = 'admin@localhost';
+const ADMIN_NAME = 'Administrator';
 
 export interface BootstrapResult {
   /** A token generated on the very first start without BOOTSTRAP_ADMIN_TOKEN; printed once. */
@@ -63,12 +64,13 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
 async function ensureAdmin(tx: AppContext['db'], now: Date): Promise<users.UserRow> {
   const existing = await users.findUserByEmail(tx, ADMIN_EMAIL);
   if (existing) {
-    return existing.instanceAdmin ? existing : (await users.updateUser(tx, existing.id, { instanceAdmin: true }))!;
+    if (existing.instanceAdmin && existing.name === ADMIN_NAME) return existing;
+    return (await users.updateUser(tx, existing.id, { instanceAdmin: true, name: ADMIN_NAME }))!;
   }
   // Another process starting at the same moment may insert it first: then use theirs.
   await users.insertUserIfAbsent(tx, {
     id: newId(),
-    name: 'Administrator',
+    name: ADMIN_NAME,
     email: ADMIN_EMAIL,
     timezone: 'UTC',
     instanceAdmin: true,
