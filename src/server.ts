@@ -1,8 +1,11 @@
 /** Process entry: configuration, the app, listen, and a graceful close on SIGTERM/SIGINT. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { isDatabaseUnavailable } from './db/errors.js';
+import type { App } from './http/types.js';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -13,19 +16,14 @@ try {
   throw error;
 }
 
-const app = await buildApp({ config });
-if (app.generatedAdminToken) {
-  // Printed exactly once: the database now has a user, so later starts never generate another.
-  process.stdout.write(
-    `\nFirst start: created the instance admin (admin@localhost).\nIts API token, shown only this once:\n\n  ${app.generatedAdminToken}\n\nUse it as: Authorization: Bearer <token>\n\n`,
-  );
-}
+let stopping = false;
+let app: App | null = null;
 
-let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (closing) return;
-    closing = true;
+    if (stopping) return;
+    stopping = true;
+    if (!app) process.exit(0);
     app.log.info({ signal }, 'shutting down');
     // close() stops accepting, lets in-flight requests finish, then runs onClose (database).
     const timer = setTimeout(() => process.exit(1), 15_000);
@@ -33,11 +31,44 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
+        app?.log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
   });
+}
+
+/**
+ * Starts the app, waiting for the database when it cannot be reached yet (a server starting
+ * together with its database is normal); any other start-up failure ends the process.
+ */
+async function start(): Promise<App> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await buildApp({ config });
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) {
+        console.error(`Start-up failed: ${(error as Error).message.split('\n')[0]}`);
+        process.exit(1);
+      }
+      const delay = Math.min(30, 2 ** Math.min(attempt - 1, 5));
+      console.error(`The database is unavailable; retrying in ${delay} s (attempt ${attempt}).`);
+      await sleep(delay * 1000);
+      if (stopping) process.exit(0);
+    }
+  }
+}
+
+app = await start();
+if (stopping) {
+  await app.close();
+  process.exit(0);
+}
+if (app.generatedAdminToken) {
+  // Printed exactly once: the database now has a user, so later starts never generate another.
+  process.stdout.write(
+    `\nFirst start: created the instance admin (admin@localhost).\nIts API token, shown only this once:\n\n  ${app.generatedAdminToken}\n\nUse it as: Authorization: Bearer <token>\n\n`,
+  );
 }
 
 try {

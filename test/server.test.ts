@@ -72,7 +72,7 @@ describe('server process', () => {
     const requestLines = logLines.filter((line) => JSON.parse(line).msg === 'request');
     expect(requestLines).toHaveLength(5);
     for (const line of requestLines) expect(JSON.parse(line).reqId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(out).toContain('/share/[redacted]');
+    expect(out).toContain('"url":"/share/:token"');
     expect(out).not.toContain('SECRETshareTOKEN1234567');
     // The token appears once, in the first-start banner, and never in a log line.
     expect(out.split(token!).length - 1).toBe(1);
@@ -90,5 +90,44 @@ describe('server process', () => {
     expect(code).toBe(1);
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toContain('PORT');
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('waits for a database that is not accepting connections yet, then starts', { timeout: 120_000 }, async () => {
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const name = `chronicle_test_wait_${process.pid}_${Date.now().toString(36)}`;
+    await admin.query(`create database "${name}"`);
+    await admin.query(`alter database "${name}" allow_connections false`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, DATABASE_URL: url.toString(), SHARE_KEY: Buffer.alloc(32, 9).toString('base64'), PORT: String(port), LOG_LEVEL: 'info', BOOTSTRAP_ADMIN_TOKEN: 'w'.repeat(40) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 60_000;
+      while (!out.includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain(text);
+    };
+    try {
+      await waitFor('The database is unavailable; retrying');
+      expect(out).not.toMatch(/\n\s+at /);
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await waitFor('Server listening');
+      const me = await fetch(`http://127.0.0.1:${port}/api/v1/me`, { headers: { authorization: `Bearer ${'w'.repeat(40)}` } });
+      expect(me.status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    }
   });
 });
