@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
-import { AppError } from './lib/errors.js';
+import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
 import { problemHandler, sendProblem } from './http/problem.js';
@@ -139,6 +139,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       else if (scope === 'public') route.schema = { ...route.schema, security: [] };
     });
     registerAuth(app, ctx);
+    // A route without a body schema takes no body: anything but nothing or `{}` is refused, as an
+    // unknown property would be (platform.md section 1).
+    app.addHook('preValidation', async (request) => {
+      const { scope } = request.routeOptions.config;
+      if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.body !== undefined) return;
+      const body = request.body;
+      const empty = body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+      if (!empty) throw badRequest('This endpoint takes no request body.', [{ path: '', message: 'must be empty' }]);
+    });
     healthRoutes(app, ctx);
     userRoutes(app, ctx);
     workspaceRoutes(app, ctx);

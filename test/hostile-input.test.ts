@@ -49,3 +49,21 @@ describe('text that PostgreSQL cannot store', () => {
     expect([400]).toContain(proto.status);
   });
 });
+
+describe('bodies on routes that take none', () => {
+  it('refuses a body with properties, accepts none and {}', async () => {
+    const owner = await newUser(t);
+    const member = await newUser(t);
+    const w = await newWorkspace(t, owner);
+    await t.put(`/api/v1/workspaces/${w.id}/members/${member.id}`, { role: 'member' }, owner.token);
+    const project = await t.post(`/api/v1/workspaces/${w.id}/projects`, { name: 'P' }, owner.token);
+    const url = `/api/v1/projects/${project.body.id}/members/${member.id}`;
+    const problem = expectProblem(await t.put(url, { x: 1 }, owner.token), 400);
+    expect(problem.errors).toEqual([{ path: '', message: 'must be empty' }]);
+    expectProblem(await t.put(url, [1], owner.token), 400);
+    expect((await t.put(url, {}, owner.token)).status).toBe(204);
+    expect((await t.put(url, undefined, owner.token)).status).toBe(204);
+    expectProblem(await t.request('DELETE', url, { token: owner.token, body: { y: true } }), 400);
+    expect((await t.del(url, owner.token)).status).toBe(204);
+  });
+});

@@ -40,11 +40,20 @@ describe('POST /api/v1/users', () => {
     [{ name: 'X', email: 'x@example.com', timezone: 'Mars/Olympus' }, '/timezone', 'unknown timezone'],
     [{ name: 'X', email: 'x@example.com', imageUrl: 'http://example.com/a.png' }, '/imageUrl', 'http image url'],
     [{ name: 'X', email: 'x@example.com', imageUrl: 'javascript:alert(1)' }, '/imageUrl', 'javascript url'],
+    [{ name: 'X', email: 'x@example.com', imageUrl: 'https://' }, '/imageUrl', 'https url without a host'],
     [{ name: 'X', email: 'x@example.com', instanceAdmin: 'yes' }, '/instanceAdmin', 'wrong boolean type'],
     [{ name: 'X', email: 'x@example.com', extra: 1 }, '/extra', 'unknown property'],
   ])('400 for %j (%s: %s)', async (body, path, _label) => {
     const problem = expectProblem(await t.post('/api/v1/users', body), 400);
     expect(problem.errors?.map((e) => e.path)).toContain(path);
+  });
+
+  it('stores a time zone in its canonical spelling', async () => {
+    const res = await t.post('/api/v1/users', { name: 'Case', email: 'case@example.com', timezone: 'europe/paris' });
+    expect(res.status).toBe(201);
+    expect(res.body.timezone).toBe('Europe/Paris');
+    const patched = await t.patch(`/api/v1/users/${res.body.id}`, { timezone: 'america/los_angeles' });
+    expect(patched.body.timezone).toBe('America/Los_Angeles');
   });
 
   it('accepts an https image URL and a real timezone', async () => {
@@ -57,6 +66,40 @@ describe('POST /api/v1/users', () => {
     const user = await newUser(t);
     expectProblem(await t.post('/api/v1/users', { name: 'X', email: 'y@example.com' }, user.token), 403);
     expectProblem(await t.get('/api/v1/users', user.token), 403);
+  });
+});
+
+describe('GET /api/v1/users', () => {
+  it('lists every user to an instance admin, newest first, then id desc', async () => {
+    const made: Record<string, string> = {};
+    const create = async (name: string) => {
+      const res = await t.post('/api/v1/users', { name, email: `${name.toLowerCase()}-list@example.com` });
+      expect(res.status).toBe(201);
+      made[name] = res.body.id;
+    };
+    try {
+      t.clock.set('2026-05-02T00:00:00.000Z');
+      await create('Alpha');
+      t.clock.set('2026-05-01T00:00:00.000Z');
+      await create('Bravo');
+      t.clock.set('2026-05-03T00:00:00.000Z');
+      await create('Charlie');
+      // Same instant as Charlie, created after: the greater id comes first.
+      await create('Delta');
+    } finally {
+      t.clock.reset();
+    }
+    expect(made.Delta! > made.Charlie!).toBe(true);
+
+    const res = await t.get('/api/v1/users');
+    expect(res.status).toBe(200);
+    const list: { id: string; createdAt: string }[] = res.body;
+    for (let i = 1; i < list.length; i++) {
+      const [a, b] = [list[i - 1]!, list[i]!];
+      expect(a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id), `${a.id} before ${b.id}`).toBe(true);
+    }
+    const ids = Object.values(made);
+    expect(list.map((u) => u.id).filter((id) => ids.includes(id))).toEqual([made.Delta, made.Charlie, made.Alpha, made.Bravo]);
   });
 });
 

@@ -36,6 +36,16 @@ export function toAppError(error: unknown): AppError | null {
   if (pgErrorCode(error)?.startsWith('22')) {
     return new AppError('validation', 'A value in the request cannot be stored (for example text containing U+0000, or a number out of range).');
   }
+  switch (pgErrorCode(error)) {
+    // A row this request refers to was deleted by a concurrent request.
+    case '23503':
+      return new AppError('not_found', 'The resource does not exist or you may not see it.');
+    case '23505':
+      return new AppError('conflict', 'This conflicts with a resource that already exists.');
+    case '40001':
+    case '40P01':
+      return new AppError('conflict', 'A concurrent change got in the way; try again.');
+  }
   const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
   if (fastifyError.validation) {
     const prefix = PART_PREFIX[fastifyError.validationContext ?? 'body'] ?? '';

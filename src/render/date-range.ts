@@ -42,6 +42,11 @@ export function isValidTimezone(tz: string): boolean {
   }
 }
 
+/** The runtime's canonical spelling of a valid zone name (`europe/paris` -> `Europe/Paris`). */
+export function canonicalTimezone(tz: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+}
+
 /**
  * Resolves a relative preset against `now`, with today's date taken in `timezone`
  * (platform.md section 5). Weeks run Monday to Sunday and are returned whole, future

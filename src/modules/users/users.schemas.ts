@@ -15,7 +15,8 @@ export type User = Static<typeof UserSchema>;
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name, e.g. Europe/Berlin.' });
-const ImageUrl = Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048, description: 'An https: URL.' }));
+// An https: URL with a host: format 'uri' alone accepts `https://`.
+const ImageUrl = Nullable(Type.String({ format: 'uri', pattern: '^https://[^/?#\\s@]+([/?#]\\S*)?$', maxLength: 2048, description: 'An https: URL.' }));
 
 export const CreateUserBody = Type.Object(
   {

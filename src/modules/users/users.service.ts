@@ -3,7 +3,7 @@ import type { AppContext } from '../../http/types.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { generateSecret, hashSecret } from '../../lib/tokens.js';
-import { isValidTimezone } from '../../render/date-range.js';
+import { canonicalTimezone, isValidTimezone } from '../../render/date-range.js';
 import { pgConstraint, pgErrorCode } from '../../db/errors.js';
 import type { AuthContext } from '../auth/auth.js';
 import * as repo from './users.repository.js';
@@ -33,10 +33,13 @@ export function toToken(row: repo.TokenRow): Token {
   };
 }
 
-function assertTimezone(timezone: string | undefined): void {
-  if (timezone !== undefined && !isValidTimezone(timezone)) {
+/** A known IANA zone, stored in the runtime's canonical spelling; undefined stays undefined. */
+function checkedTimezone<T extends string | undefined>(timezone: T): T {
+  if (timezone === undefined) return timezone;
+  if (!isValidTimezone(timezone)) {
     throw badRequest('The request is not valid.', [{ path: '/timezone', message: 'is not a known IANA time zone' }]);
   }
+  return canonicalTimezone(timezone) as T;
 }
 
 function requireAdmin(actor: AuthContext): void {
@@ -57,13 +60,13 @@ async function guardEmail<T>(work: () => Promise<T>): Promise<T> {
 
 export async function createUser(ctx: AppContext, actor: AuthContext, input: CreateUserInput): Promise<User> {
   requireAdmin(actor);
-  assertTimezone(input.timezone);
+  const timezone = checkedTimezone(input.timezone);
   const row = await guardEmail(() =>
     repo.insertUser(ctx.db, {
       id: newId(),
       name: input.name,
       email: input.email,
-      timezone: input.timezone ?? 'UTC',
+      timezone: timezone ?? 'UTC',
       imageUrl: input.imageUrl ?? null,
       instanceAdmin: input.instanceAdmin ?? false,
       createdAt: ctx.clock.now(),
@@ -94,21 +97,23 @@ function requireAdminFor(actor: AuthContext, targetId: string): void {
 
 export async function patchUser(ctx: AppContext, actor: AuthContext, id: string, input: PatchUserInput): Promise<User> {
   requireAdminFor(actor, id);
-  assertTimezone(input.timezone);
+  const patch = { ...input, timezone: checkedTimezone(input.timezone) };
+  if (patch.timezone === undefined) delete patch.timezone;
   return ctx.db.transaction(async (tx) => {
     const existing = await repo.findUser(tx, id);
     if (!existing) throw notFound();
     if (existing.instanceAdmin && input.instanceAdmin === false && (await repo.countInstanceAdmins(tx)) <= 1) {
       throw conflict('The last instance admin cannot lose the role.');
     }
-    const row = await guardEmail(() => repo.updateUser(tx, id, input));
+    const row = await guardEmail(() => repo.updateUser(tx, id, patch));
     return toUser(row!);
   });
 }
 
 export async function patchMe(ctx: AppContext, actor: AuthContext, input: Pick<PatchUserInput, 'name' | 'timezone' | 'imageUrl'>): Promise<User> {
-  assertTimezone(input.timezone);
-  const row = await repo.updateUser(ctx.db, actor.user.id, input);
+  const patch = { ...input, timezone: checkedTimezone(input.timezone) };
+  if (patch.timezone === undefined) delete patch.timezone;
+  const row = await repo.updateUser(ctx.db, actor.user.id, patch);
   if (!row) throw notFound();
   return toUser(row);
 }
