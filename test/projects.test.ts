@@ -176,20 +176,36 @@ describe('DELETE /api/v1/projects/:id/members/:userId', () => {
 });
 
 describe('GET /api/v1/projects/:id/members', () => {
-  it('lists members by name for any workspace member, project member or not', async () => {
+  it('lists members newest first by when they were added, then user id desc, for any workspace member', async () => {
     const owner = await newUser(t, { name: 'Olga' });
     const bea = await newUser(t, { name: 'Bea' });
     const yan = await newUser(t, { name: 'Yan' });
+    const ann = await newUser(t, { name: 'Ann' });
     const workspace = await newWorkspace(t, owner);
     await addMember(t, workspace.id, bea, 'member', owner.token);
     await addMember(t, workspace.id, yan, 'member', owner.token);
+    await addMember(t, workspace.id, ann, 'member', owner.token);
     const project = await newProject(t, workspace.id, owner.token);
-    await addProjectMember(t, project.id, yan.id, owner.token);
-    await addProjectMember(t, project.id, owner.id, owner.token);
+    try {
+      t.clock.set('2026-03-02T00:00:00.000Z');
+      await addProjectMember(t, project.id, yan.id, owner.token);
+      t.clock.set('2026-03-03T00:00:00.000Z');
+      await addProjectMember(t, project.id, owner.id, owner.token);
+      // Added last, at the same instant as Yan: the greater (later) user id comes first.
+      t.clock.set('2026-03-02T00:00:00.000Z');
+      await addProjectMember(t, project.id, ann.id, owner.token);
+      // Adding again changes nothing, its date included.
+      t.clock.set('2026-03-04T00:00:00.000Z');
+      await addProjectMember(t, project.id, yan.id, owner.token);
+    } finally {
+      t.clock.reset();
+    }
+    expect(ann.id > yan.id).toBe(true);
     const res = await t.get(membersOf(project.id), bea.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { userId: owner.id, name: 'Olga' },
+      { userId: ann.id, name: 'Ann' },
       { userId: yan.id, name: 'Yan' },
     ]);
   });

@@ -382,8 +382,30 @@ describe('GET /api/v1/reports', () => {
   it('GET /api/v1/reports/template-ids gives the distinct template ids of the caller\'s reports', async () => {
     const res = await t.get('/api/v1/reports/template-ids', lister.token);
     expect(res.status).toBe(200);
-    expect([...res.body].sort()).toEqual([template, timesheet].sort());
+    // Every report of the lister has the same createdAt: the template id (desc) breaks the tie.
+    expect(template > timesheet).toBe(true);
+    expect(res.body).toEqual([template, timesheet]);
     expect((await t.get('/api/v1/reports/template-ids', (await newUser(t)).token)).body).toEqual([]);
+  });
+
+  it('GET /api/v1/reports/template-ids orders the templates by their newest report', async () => {
+    const author = await newUser(t);
+    const aws = await newWorkspace(t, author);
+    const [x, y, z] = [await newTemplate(t), await newTemplate(t), await newTemplate(t)];
+    const at = async (instant: string, templateId: string) => {
+      t.clock.set(instant);
+      await newReport(t, author, [aws.id], { templateId });
+    };
+    try {
+      await at('2026-07-01T00:00:00.000Z', y);
+      await at('2026-07-02T00:00:00.000Z', x);
+      await at('2026-07-03T00:00:00.000Z', z);
+      await at('2026-07-04T00:00:00.000Z', y);
+    } finally {
+      t.clock.reset();
+    }
+    // Newest report per template: y (07-04), z (07-03), x (07-02); neither id order nor first use.
+    expect((await t.get('/api/v1/reports/template-ids', author.token)).body).toEqual([y, z, x]);
   });
 });
 

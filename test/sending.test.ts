@@ -61,11 +61,20 @@ async function teamWithReport(fields: Parameters<typeof newReport>[3] = {}) {
 }
 
 describe('GET /api/v1/reports/:id/recipients', () => {
-  it('lists members across every workspace of the report, minus the sender, by name then id', async () => {
+  it('lists members across every workspace of the report, minus the sender, newest user first, then id desc', async () => {
     const owner = await newUser(t, { name: 'Owner' });
-    const zed = await newUser(t, { name: 'Zed', imageUrl: 'https://example.com/zed.png' });
-    const amy1 = await newUser(t, { name: 'Amy' });
-    const amy2 = await newUser(t, { name: 'Amy' });
+    let zed: TestUser, amy1: TestUser, amy2: TestUser;
+    try {
+      // Zed is made first but is the newest account; the two Amys share an instant.
+      t.clock.set('2026-01-03T00:00:00.000Z');
+      zed = await newUser(t, { name: 'Zed', imageUrl: 'https://example.com/zed.png' });
+      t.clock.set('2026-01-01T00:00:00.000Z');
+      amy1 = await newUser(t, { name: 'Amy' });
+      amy2 = await newUser(t, { name: 'Amy' });
+    } finally {
+      t.clock.reset();
+    }
+    expect(amy2.id > amy1.id).toBe(true);
     const outsider = await newUser(t, { name: 'Aaron' });
     const ws1 = await newWorkspace(t, owner);
     const ws2 = await newWorkspace(t, owner);
@@ -80,14 +89,13 @@ describe('GET /api/v1/reports/:id/recipients', () => {
 
     const res = await t.get(recipientsOf(report.id), owner.token);
     expect(res.status).toBe(200);
-    const amys = [amy1, amy2].sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(res.body).toEqual([
-      ...amys.map((u) => ({ id: u.id, name: 'Amy', email: u.email, imageUrl: null })),
       { id: zed.id, name: 'Zed', email: zed.email, imageUrl: 'https://example.com/zed.png' },
+      ...[amy2, amy1].map((u) => ({ id: u.id, name: 'Amy', email: u.email, imageUrl: null })),
     ]);
   });
 
-  it('keeps only users who can read every snapshot project: project members and workspace admins', async () => {
+  it("keeps only users who can read every project of a teammate's entries: project members and workspace admins", async () => {
     const { owner, admin, alice, bob, workspace, project } = await team();
     const other = await newProject(t, workspace.id, owner.token);
     const carol = await newUser(t);
@@ -95,24 +103,56 @@ describe('GET /api/v1/reports/:id/recipients', () => {
     await addProjectMember(t, project.id, alice.id, owner.token);
     await addProjectMember(t, other.id, alice.id, owner.token);
     await addProjectMember(t, project.id, bob.id, owner.token);
-    await entry(owner, workspace.id, project.id);
-    await entry(owner, workspace.id, other.id);
-    const report = await newReport(t, owner, [workspace.id]);
+    await entry(alice, workspace.id, project.id);
+    await entry(alice, workspace.id, other.id);
+    const report = await newReport(t, owner, [workspace.id], { filters: { userIds: [alice.id] } });
     expect([...(report.snapshotProjectIds as string[])].sort()).toEqual([project.id, other.id].sort());
 
     // bob reads one of the two projects, carol none: both drop out.
     expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, alice.id].sort());
+    const problem = expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [bob.id, carol.id] }, owner.token), 400);
+    expect(problem.errors?.map((e) => e.path)).toEqual(['/recipientUserIds/0', '/recipientUserIds/1']);
+  });
+
+  it("imposes no project restriction for the owner's own entries on a project", async () => {
+    const { owner, admin, alice, bob, workspace, project } = await team();
+    await entry(owner, workspace.id, project.id);
+    const report = await newReport(t, owner, [workspace.id]);
+    expect(report.snapshotProjectIds).toEqual([project.id]);
+    expect(report).not.toHaveProperty('restrictingProjectIds');
+
+    // None of the members belongs to the project, yet each may receive the owner's own time.
+    expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, alice.id, bob.id].sort());
+    const res = await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, owner.token);
+    expect(res.status).toBe(201);
+    expect(res.body.delivered).toBe(1);
+    expect(await inbox(alice)).toHaveLength(1);
+  });
+
+  it("restricts by the projects of teammates' entries only, when the owner's own entries add others", async () => {
+    const { owner, admin, alice, bob, workspace, project } = await team();
+    const other = await newProject(t, workspace.id, owner.token);
+    await addProjectMember(t, project.id, alice.id, owner.token);
+    await entry(owner, workspace.id, other.id);
+    await entry(alice, workspace.id, project.id);
+    const report = await newReport(t, owner, [workspace.id], { filters: { userIds: [owner.id, alice.id] } });
+    expect([...(report.snapshotProjectIds as string[])].sort()).toEqual([project.id, other.id].sort());
+
+    // Nobody but the owner and the admin reads `other`; only `project` (alice's) counts.
+    expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, alice.id].sort());
+    expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [bob.id] }, owner.token), 400);
   });
 
   it('drops a recipient who loses project membership', async () => {
-    const { owner, admin, alice, workspace, project } = await team();
+    const { owner, admin, alice, bob, workspace, project } = await team();
     await addProjectMember(t, project.id, alice.id, owner.token);
-    await entry(owner, workspace.id, project.id);
-    const report = await newReport(t, owner, [workspace.id]);
+    await addProjectMember(t, project.id, bob.id, owner.token);
+    await entry(bob, workspace.id, project.id);
+    const report = await newReport(t, owner, [workspace.id], { filters: { userIds: [bob.id] } });
     expect(await candidateIds(report, owner)).toContain(alice.id);
 
     expect((await t.del(`/api/v1/projects/${project.id}/members/${alice.id}`, owner.token)).status).toBe(204);
-    expect((await candidateIds(report, owner)).sort()).toEqual([admin.id]);
+    expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, bob.id].sort());
     const problem = expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, owner.token), 400);
     expect(problem.errors?.map((e) => e.path)).toEqual(['/recipientUserIds/0']);
   });
@@ -129,6 +169,22 @@ describe('GET /api/v1/reports/:id/recipients', () => {
     await t.database.db.update(reports).set({ snapshotProjectIds: null }).where(eq(reports.id, report.id));
     expect(await candidateIds(report, owner)).toEqual([]);
     expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, owner.token), 400);
+  });
+
+  it('restricts by every snapshot project on a report rendered before restricting projects were tracked', async () => {
+    const { owner, admin, alice, workspace, project } = await team();
+    await entry(owner, workspace.id, project.id);
+    const report = await newReport(t, owner, [workspace.id]);
+    expect((await candidateIds(report, owner)).length).toBe(3);
+
+    // No API call can make such a row; only a re-render fills the column in.
+    await t.database.db.update(reports).set({ restrictingProjectIds: null }).where(eq(reports.id, report.id));
+    expect(await candidateIds(report, owner)).toEqual([admin.id]);
+    expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, owner.token), 400);
+    expect((await t.post(sendOf(report.id), { recipientUserIds: [admin.id] }, owner.token)).status).toBe(201);
+
+    const edited = await editReport(t, owner, report);
+    expect((await candidateIds(edited, owner)).length).toBe(3);
   });
 
   it('is owner-only: 404 for a workspace admin who can read the report, an instance admin and others', async () => {
@@ -384,6 +440,25 @@ describe('GET /api/v1/reports/:id/sends', () => {
       expect(res.body[0].readCount).toBe(0);
       expect(res.body[0].recipients).toHaveLength(2);
     }
+  });
+
+  it('shows readCount to an owner who is also an instance admin, even after they left a report workspace', async () => {
+    const owner = await newUser(t, { instanceAdmin: true });
+    const other = await newUser(t);
+    const ws1 = await newWorkspace(t, owner);
+    const ws2 = await newWorkspace(t, other);
+    await addMember(t, ws2.id, owner, 'member', other.token);
+    const report = await newReport(t, owner, [ws1.id, ws2.id]);
+    expect((await t.post(sendOf(report.id), { recipientUserIds: [other.id] }, owner.token)).status).toBe(201);
+    const [message] = await inbox(other);
+    expect((await t.post(`/api/v1/inbox/${message.id}/read`, undefined, other.token)).status).toBe(200);
+    expect((await t.get(sendsOf(report.id), owner.token)).body[0].readCount).toBe(1);
+
+    // Now readable only through the instance-admin grant; the read count is still the owner's.
+    expect((await t.del(`/api/v1/workspaces/${ws2.id}/members/${owner.id}`, owner.token)).status).toBe(204);
+    const res = await t.get(sendsOf(report.id), owner.token);
+    expect(res.status).toBe(200);
+    expect(res.body[0].readCount).toBe(1);
   });
 
   it('is 404 for a plain member, a recipient, an outsider and a missing report', async () => {

@@ -33,6 +33,14 @@ async function create(fields: Record<string, unknown> = {}): Promise<Template> {
   return res.body;
 }
 
+/** Asserts the platform.md section 1 order over a whole list: createdAt desc, then id desc. */
+function expectNewestFirst(list: { id: string; createdAt: string }[]): void {
+  for (let i = 1; i < list.length; i++) {
+    const [a, b] = [list[i - 1]!, list[i]!];
+    expect(a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id), `${a.id} before ${b.id}`).toBe(true);
+  }
+}
+
 async function readOnlyAdminToken(): Promise<string> {
   const me = await t.get('/api/v1/me');
   return (await t.post(`/api/v1/users/${me.body.id}/tokens`, { scopes: ['read'] })).body.token;
@@ -148,16 +156,42 @@ describe('GET /api/v1/templates', () => {
     off = await create({ name: 'aaa disabled', enabled: false });
   });
 
-  it('lists enabled templates by name to everyone', async () => {
+  it('lists enabled templates newest first to everyone', async () => {
     const res = await t.get(TEMPLATES, user.token);
     expect(res.status).toBe(200);
     const list: Template[] = res.body;
     expect(list.map((x) => x.id)).toContain(on.id);
     expect(list.map((x) => x.id)).not.toContain(off.id);
     expect(list.every((x) => x.enabled)).toBe(true);
-    const names = list.map((x) => x.name.toLowerCase());
-    expect(names).toEqual([...names].sort());
+    expectNewestFirst(list);
     expect(list.find((x) => x.id === on.id)).toEqual(on);
+  });
+
+  it('orders by createdAt desc, then id desc, whatever the names', async () => {
+    let older: Template, newerA: Template, newerB: Template, disabled: Template;
+    try {
+      t.clock.set('2026-04-02T00:00:00.000Z');
+      newerA = await create({ name: 'A newer' });
+      t.clock.set('2026-04-01T00:00:00.000Z');
+      older = await create({ name: 'Z older' });
+      t.clock.set('2026-04-02T00:00:00.000Z');
+      // Same instant as newerA, created after it: the greater id comes first.
+      newerB = await create({ name: 'B newer' });
+      t.clock.set('2026-04-01T12:00:00.000Z');
+      disabled = await create({ name: 'M disabled', enabled: false });
+    } finally {
+      t.clock.reset();
+    }
+    expect(newerB.id > newerA.id).toBe(true);
+    const mine = (list: Template[], ids: string[]) => list.map((x) => x.id).filter((id) => ids.includes(id));
+
+    const enabled: Template[] = (await t.get(TEMPLATES, user.token)).body;
+    expectNewestFirst(enabled);
+    expect(mine(enabled, [older.id, newerA.id, newerB.id, disabled.id])).toEqual([newerB.id, newerA.id, older.id]);
+
+    const all: Template[] = (await t.get(TEMPLATES, undefined, { includeDisabled: true })).body;
+    expectNewestFirst(all);
+    expect(mine(all, [older.id, newerA.id, newerB.id, disabled.id])).toEqual([newerB.id, newerA.id, disabled.id, older.id]);
   });
 
   it('lists disabled templates too for an instance admin asking with includeDisabled=true', async () => {

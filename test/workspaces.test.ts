@@ -176,20 +176,39 @@ describe('PATCH /api/v1/workspaces/:id', () => {
 });
 
 describe('GET /api/v1/workspaces/:id/members', () => {
-  it('lists members by name, then user id, for every member', async () => {
+  it('lists members newest first by join date, then user id desc, for every member', async () => {
+    // Users made in an order that differs from both the join order and the name order.
+    const ann = await newUser(t, { name: 'Ann' });
     const owner = await newUser(t, { name: 'Mia' });
     const zed = await newUser(t, { name: 'Zed', imageUrl: 'https://example.com/z.png' });
-    const amy = await newUser(t, { name: 'Amy' });
-    const workspace = await newWorkspace(t, owner);
-    await addMember(t, workspace.id, zed, 'admin', owner.token);
-    await addMember(t, workspace.id, amy, 'member', owner.token);
-    const res = await t.get(`${ws(workspace.id)}/members`, amy.token);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual([
-      { userId: amy.id, name: 'Amy', email: amy.email, imageUrl: null, role: 'member' },
-      { userId: owner.id, name: 'Mia', email: owner.email, imageUrl: null, role: 'owner' },
-      { userId: zed.id, name: 'Zed', email: zed.email, imageUrl: 'https://example.com/z.png', role: 'admin' },
-    ]);
+    const ben = await newUser(t, { name: 'Ben' });
+    try {
+      t.clock.set('2026-02-01T00:00:00.000Z');
+      const workspace = await newWorkspace(t, owner);
+      t.clock.set('2026-02-03T00:00:00.000Z');
+      await addMember(t, workspace.id, ann, 'member', owner.token);
+      // Added later but with an earlier join date: the join date orders, not the insertion.
+      t.clock.set('2026-02-02T00:00:00.000Z');
+      await addMember(t, workspace.id, zed, 'admin', owner.token);
+      // Same join date as Ann: the greater (later) user id comes first.
+      t.clock.set('2026-02-03T00:00:00.000Z');
+      await addMember(t, workspace.id, ben, 'member', owner.token);
+      // A role change keeps the join date, so Zed does not move.
+      t.clock.set('2026-02-04T00:00:00.000Z');
+      await addMember(t, workspace.id, zed, 'member', owner.token);
+      expect(ben.id > ann.id).toBe(true);
+
+      const res = await t.get(`${ws(workspace.id)}/members`, ann.token);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([
+        { userId: ben.id, name: 'Ben', email: ben.email, imageUrl: null, role: 'member' },
+        { userId: ann.id, name: 'Ann', email: ann.email, imageUrl: null, role: 'member' },
+        { userId: zed.id, name: 'Zed', email: zed.email, imageUrl: 'https://example.com/z.png', role: 'member' },
+        { userId: owner.id, name: 'Mia', email: owner.email, imageUrl: null, role: 'owner' },
+      ]);
+    } finally {
+      t.clock.reset();
+    }
   });
 
   it('is 404 for a non-member and readable by an instance admin', async () => {

@@ -213,6 +213,12 @@ export const reports = pgTable(
     periodTo: date('period_to', { mode: 'string' }).notNull(),
     totalMinutes: integer('total_minutes'),
     snapshotProjectIds: text('snapshot_project_ids').array(),
+    /**
+     * The projects of entries by users other than the owner: recipients must read each of them
+     * (reports-api.md 4.1), while the owner's own entries restrict nobody. Null on rows rendered
+     * before it was tracked; those fall back to `snapshotProjectIds`.
+     */
+    restrictingProjectIds: text('restricting_project_ids').array(),
     version: integer('version').notNull(),
     /** Moves with `version`; the composite key in the SQL migration makes them agree. */
     currentContentId: text('current_content_id').notNull(),

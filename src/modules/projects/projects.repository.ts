@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { projectMembers, projects, users } from '../../db/schema.js';
 
@@ -43,12 +43,12 @@ export async function removeProjectMember(db: Db, projectId: string, userId: str
   await db.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
 }
 
-/** Ordered by name, then user id. */
+/** Newest first by when they were added, the user id breaking ties (platform.md section 1). */
 export function listProjectMembers(db: Db, projectId: string): Promise<ProjectMemberRow[]> {
   return db
     .select({ userId: projectMembers.userId, name: users.name })
     .from(projectMembers)
     .innerJoin(users, eq(users.id, projectMembers.userId))
     .where(eq(projectMembers.projectId, projectId))
-    .orderBy(asc(users.name), asc(projectMembers.userId));
+    .orderBy(desc(projectMembers.createdAt), desc(projectMembers.userId));
 }

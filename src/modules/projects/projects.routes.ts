@@ -25,7 +25,7 @@ export function projectRoutes(app: App, ctx: AppContext): void {
     '/api/v1/projects/:id/members',
     {
       config: { scope: 'read' },
-      schema: { tags, description: 'Ordered by name, then user id.', params: IdParams, response: { 200: Type.Array(ProjectMemberSchema), ...problemResponses } },
+      schema: { tags, description: 'Newest membership first (then user id, descending).', params: IdParams, response: { 200: Type.Array(ProjectMemberSchema), ...problemResponses } },
     },
     async (request) => service.listProjectMembers(ctx, caller(request), request.params.id),
   );

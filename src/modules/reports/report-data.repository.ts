@@ -2,7 +2,7 @@
  * The entries a report shows and their totals, selected and aggregated in SQL. The read rule of
  * platform.md section 5 bounds everything: a report only ever contains entries its owner may read.
  */
-import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { projects, timeEntries, users, workspaces } from '../../db/schema.js';
 import { entryReadableBy } from '../access/access.repository.js';
@@ -70,11 +70,24 @@ export async function selectEntries(db: Db, s: EntrySelection): Promise<RenderEn
 const minutes = sql<number>`coalesce(sum(${timeEntries.minutes}), 0)::int`;
 const entryCount = sql<number>`count(*)::int`;
 
-/** Totals and groupings by project, user, tag and local day, each one grouped query. */
-export async function aggregateEntries(db: Db, s: EntrySelection): Promise<RenderAggregates & { projectIds: string[] }> {
+export interface ReportScope {
+  /** Every project with an entry in the report. */
+  projectIds: string[];
+  /**
+   * The projects of entries by someone other than the owner. Only these restrict recipients
+   * (reports-api.md 4.1): a recipient learns nothing new from the owner's own time.
+   */
+  restrictingProjectIds: string[];
+}
+
+/**
+ * Totals and groupings by project, user, tag and local day, each one grouped query, and the
+ * projects that decide who may receive the report.
+ */
+export async function aggregateEntries(db: Db, s: EntrySelection): Promise<RenderAggregates & ReportScope> {
   const w = where(s);
   const day = sql<string>`to_char(${timeEntries.start} at time zone ${s.timezone}, 'YYYY-MM-DD')`;
-  const [totals, byProject, byUser, byTag, byDay] = await Promise.all([
+  const [totals, byProject, byUser, byTag, byDay, othersProjects] = await Promise.all([
     db.select({ minutes, entryCount }).from(timeEntries).where(w),
     db
       .select({ id: timeEntries.projectId, name: sql<string | null>`max(${projects.name})`, minutes, entryCount })
@@ -96,6 +109,10 @@ export async function aggregateEntries(db: Db, s: EntrySelection): Promise<Rende
       .groupBy(sql`t.tag`),
     // Grouped by position: the zone is a bound parameter, so a repeated expression would not match.
     db.select({ date: day, minutes, entryCount }).from(timeEntries).where(w).groupBy(sql`1`).orderBy(sql`1`),
+    db
+      .selectDistinct({ id: sql<string>`${timeEntries.projectId}` })
+      .from(timeEntries)
+      .where(and(w, ne(timeEntries.userId, s.ownerUserId), isNotNull(timeEntries.projectId))),
   ]);
   const byMinutesThenName = <T extends { minutes: number }>(key: (x: T) => string) => (a: T, b: T) =>
     b.minutes - a.minutes || key(a).localeCompare(key(b));
@@ -110,6 +127,7 @@ export async function aggregateEntries(db: Db, s: EntrySelection): Promise<Rende
     byTag: byTag.sort(byMinutesThenName((x) => x.tag)),
     byDay,
     projectIds: projectGroups.flatMap((g) => (g.id ? [g.id] : [])).sort(),
+    restrictingProjectIds: othersProjects.map((r) => r.id).sort(),
   };
 }
 

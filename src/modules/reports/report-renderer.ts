@@ -33,6 +33,8 @@ export interface RenderedReport {
   renderedMarkdown: string;
   totalMinutes: number;
   snapshotProjectIds: string[];
+  /** Stored on the report for the recipient rule; never part of an API response. */
+  restrictingProjectIds: string[];
   suggestedName: string;
   suggestedNote: string;
 }
@@ -75,7 +77,7 @@ export async function renderReport(db: Db, renderer: RenderPool, req: RenderRequ
     aggregateEntries(db, selection),
     listWorkspaceNames(db, filters.workspaceIds),
   ]);
-  const { projectIds, ...totals } = aggregates;
+  const { projectIds, restrictingProjectIds, ...totals } = aggregates;
   const context = buildRenderContext({
     report: { id: req.reportId, name: req.name, note: req.note, version: req.version },
     period: { from: filters.dateRange.from, to: filters.dateRange.to, preset: req.preset },
@@ -107,5 +109,12 @@ export async function renderReport(db: Db, renderer: RenderPool, req: RenderRequ
     },
     body,
   );
-  return { renderedMarkdown, totalMinutes: totals.totalMinutes, snapshotProjectIds: projectIds, suggestedName, suggestedNote };
+  return {
+    renderedMarkdown,
+    totalMinutes: totals.totalMinutes,
+    snapshotProjectIds: projectIds,
+    restrictingProjectIds,
+    suggestedName,
+    suggestedNote,
+  };
 }

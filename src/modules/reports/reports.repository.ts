@@ -1,5 +1,5 @@
 /** SQL of reports and their immutable content versions. */
-import { and, arrayContains, asc, count, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, count, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { reportContents, reports } from '../../db/schema.js';
 
@@ -94,12 +94,14 @@ export async function listReports(db: Db, f: ListFilter): Promise<{ rows: Report
   return { rows, total: totals[0]?.n ?? 0 };
 }
 
+/** The distinct template ids of the owner's reports, the one used by the newest report first (ties: id desc). */
 export async function listTemplateIds(db: Db, ownerUserId: string): Promise<string[]> {
   const rows = await db
-    .selectDistinct({ templateId: reports.templateId })
+    .select({ templateId: reports.templateId })
     .from(reports)
     .where(eq(reports.ownerUserId, ownerUserId))
-    .orderBy(asc(reports.templateId));
+    .groupBy(reports.templateId)
+    .orderBy(desc(sql`max(${reports.createdAt})`), desc(reports.templateId));
   return rows.map((r) => r.templateId);
 }
 

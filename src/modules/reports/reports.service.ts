@@ -113,6 +113,7 @@ function versionRows(id: string, version: number, body: ReportBody, prepared: Pr
       periodTo: prepared.filters.dateRange.to,
       totalMinutes: out.totalMinutes,
       snapshotProjectIds: out.snapshotProjectIds,
+      restrictingProjectIds: out.restrictingProjectIds,
       version,
       currentContentId: contentId,
       updatedAt: now,

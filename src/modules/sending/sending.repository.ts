@@ -27,17 +27,19 @@ export async function lockReport(db: Db, id: string): Promise<ReportRow | undefi
 
 /**
  * Recipient candidates of a report (reports-api.md 4.1), in one query: members of any of its
- * workspaces except the owner, who can read every project in the snapshot. A null snapshot
- * (scope unknown) makes nobody eligible; a snapshot project that no longer exists can be read by
- * nobody either. Both hold until the report is re-rendered.
+ * workspaces except the owner, who can read every project of the snapshot's entries by other
+ * users; the owner's own entries restrict nobody. A null snapshot (scope unknown) makes nobody
+ * eligible; a report rendered before the restricting projects were tracked falls back to every
+ * snapshot project, the stricter rule. A restricting project that no longer exists can be read
+ * by nobody. All of these hold until the report is re-rendered.
  * `onlyUserIds` narrows the answer to those users (the send-time check).
  */
 export function recipientCandidates(
   db: Db,
-  report: Pick<ReportRow, 'ownerUserId' | 'workspaceIds' | 'snapshotProjectIds'>,
+  report: Pick<ReportRow, 'ownerUserId' | 'workspaceIds' | 'snapshotProjectIds' | 'restrictingProjectIds'>,
   onlyUserIds?: readonly string[],
 ): Promise<CandidateRow[]> {
-  const projectIds = [...new Set(report.snapshotProjectIds ?? [])];
+  const projectIds = [...new Set(report.restrictingProjectIds ?? report.snapshotProjectIds ?? [])];
   const readsEveryProject =
     report.snapshotProjectIds === null
       ? sql`false`
@@ -55,7 +57,7 @@ export function recipientCandidates(
         readsEveryProject,
       ),
     )
-    .orderBy(asc(users.name), asc(users.id));
+    .orderBy(desc(users.createdAt), desc(users.id));
 }
 
 export async function insertSend(db: Db, row: typeof sends.$inferInsert): Promise<void> {

@@ -15,7 +15,7 @@ export function sendingRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         params: IdParams,
-        response: { 200: Type.Array(RecipientCandidateSchema, { description: 'Ordered by name, then id.' }), ...problemResponses },
+        response: { 200: Type.Array(RecipientCandidateSchema, { description: 'Newest user first (then id, descending).' }), ...problemResponses },
       },
     },
     async (request) => service.recipients(ctx, caller(request), request.params.id),

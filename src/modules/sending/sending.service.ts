@@ -39,7 +39,7 @@ export async function recipients(ctx: AppContext, actor: AuthContext, reportId: 
 /**
  * Delivers the report's current version in one transaction. The version, the candidate set and
  * the frozen report name all come from one locked read of the report, so a send racing an edit
- * delivers one whole version to everyone, checked against that version's snapshot projects.
+ * delivers one whole version to everyone, checked against that version's restricting projects.
  */
 export async function send(ctx: AppContext, actor: AuthContext, reportId: string, input: SendInput): Promise<SendResult> {
   const requested = input.recipientUserIds ?? [];
@@ -97,7 +97,11 @@ export async function send(ctx: AppContext, actor: AuthContext, reportId: string
   });
 }
 
-/** Readable under the report's read grants; two queries whatever the number of batches. */
+/**
+ * Readable under the report's read grants; two queries whatever the number of batches. Read
+ * counts follow ownership, not the grant: an owner who is also an instance admin keeps seeing
+ * them after losing a filtered workspace.
+ */
 export async function history(ctx: AppContext, actor: AuthContext, reportId: string): Promise<SendHistoryEntry[]> {
   const report = await findReport(ctx.db, reportId);
   const grant = report ? await reportReadGrant(ctx.db, actor, report) : null;
@@ -109,5 +113,6 @@ export async function history(ctx: AppContext, actor: AuthContext, reportId: str
     if (list) list.push(d);
     else bySend.set(d.sendId, [d]);
   }
-  return batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], grant === 'owner'));
+  const isOwner = report.ownerUserId === actor.user.id;
+  return batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], isOwner));
 }

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { templates } from '../../db/schema.js';
 
@@ -9,13 +9,13 @@ export async function findTemplate(db: Db, id: string): Promise<TemplateRow | un
   return row;
 }
 
-/** By name, case-insensitively, then by id so equal names keep a stable order. */
+/** Newest first, the id breaking ties (platform.md section 1). */
 export function listTemplates(db: Db, includeDisabled: boolean): Promise<TemplateRow[]> {
   return db
     .select()
     .from(templates)
     .where(includeDisabled ? undefined : eq(templates.enabled, true))
-    .orderBy(sql`lower(${templates.name})`, asc(templates.name), asc(templates.id));
+    .orderBy(desc(templates.createdAt), desc(templates.id));
 }
 
 export async function insertTemplate(db: Db, row: typeof templates.$inferInsert): Promise<TemplateRow> {

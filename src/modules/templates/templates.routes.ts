@@ -12,7 +12,7 @@ export function templateRoutes(app: App, ctx: AppContext): void {
     '/api/v1/templates',
     {
       config: { scope: 'read' },
-      schema: { tags, querystring: ListTemplatesQuery, response: { 200: Type.Array(TemplateSchema, { description: 'By name.' }), ...problemResponses } },
+      schema: { tags, querystring: ListTemplatesQuery, response: { 200: Type.Array(TemplateSchema, { description: 'Newest first (then id, descending).' }), ...problemResponses } },
     },
     async (request) => service.listTemplates(ctx, caller(request), request.query),
   );

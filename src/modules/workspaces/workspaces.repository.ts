@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { users, workspaceMembers, workspaces } from '../../db/schema.js';
 import type { Role } from '../access/access.repository.js';
@@ -55,14 +55,14 @@ export async function renameWorkspace(db: Db, id: string, name: string): Promise
   return row;
 }
 
-/** Members ordered by name, then user id so equal names keep a stable order. */
+/** Members newest first by when they joined, the user id breaking ties (platform.md section 1). */
 export function listMembers(db: Db, workspaceId: string): Promise<MemberRow[]> {
   return db
     .select(memberColumns)
     .from(workspaceMembers)
     .innerJoin(users, eq(users.id, workspaceMembers.userId))
     .where(eq(workspaceMembers.workspaceId, workspaceId))
-    .orderBy(asc(users.name), asc(workspaceMembers.userId));
+    .orderBy(desc(workspaceMembers.createdAt), desc(workspaceMembers.userId));
 }
 
 export async function findMember(db: Db, workspaceId: string, userId: string): Promise<MemberRow | undefined> {

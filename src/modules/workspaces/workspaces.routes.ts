@@ -36,7 +36,7 @@ export function workspaceRoutes(app: App, ctx: AppContext): void {
     '/api/v1/workspaces/:id/members',
     {
       config: { scope: 'read' },
-      schema: { tags, description: 'Ordered by name, then user id.', params: IdParams, response: { 200: Type.Array(MemberSchema), ...problemResponses } },
+      schema: { tags, description: 'Newest membership first (then user id, descending).', params: IdParams, response: { 200: Type.Array(MemberSchema), ...problemResponses } },
     },
     async (request) => service.listMembers(ctx, caller(request), request.params.id),
   );
