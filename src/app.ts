@@ -20,6 +20,7 @@ import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, AppContext } from './http/types.js';
 import { registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
+import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
@@ -60,6 +61,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     const renderer = createRenderPool();
     const ctx: AppContext = { config, database, db: database.db, clock: options.clock ?? systemClock, shareKey, renderer };
     const { generatedAdminToken } = await bootstrap(ctx);
+    // A changed or lost share key would make every share response fail; refuse to start instead.
+    await assertShareKeyFits(ctx);
 
     const app: App = Fastify({
       ...(options.loggerInstance

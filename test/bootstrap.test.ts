@@ -41,3 +41,20 @@ describe('BOOTSTRAP_ADMIN_TOKEN on a later start', () => {
     expect(me).toMatchObject({ name: 'Administrator', email: 'admin@localhost', instanceAdmin: true });
   });
 });
+
+describe('the share key at start-up', () => {
+  it('refuses to start with a key that does not decrypt the existing share links', async () => {
+    const database = await testDatabase();
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const app = apps[0]!;
+    const call = async (method: string, url: string, payload?: object) =>
+      JSON.parse((await app.inject({ method: method as 'POST', url, headers: auth, ...(payload ? { payload } : {}) })).body);
+    const ws = await call('POST', '/api/v1/workspaces', { name: 'K' });
+    const templates = await call('GET', '/api/v1/templates');
+    const report = await call('POST', '/api/v1/reports', { name: 'R', templateId: templates[0].id, filters: { workspaceIds: [ws.id], dateRange: 'today' } });
+    await call('POST', `/api/v1/reports/${report.id}/shares`, {});
+    await expect(buildApp({ config: testConfig({ shareKey: Buffer.alloc(32, 1) }), database, logger: false })).rejects.toThrow(/SHARE_KEY does not decrypt/);
+    const same = await buildApp({ config: testConfig(), database, logger: false });
+    apps.push(same);
+  });
+});

@@ -489,6 +489,22 @@ describe('versions and accounts', () => {
     expect(thread.reactions).toEqual([{ emoji: 'heart', count: 1, reactedByMe: false, userNames: ['Alice'] }]);
   });
 
+  it('stays sent and writable for the owner after the only recipient deletes their account', async () => {
+    const r = await report();
+    const fay = await newUser(t, { name: 'Fay' });
+    await addMember(t, workspaceId, fay);
+    await send(r, [fay]);
+    const c = await newComment(r.reportContentId, fay, 'from fay');
+    expect((await t.del(`/api/v1/users/${fay.id}`, ADMIN_TOKEN)).status).toBe(204);
+
+    const thread = (await discussion(r.reportContentId, owner.token)).body;
+    expect(thread.shared).toBe(true);
+    expect(thread.comments).toEqual([expect.objectContaining({ id: c.id, authorUserId: null, authorName: 'Fay', body: 'from fay' })]);
+    expect((await comment(r.reportContentId, { body: 'still open' }, owner.token)).status).toBe(201);
+    expect((await react(r.reportContentId, '+1', owner.token)).status).toBe(200);
+    expect((await discussion(r.reportContentId, ADMIN_TOKEN)).body.shared).toBe(true);
+  });
+
   it('deletes the discussion with its report', async () => {
     const r = await sentReport();
     await newComment(r.reportContentId, alice);

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shares } from '../src/db/schema.js';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
+import type { AppContext } from '../src/http/types.js';
+import { assertShareKeyFits } from '../src/modules/shares/shares.service.js';
+import { buildTestApp, expectProblem, newUser, testConfig, type TestContext, type TestUser } from './helpers/test-app.js';
 import { addMember, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
 
@@ -136,6 +138,32 @@ describe('POST /api/v1/reports/:id/shares', () => {
     const problem = expectProblem(await t.post(reportShares(report.id), body, owner.token), 400);
     expect(problem.errors?.map((e) => e.path)).toContain(path);
     expect((await t.get(reportShares(report.id), owner.token)).body).toEqual([]);
+  });
+
+  it('counts passcode characters after Unicode normalisation (NFC), the form that is hashed', async () => {
+    const { owner, report } = await team();
+    // Four code points on the wire, two characters ("éé") as hashed.
+    const short = expectProblem(await t.post(reportShares(report.id), { passcode: 'e\u0301e\u0301' }, owner.token), 400);
+    expect(short.errors?.map((e) => e.path)).toEqual(['/passcode']);
+    expectProblem(await t.post(reportShares(report.id), { passcode: 'e\u0301'.repeat(129) }, owner.token), 400);
+    expectProblem(await t.post(reportShares(report.id), { passcode: '' }, owner.token), 400);
+    expectProblem(await t.post(reportShares(report.id), { passcode: 'e\u0301'.repeat(2) }, owner.token), 400);
+    expect((await t.get(reportShares(report.id), owner.token)).body).toEqual([]);
+    // 256 code points typed decomposed are the 128 characters "é…é".
+    expect((await t.post(reportShares(report.id), { passcode: 'e\u0301'.repeat(128) }, owner.token)).status).toBe(201);
+    // Two code points whose NFC form is four characters (U+0958 decomposes under NFC).
+    expect((await t.post(reportShares(report.id), { passcode: '\u0958\u0958' }, owner.token)).status).toBe(201);
+    expect((await t.post(reportShares(report.id), { passcode: 'e\u0301'.repeat(4) }, owner.token)).status).toBe(201);
+    // Input longer than any passcode can be typed is refused by the schema.
+    const huge = expectProblem(await t.post(reportShares(report.id), { passcode: 'e\u0301'.repeat(257) }, owner.token), 400);
+    expect(huge.errors?.map((e) => e.path)).toEqual(['/passcode']);
+  });
+
+  it('applies the same passcode rule to a recipient minting over a message', async () => {
+    const { owner, member, report } = await team();
+    const id = (await send(report, owner, [member])).get(member.id)!;
+    expectProblem(await t.post(inboxShares(id), { passcode: 'e\u0301e\u0301' }, member.token), 400);
+    expect((await t.post(inboxShares(id), { passcode: 'e\u0301'.repeat(128) }, member.token)).status).toBe(201);
   });
 
   it('refuses a body that is not an object', async () => {
@@ -307,6 +335,29 @@ describe('inbox shares', () => {
     }
   });
 
+  it("lists the caller's links on the message's version, whichever message of it they were minted on", async () => {
+    const { owner, member, report } = await team();
+    for (let i = 0; i < 2; i++) {
+      const res = await t.post(`/api/v1/reports/${report.id}/send`, { recipientUserIds: [member.id] }, owner.token);
+      expect(res.status).toBe(201);
+    }
+    const inbox = (await t.get('/api/v1/inbox', member.token)).body as { id: string; reportContentId: string }[];
+    const [a, b] = inbox.filter((m) => m.reportContentId === report.reportContentId).map((m) => m.id);
+    expect(a && b && a !== b).toBe(true);
+    const onB = (await t.post(inboxShares(b!), {}, member.token)).body;
+
+    await editReport(t, owner, report, { name: 'Version two' });
+    const later = await send(report, owner, [member]);
+    const c = later.get(member.id)!;
+    const onC = (await t.post(inboxShares(c), {}, member.token)).body;
+    expect(onC.reportContentId).not.toBe(report.reportContentId);
+
+    const ids = async (id: string) => (await t.get(inboxShares(id), member.token)).body.map((s: { id: string }) => s.id);
+    expect(await ids(a!)).toEqual([onB.id]);
+    expect(await ids(b!)).toEqual([onB.id]);
+    expect(await ids(c)).toEqual([onC.id]);
+  });
+
   it('needs the write scope to mint', async () => {
     const { owner, member, report } = await team();
     const id = (await send(report, owner, [member])).get(member.id)!;
@@ -384,5 +435,34 @@ describe('tokens outside the share object', () => {
     for (const res of responses) {
       for (const secret of [share.token, inboxLink.token, 'hidden-passcode', 'other-hidden']) expect(res.text).not.toContain(secret);
     }
+  });
+});
+
+describe('assertShareKeyFits', () => {
+  /** The context the app builds, with the share key under test. */
+  function contextWith(shareKey: Buffer): AppContext {
+    return {
+      config: testConfig({ shareKey }),
+      database: t.database,
+      db: t.database.db,
+      clock: t.clock,
+      shareKey,
+      renderer: { render: () => Promise.reject(new Error('not used')), close: async () => undefined },
+    };
+  }
+  const rightKey = testConfig().shareKey!;
+
+  it('passes on a database without links', async () => {
+    await t.database.db.delete(shares);
+    await expect(assertShareKeyFits(contextWith(Buffer.alloc(32, 9)))).resolves.toBeUndefined();
+  });
+
+  it('passes with the key the links were sealed with, and refuses any other', async () => {
+    const { owner, report } = await team();
+    await mint(report, owner);
+    await expect(assertShareKeyFits(contextWith(rightKey))).resolves.toBeUndefined();
+    await expect(assertShareKeyFits(contextWith(Buffer.alloc(32, 9)))).rejects.toThrow(
+      'SHARE_KEY does not decrypt the share links in this database; start with the key they were made with',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shares } from '../src/db/schema.js';
+import { bookPasscodeAttempt } from '../src/modules/shares/shares.repository.js';
 import { NOT_FOUND_PAGE } from '../src/render/share-page.js';
 import { buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
 import { newWorkspace } from './helpers/factories.js';
@@ -37,6 +38,20 @@ const submit = (token: string, passcode: string) =>
 async function shareRow(id: string) {
   const [row] = await t.database.db.select().from(shares).where(eq(shares.id, id));
   return row!;
+}
+
+/**
+ * Runs `work` with a clock that reads `before` once and `after` from then on: the link is looked
+ * up while it still serves and expires before the request's next step.
+ */
+async function expiringMidRequest<T>(before: string, after: string, work: () => Promise<T>): Promise<T> {
+  let readings = 0;
+  t.clock.now = () => new Date(readings++ === 0 ? before : after);
+  try {
+    return await work();
+  } finally {
+    Reflect.deleteProperty(t.clock, 'now');
+  }
 }
 
 function expectViewerHeaders(res: Response): void {
@@ -105,6 +120,61 @@ describe('GET /share/:token', () => {
     } finally {
       t.clock.reset();
     }
+  });
+
+  it('never moves lastViewedAt back when a later view carries an earlier instant', async () => {
+    const { owner, report } = await ownerWithReport();
+    const share = await mint(report, owner);
+    try {
+      t.clock.set('2026-12-10T12:00:00.000Z');
+      expect((await view(share.token)).status).toBe(200);
+      t.clock.set('2026-12-10T11:00:00.000Z');
+      expect((await view(share.token)).status).toBe(200);
+      const row = await shareRow(share.id);
+      expect(row.viewCount).toBe(2);
+      expect(row.lastViewedAt?.toISOString()).toBe('2026-12-10T12:00:00.000Z');
+      t.clock.set('2026-12-10T13:00:00.000Z');
+      await view(share.token);
+      expect((await shareRow(share.id)).lastViewedAt?.toISOString()).toBe('2026-12-10T13:00:00.000Z');
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('counts nothing for a link that expires between its lookup and the count', async () => {
+    const { owner, report } = await ownerWithReport();
+    t.clock.set('2026-12-01T00:00:00.000Z');
+    const share = await mint(report, owner, { expiresInDays: 1 });
+    t.clock.reset();
+    const res = await expiringMidRequest('2026-12-01T23:59:59.999Z', '2026-12-02T00:00:00.000Z', () => view(share.token));
+    expect(res.status).toBe(404);
+    expect(res.text).toBe(NOT_FOUND_PAGE);
+    const row = await shareRow(share.id);
+    expect(row.viewCount).toBe(0);
+    expect(row.lastViewedAt).toBeNull();
+  });
+
+  it('counts nothing when the page cannot be produced', async () => {
+    const { owner, report } = await ownerWithReport();
+    const share = await mint(report, owner);
+    // The link is looked up by the first SELECT; the page source is the second.
+    const db = t.database.db as unknown as { select: (...args: unknown[]) => unknown };
+    const original = db.select;
+    let selects = 0;
+    db.select = function (this: unknown, ...args: unknown[]) {
+      selects += 1;
+      if (selects === 2) throw new Error('page source unavailable');
+      return original.apply(this, args);
+    };
+    try {
+      expect((await view(share.token)).status).toBe(500);
+    } finally {
+      db.select = original;
+    }
+    expect(selects).toBe(2);
+    expect((await shareRow(share.id)).viewCount).toBe(0);
+    expect((await view(share.token)).status).toBe(200);
+    expect((await shareRow(share.id)).viewCount).toBe(1);
   });
 
   it('stops serving the moment a link is revoked', async () => {
@@ -298,6 +368,51 @@ describe('passcode links', () => {
     const { owner, report } = await ownerWithReport();
     const share = await mint(report, owner, { passcode: 'caf\u00e9!' });
     expect((await submit(share.token, 'cafe\u0301!')).status).toBe(200);
+  });
+
+  it('judges the passcode by its NFC form, however long it is on the wire', async () => {
+    const { owner, report } = await ownerWithReport();
+    const four = await mint(report, owner, { passcode: 'e\u0301e\u0301e\u0301e\u0301' });
+    expect((await submit(four.token, '\u00e9\u00e9\u00e9\u00e9')).status).toBe(200);
+    expect((await submit(four.token, 'e\u0301e\u0301e\u0301e\u0301')).status).toBe(200);
+    // 128 characters precomposed, unlocked with the 256 code points of their decomposed form.
+    const long = await mint(report, owner, { passcode: '\u00e9'.repeat(128) });
+    expect((await submit(long.token, 'e\u0301'.repeat(128))).status).toBe(200);
+    expect((await submit(long.token, 'e\u0301'.repeat(129))).status).toBe(401);
+    expect((await submit(long.token, 'e\u0301'.repeat(257))).status).toBe(401);
+    expect((await shareRow(long.id)).viewCount).toBe(1);
+  });
+
+  it('answers the uniform 404, not 401 or 429, for a revoked passcode link', async () => {
+    const { owner, report } = await ownerWithReport();
+    const share = await mint(report, owner, { passcode: 'revoked-code' });
+    await t.post(`/api/v1/report-shares/${share.id}/revoke`, undefined, owner.token);
+    for (const passcode of ['revoked-code', 'wrong-code']) {
+      const res = await submit(share.token, passcode);
+      expect(res.status).toBe(404);
+      expect(res.text).toBe(NOT_FOUND_PAGE);
+    }
+    const row = await shareRow(share.id);
+    expect(row.failedAttempts).toBe(0);
+    expect(row.viewCount).toBe(0);
+  });
+
+  it('books no attempt on a link that stops serving between its lookup and the booking', async () => {
+    const { owner, report } = await ownerWithReport();
+    t.clock.set('2026-12-01T00:00:00.000Z');
+    const share = await mint(report, owner, { passcode: 'expiring-code', expiresInDays: 1 });
+    t.clock.reset();
+    for (const passcode of ['expiring-code', 'wrong-code']) {
+      const res = await expiringMidRequest('2026-12-01T23:59:59.999Z', '2026-12-02T00:00:00.000Z', () => submit(share.token, passcode));
+      expect(res.status).toBe(404);
+      expect(res.text).toBe(NOT_FOUND_PAGE);
+    }
+    expect((await shareRow(share.id)).failedAttempts).toBe(0);
+
+    const revoked = await mint(report, owner, { passcode: 'revoked-code' });
+    await t.post(`/api/v1/report-shares/${revoked.id}/revoke`, undefined, owner.token);
+    expect(await bookPasscodeAttempt(t.database.db, revoked.id, new Date(), 15 * 60_000, 10)).toBeUndefined();
+    expect((await shareRow(revoked.id)).failedAttempts).toBe(0);
   });
 
   it('serves a link without passcode directly on POST', async () => {

@@ -71,11 +71,34 @@ export function decryptSecret(key: Buffer, blob: string): string {
 }
 
 /**
+ * Share passcodes are 4-128 characters (reports-api.md 8), counted as code points of the NFC
+ * form, since that form is what gets hashed: a rule on the raw input would let mint and viewer
+ * disagree about one passcode typed two ways.
+ */
+export const PASSCODE_MIN_CHARS = 4;
+export const PASSCODE_MAX_CHARS = 128;
+/**
+ * The longest canonical decomposition of one character is 4 code points, so a passcode of at most
+ * 128 characters in NFC is never longer than this however it was typed. Anything longer cannot
+ * be a passcode and is refused before it is normalised or hashed.
+ */
+export const PASSCODE_MAX_INPUT = 4 * PASSCODE_MAX_CHARS;
+
+/**
  * The same passcode typed on two keyboards can arrive as different code point
  * sequences (precomposed vs combining accents); NFC makes them hash alike.
  */
+function normalisePasscode(passcode: string): string {
+  return passcode.normalize('NFC');
+}
+
+/** Characters of the passcode as it is hashed (code points of its NFC form). */
+export function passcodeLength(passcode: string): number {
+  return [...normalisePasscode(passcode)].length;
+}
+
 function passcodeBytes(passcode: string): Buffer {
-  return Buffer.from(passcode.normalize('NFC'), 'utf8');
+  return Buffer.from(normalisePasscode(passcode), 'utf8');
 }
 
 /**

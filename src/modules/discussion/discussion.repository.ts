@@ -1,7 +1,7 @@
 /** SQL of per-version discussions: comments and reactions (reports-api.md 4.4). */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { comments, deliveries, reactions, reportContents, reports, users } from '../../db/schema.js';
+import { comments, deliveries, reactions, reportContents, reports, sends, users } from '../../db/schema.js';
 import type { ReportRow } from '../reports/reports.repository.js';
 
 export type CommentRow = typeof comments.$inferSelect;
@@ -9,7 +9,10 @@ export type CommentWithImage = CommentRow & { authorImageUrl: string | null };
 
 export interface ContentState {
   report: ReportRow;
-  /** The version has at least one delivery (a self-copy counts). */
+  /**
+   * The version was sent at least once (a self-copy counts). Read from the send batches, not the
+   * deliveries: a batch stays when a recipient's account goes, so "sent" never reverts.
+   */
   shared: boolean;
   /** The user holds a delivery of this version. */
   received: boolean;
@@ -20,7 +23,10 @@ export async function findContentState(db: Db, contentId: string, userId: string
   const [row] = await db
     .select({
       report: reports,
-      shared: sql<boolean>`exists (select 1 from ${deliveries} d where d.report_content_id = ${reportContents.id})`.mapWith(Boolean),
+      // report_id first so the lookup can use the sends (report_id, sent_at) index.
+      shared: sql<boolean>`exists (select 1 from ${sends} s where s.report_id = ${reports.id} and s.report_content_id = ${reportContents.id})`.mapWith(
+        Boolean,
+      ),
       received: sql<boolean>`exists (select 1 from ${deliveries} d where d.report_content_id = ${reportContents.id} and d.recipient_user_id = ${userId})`.mapWith(
         Boolean,
       ),

@@ -91,8 +91,6 @@ export function toComment(row: repo.CommentWithImage, callerId: string, reaction
  */
 export async function getDiscussion(ctx: AppContext, actor: AuthContext, contentId: string): Promise<Discussion> {
   const { shared } = await access(ctx, actor, contentId);
-  // Not short-cut when unshared: a version whose only recipient deleted their account has lost its
-  // last delivery but keeps the thread it had, now read-only.
   const [commentRows, reactionRows] = await Promise.all([repo.listComments(ctx.db, contentId), repo.listReactions(ctx.db, contentId)]);
 
   const byTarget = new Map<string | null, repo.ReactionRow[]>();

@@ -19,12 +19,21 @@ export function listReportShares(db: Db, reportId: string, creatorUserId: string
     .orderBy(desc(shares.createdAt), desc(shares.id));
 }
 
-/** Links `creatorUserId` minted on one inbox message, newest first. */
-export function listDeliveryShares(db: Db, deliveryId: string, creatorUserId: string): Promise<ShareRow[]> {
+/**
+ * Links `creatorUserId` minted on one content version, newest first, whichever message or report
+ * they were minted from. `reportId` narrows the scan to the (report, creator) index.
+ */
+export function listVersionShares(db: Db, version: { reportId: string; reportContentId: string }, creatorUserId: string): Promise<ShareRow[]> {
   return db
     .select()
     .from(shares)
-    .where(and(eq(shares.deliveryId, deliveryId), eq(shares.createdByUserId, creatorUserId)))
+    .where(
+      and(
+        eq(shares.reportId, version.reportId),
+        eq(shares.createdByUserId, creatorUserId),
+        eq(shares.reportContentId, version.reportContentId),
+      ),
+    )
     .orderBy(desc(shares.createdAt), desc(shares.id));
 }
 
@@ -41,9 +50,20 @@ export async function revokeShare(db: Db, id: string, creatorUserId: string, now
   return row;
 }
 
+/** The sealed token of one link, any link; undefined when there are none. */
+export async function findAnyEncryptedToken(db: Db): Promise<string | undefined> {
+  const [row] = await db.select({ tokenEncrypted: shares.tokenEncrypted }).from(shares).limit(1);
+  return row?.tokenEncrypted;
+}
+
 export async function findShareByTokenHash(db: Db, tokenHash: string): Promise<ShareRow | undefined> {
   const [row] = await db.select().from(shares).where(eq(shares.tokenHash, tokenHash));
   return row;
+}
+
+/** The link still serves at `now`: not revoked, not expired. */
+function servesAt(now: Date) {
+  return and(isNull(shares.revokedAt), or(isNull(shares.expiresAt), gt(shares.expiresAt, now)));
 }
 
 export interface AttemptWindow {
@@ -57,7 +77,8 @@ export interface AttemptWindow {
  * older than `windowMs` starts over at 1, otherwise the count goes up (capped at `limit + 1`, so a
  * flood cannot overflow it). The attempt may go ahead when the returned count is at most `limit`;
  * because the booking and the test are one statement, concurrent requests from any number of
- * processes can never get more than `limit` checks into one window.
+ * processes can never get more than `limit` checks into one window. A link revoked or expired since
+ * it was looked up books nothing and gives undefined (the viewer's 404), never a 401 or 429.
  */
 export async function bookPasscodeAttempt(db: Db, shareId: string, now: Date, windowMs: number, limit: number): Promise<AttemptWindow | undefined> {
   const nowText = now.toISOString();
@@ -69,27 +90,33 @@ export async function bookPasscodeAttempt(db: Db, shareId: string, now: Date, wi
       failedAttempts: sql`case when ${stale} then 1 else least(${shares.failedAttempts} + 1, ${limit + 1}::int) end`,
       failedWindowStartedAt: sql`case when ${stale} then ${nowText}::timestamptz else ${shares.failedWindowStartedAt} end`,
     })
-    .where(eq(shares.id, shareId))
+    .where(and(eq(shares.id, shareId), servesAt(now)))
     .returning({ attempts: shares.failedAttempts, windowStartedAt: shares.failedWindowStartedAt });
   return row ? { attempts: row.attempts, windowStartedAt: row.windowStartedAt! } : undefined;
 }
 
 /**
  * Counts one page view, and checks that the link still serves, in one statement: a link revoked or
- * expired a moment ago counts nothing and gives undefined (the viewer's 404). With `refundWindow`,
- * the attempt booked for a correct passcode in that window is given back, so only wrong passcodes
- * use up the allowance.
+ * expired a moment ago counts nothing and gives false (the viewer's 404). `greatest` (which skips
+ * the null before a first view) keeps lastViewedAt from moving back when views finish out of order
+ * or the clocks of several processes differ. With `refundWindow`, the attempt booked for a correct
+ * passcode in that window is given back, so only wrong passcodes use up the allowance.
  */
-export async function countView(db: Db, tokenHash: string, now: Date, refundWindow?: Date): Promise<{ reportContentId: string } | undefined> {
+export async function countView(db: Db, tokenHash: string, now: Date, refundWindow?: Date): Promise<boolean> {
+  const nowText = now.toISOString();
   const refund = refundWindow
     ? sql`case when ${shares.failedWindowStartedAt} = ${refundWindow.toISOString()}::timestamptz and ${shares.failedAttempts} > 0 then ${shares.failedAttempts} - 1 else ${shares.failedAttempts} end`
     : undefined;
-  const [row] = await db
+  const rows = await db
     .update(shares)
-    .set({ viewCount: sql`${shares.viewCount} + 1`, lastViewedAt: now, ...(refund ? { failedAttempts: refund } : {}) })
-    .where(and(eq(shares.tokenHash, tokenHash), isNull(shares.revokedAt), or(isNull(shares.expiresAt), gt(shares.expiresAt, now))))
-    .returning({ reportContentId: shares.reportContentId });
-  return row;
+    .set({
+      viewCount: sql`${shares.viewCount} + 1`,
+      lastViewedAt: sql`greatest(${shares.lastViewedAt}, ${nowText}::timestamptz)`,
+      ...(refund ? { failedAttempts: refund } : {}),
+    })
+    .where(and(eq(shares.tokenHash, tokenHash), servesAt(now)))
+    .returning({ id: shares.id });
+  return rows.length > 0;
 }
 
 export interface PageSource {

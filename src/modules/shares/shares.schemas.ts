@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
+import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, PASSCODE_MIN_CHARS } from '../../lib/secrets.js';
 
 /** A public share link (reports-api.md 2.3). The passcode is never part of it, hashed or not. */
 export const ShareSchema = Type.Object({
@@ -18,7 +19,14 @@ export type Share = Static<typeof ShareSchema>;
 
 export const MintShareBody = Type.Object(
   {
-    passcode: Type.Optional(Type.String({ minLength: 4, maxLength: 128, description: 'Stored as a PBKDF2 hash; never returned.' })),
+    // The 4-128 rule counts the NFC form, so the service checks it; this bound only keeps out
+    // input that cannot be a passcode however it was typed.
+    passcode: Type.Optional(
+      Type.String({
+        maxLength: PASSCODE_MAX_INPUT,
+        description: `${PASSCODE_MIN_CHARS}-${PASSCODE_MAX_CHARS} characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned.`,
+      }),
+    ),
     expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'Omitted: the link never expires.' })),
   },
   { additionalProperties: false, description: 'May be omitted entirely: a link without passcode or expiry.' },

@@ -1,8 +1,16 @@
 /** Public share links (reports-api.md 4.2): mint, list and revoke. The public page is viewer.service.ts. */
 import type { AppContext } from '../../http/types.js';
-import { notFound } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { decryptSecret, encryptSecret, generateShareToken, hashPasscode } from '../../lib/secrets.js';
+import {
+  PASSCODE_MAX_CHARS,
+  PASSCODE_MIN_CHARS,
+  decryptSecret,
+  encryptSecret,
+  generateShareToken,
+  hashPasscode,
+  passcodeLength,
+} from '../../lib/secrets.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { pgErrorCode } from '../../db/errors.js';
 import type { AuthContext } from '../auth/auth.js';
@@ -32,6 +40,34 @@ export function toShare(ctx: AppContext, row: repo.ShareRow): Share {
     lastViewedAt: row.lastViewedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * 4-128 characters of the form that is hashed (NFC), checked here rather than in the schema: a
+ * passcode typed with combining accents is longer on the wire than the passcode it is.
+ */
+function assertPasscodeLength(input: MintShareInput): void {
+  if (input.passcode === undefined) return;
+  const length = passcodeLength(input.passcode);
+  if (length >= PASSCODE_MIN_CHARS && length <= PASSCODE_MAX_CHARS) return;
+  throw badRequest('The request is not valid.', [
+    { path: '/passcode', message: `must have ${PASSCODE_MIN_CHARS}-${PASSCODE_MAX_CHARS} characters after Unicode normalisation (NFC)` },
+  ]);
+}
+
+/**
+ * Start-up check that `ctx.shareKey` is the key the stored links were sealed with. A changed
+ * SHARE_KEY would otherwise only show when a creator lists their links (every list a 500), so
+ * the process refuses to start instead. One row is enough: every link is sealed under the one key.
+ */
+export async function assertShareKeyFits(ctx: AppContext): Promise<void> {
+  const sealed = await repo.findAnyEncryptedToken(ctx.db);
+  if (sealed === undefined) return;
+  try {
+    decryptSecret(ctx.shareKey, sealed);
+  } catch (error) {
+    throw new Error('SHARE_KEY does not decrypt the share links in this database; start with the key they were made with', { cause: error });
+  }
 }
 
 interface MintTarget {
@@ -66,6 +102,7 @@ async function mint(ctx: AppContext, actor: AuthContext, target: MintTarget, inp
 
 /** Owner only, with current membership in every filtered workspace; serves the current version. */
 export async function mintForReport(ctx: AppContext, actor: AuthContext, reportId: string, input: MintShareInput): Promise<Share> {
+  assertPasscodeLength(input);
   const report = await findReport(ctx.db, reportId);
   if (!report || !(await isActiveOwner(ctx.db, actor, report))) throw notFound();
   return mint(ctx, actor, { reportId: report.id, reportContentId: report.currentContentId, deliveryId: null }, input);
@@ -83,15 +120,20 @@ export async function listForReport(ctx: AppContext, actor: AuthContext, reportI
 
 /** The message's recipient only; no membership check, since the delivery itself is the grant. */
 export async function mintForInbox(ctx: AppContext, actor: AuthContext, deliveryId: string, input: MintShareInput): Promise<Share> {
+  assertPasscodeLength(input);
   const delivery = await findDeliveryForRecipient(ctx.db, deliveryId, actor.user.id);
   if (!delivery) throw notFound();
   return mint(ctx, actor, { reportId: delivery.reportId, reportContentId: delivery.reportContentId, deliveryId: delivery.id }, input);
 }
 
+/**
+ * "The links the caller minted on that message's version" (reports-api.md 4.2): keyed by the
+ * version, not the message, so a version delivered twice lists the same links under both.
+ */
 export async function listForInbox(ctx: AppContext, actor: AuthContext, deliveryId: string): Promise<Share[]> {
   const delivery = await findDeliveryForRecipient(ctx.db, deliveryId, actor.user.id);
   if (!delivery) throw notFound();
-  return (await repo.listDeliveryShares(ctx.db, delivery.id, actor.user.id)).map((row) => toShare(ctx, row));
+  return (await repo.listVersionShares(ctx.db, delivery, actor.user.id)).map((row) => toShare(ctx, row));
 }
 
 /** Creator only; membership is not re-checked, so a creator who left can still switch a link off. */

@@ -3,7 +3,7 @@
  * limit, exact view counts, and the page itself. No authentication: the token is the capability.
  */
 import type { AppContext } from '../../http/types.js';
-import { SHARE_TOKEN_PATTERN, verifyPasscode } from '../../lib/secrets.js';
+import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, SHARE_TOKEN_PATTERN, passcodeLength, verifyPasscode } from '../../lib/secrets.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../render/document.js';
 import { renderReportPage, type ReportPageInput } from '../../render/share-page.js';
@@ -12,10 +12,6 @@ import * as repo from './shares.repository.js';
 /** Wrong passcodes allowed per link and window; beyond that the passcode is not even checked. */
 export const PASSCODE_ATTEMPT_LIMIT = 10;
 export const PASSCODE_WINDOW_MS = 15 * 60_000;
-
-/** Mint accepts 4-128 characters, so nothing outside that range can match: no hash is spent on it. */
-const PASSCODE_MIN = 4;
-const PASSCODE_MAX = 128;
 
 const PAGE_CACHE_ENTRIES = 200;
 /** Pages are kept until either bound is hit; a long timesheet can be megabytes of HTML. */
@@ -117,10 +113,16 @@ function serves(share: repo.ShareRow, now: Date): boolean {
   return share.revokedAt === null && (share.expiresAt === null || share.expiresAt > now);
 }
 
+/**
+ * No hash is spent on a candidate that cannot match. Lengths are those of the NFC form, the form
+ * that is hashed, so a passcode typed with combining accents is judged by the passcode it is.
+ * Upper bounds only: a link minted while the 4-character minimum still counted raw code points may
+ * hold a passcode of fewer than 4 characters in NFC, and it must still open.
+ */
 async function passcodeMatches(candidate: unknown, stored: string): Promise<boolean> {
-  if (typeof candidate !== 'string') return false;
-  const length = [...candidate].length;
-  if (length < PASSCODE_MIN || length > PASSCODE_MAX) return false;
+  if (typeof candidate !== 'string' || candidate.length === 0) return false;
+  if ([...candidate].length > PASSCODE_MAX_INPUT) return false;
+  if (passcodeLength(candidate) > PASSCODE_MAX_CHARS) return false;
   return verifyPasscode(candidate, stored);
 }
 
@@ -147,12 +149,16 @@ export function createViewer(ctx: AppContext): Viewer {
     return share && serves(share, ctx.clock.now()) ? share : null;
   }
 
-  /** Counts the view and re-checks validity in one statement, then serves the (cached) page. */
+  /**
+   * The page first, then the count: a view is counted only when there is a page to serve, and a
+   * render that fails counts nothing. The share row's version is safe to render before the count
+   * confirms the link, since versions never change and the count re-checks validity itself.
+   */
   async function view(share: repo.ShareRow, refundWindow?: Date): Promise<ViewerOutcome> {
+    const html = await renderPage(share.reportContentId);
+    if (html === null) return NOT_FOUND;
     const counted = await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refundWindow);
-    if (!counted) return NOT_FOUND;
-    const html = await renderPage(counted.reportContentId);
-    return html === null ? NOT_FOUND : { kind: 'report', html };
+    return counted ? { kind: 'report', html } : NOT_FOUND;
   }
 
   return {
