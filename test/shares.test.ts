@@ -447,7 +447,7 @@ describe('assertShareKeyFits', () => {
       db: t.database.db,
       clock: t.clock,
       shareKey,
-      renderer: { render: () => Promise.reject(new Error('not used')), close: async () => undefined },
+      renderer: { render: () => Promise.reject(new Error('not used')), renderPage: () => Promise.reject(new Error('not used')), close: async () => undefined },
     };
   }
   const rightKey = testConfig().shareKey!;

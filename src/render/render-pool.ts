@@ -9,12 +9,15 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ReportPageInput } from './share-page.js';
 import { RENDER_TIME_LIMIT_MS, TemplateError } from './template-engine.js';
+
+/** What a worker is asked to do: Liquid sources over one context, or a share page's HTML. */
+export type RenderTask = { kind: 'liquid'; sources: readonly string[]; context: object } | { kind: 'page'; input: ReportPageInput };
 
 export interface RenderRequestMessage {
   id: number;
-  sources: readonly string[];
-  context: object;
+  task: RenderTask;
 }
 
 export type RenderReply =
@@ -24,6 +27,8 @@ export type RenderReply =
 export interface RenderPool {
   /** Renders every source against one context, in order; any failure is a TemplateError. */
   render(sources: readonly string[], context: object): Promise<string[]>;
+  /** A share page's HTML: Markdown of up to millions of characters, converted off the event loop. */
+  renderPage(input: ReportPageInput): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -37,8 +42,7 @@ export interface RenderPoolOptions {
 
 interface Job {
   id: number;
-  sources: readonly string[];
-  context: object;
+  task: RenderTask;
   resolve(output: string[]): void;
   reject(error: Error): void;
 }
@@ -130,21 +134,24 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       slot.job = job;
       slot.worker.ref();
       // The engine stops each source at its own time limit; this is the backstop if it cannot.
-      const deadline =
-        (options.deadlineMs ?? RENDER_TIME_LIMIT_MS * job.sources.length + 2_000) + (slot.fresh ? STARTUP_ALLOWANCE_MS : 0);
+      const steps = job.task.kind === 'liquid' ? job.task.sources.length : 1;
+      const deadline = (options.deadlineMs ?? RENDER_TIME_LIMIT_MS * steps + 2_000) + (slot.fresh ? STARTUP_ALLOWANCE_MS : 0);
       slot.timer = setTimeout(() => fail(slot, new TemplateError(`render time limit exceeded (${RENDER_TIME_LIMIT_MS} ms)`, 'limit')), deadline);
-      slot.worker.postMessage({ id: job.id, sources: job.sources, context: job.context } satisfies RenderRequestMessage);
+      slot.worker.postMessage({ id: job.id, task: job.task } satisfies RenderRequestMessage);
     }
   }
 
+  function run(task: RenderTask): Promise<string[]> {
+    if (closed) return Promise.reject(new Error('render pool is closed'));
+    return new Promise((resolve, reject) => {
+      queue.push({ id: nextId++, task, resolve, reject });
+      dispatch();
+    });
+  }
+
   return {
-    render(sources, context) {
-      if (closed) return Promise.reject(new Error('render pool is closed'));
-      return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, sources, context, resolve, reject });
-        dispatch();
-      });
-    },
+    render: (sources, context) => run({ kind: 'liquid', sources, context }),
+    renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error('render pool is closed'));

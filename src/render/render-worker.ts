@@ -1,19 +1,22 @@
 /**
- * A render worker: runs the sandboxed Liquid engine off the main thread, so a hostile template
- * can stall or bloat only this thread (which the pool then discards), never the server.
+ * A render worker: runs the sandboxed Liquid engine, and turns share pages' Markdown into HTML,
+ * off the main thread, so a hostile template or a huge document can stall or bloat only this
+ * thread (which the pool then discards), never the server.
  */
 import { parentPort } from 'node:worker_threads';
+import { renderReportPage } from './share-page.js';
 import { renderTemplate, TemplateError } from './template-engine.js';
 import type { RenderReply, RenderRequestMessage } from './render-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker runs only as a worker thread');
 
-port.on('message', async ({ id, sources, context }: RenderRequestMessage) => {
+port.on('message', async ({ id, task }: RenderRequestMessage) => {
   let reply: RenderReply;
   try {
     const output: string[] = [];
-    for (const source of sources) output.push(await renderTemplate(source, context));
+    if (task.kind === 'page') output.push(renderReportPage(task.input));
+    else for (const source of task.sources) output.push(await renderTemplate(source, task.context));
     reply = { id, ok: output };
   } catch (error) {
     reply =

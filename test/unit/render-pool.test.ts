@@ -72,3 +72,20 @@ describe('render pool', () => {
     await expect(pool.render(['x'], {})).rejects.toThrow(/closed/);
   });
 });
+
+describe('share pages in the pool', () => {
+  it('renders a page off the main thread, the same bytes as on it', async () => {
+    const { renderReportPage } = await import('../../src/render/share-page.js');
+    pool = createRenderPool({ size: 1 });
+    const input = {
+      name: 'Week <1>',
+      period: { from: '2026-11-02', to: '2026-11-08' },
+      ownerName: 'Ada',
+      generatedAt: '2026-11-09T08:00:00.000Z',
+      timezone: 'Europe/Berlin',
+      version: 2,
+      bodyMarkdown: '# Hello\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n',
+    };
+    expect(await pool.renderPage(input)).toBe(renderReportPage(input));
+  });
+});

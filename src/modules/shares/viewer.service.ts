@@ -6,7 +6,7 @@ import type { AppContext } from '../../http/types.js';
 import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, SHARE_TOKEN_PATTERN, passcodeLength, verifyPasscode } from '../../lib/secrets.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../render/document.js';
-import { renderReportPage, type ReportPageInput } from '../../render/share-page.js';
+import type { ReportPageInput } from '../../render/share-page.js';
 import * as repo from './shares.repository.js';
 
 /** Wrong passcodes allowed per link and window; beyond that the passcode is not even checked. */
@@ -139,7 +139,7 @@ export function createViewer(ctx: AppContext): Viewer {
   const renderPage = (reportContentId: string): Promise<string | null> =>
     pages.get(reportContentId, async () => {
       const source = await repo.findPageSource(ctx.db, reportContentId);
-      return source ? renderReportPage(pageInput(source)) : null;
+      return source ? ctx.renderer.renderPage(pageInput(source)) : null;
     });
 
   /** A link that serves right now; malformed tokens are refused before any database access. */
