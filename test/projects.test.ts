@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
-import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
+import { addMember, addProjectMember, newProject, newTeam, newWorkspace } from './helpers/factories.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -12,17 +12,10 @@ const projectsOf = (workspaceId: string) => `/api/v1/workspaces/${workspaceId}/p
 const membersOf = (projectId: string) => `/api/v1/projects/${projectId}/members`;
 const projectMember = (projectId: string, userId: string) => `/api/v1/projects/${projectId}/members/${userId}`;
 
-/** A workspace with an owner, an admin and a plain member, one project, plus an outsider. */
+/** A team (see newTeam) with one project. */
 async function team() {
-  const owner = await newUser(t);
-  const admin = await newUser(t);
-  const plain = await newUser(t);
-  const outsider = await newUser(t);
-  const workspace = await newWorkspace(t, owner);
-  await addMember(t, workspace.id, admin, 'admin', owner.token);
-  await addMember(t, workspace.id, plain, 'member', owner.token);
-  const project = await newProject(t, workspace.id, owner.token);
-  return { owner, admin, plain, outsider, workspace, project };
+  const members = await newTeam(t);
+  return { ...members, project: await newProject(t, members.workspace.id, members.owner.token) };
 }
 
 const ids = (list: { userId: string }[]) => list.map((m) => m.userId);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
-import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
+import { addMember, addProjectMember, newProject, newTeam, newWorkspace } from './helpers/factories.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -11,17 +11,7 @@ afterAll(() => t.close());
 const ws = (id: string) => `/api/v1/workspaces/${id}`;
 const member = (id: string, userId: string) => `/api/v1/workspaces/${id}/members/${userId}`;
 
-/** A workspace with an owner, an admin and a plain member, plus an outsider. */
-async function team() {
-  const owner = await newUser(t);
-  const admin = await newUser(t);
-  const plain = await newUser(t);
-  const outsider = await newUser(t);
-  const workspace = await newWorkspace(t, owner);
-  await addMember(t, workspace.id, admin, 'admin', owner.token);
-  await addMember(t, workspace.id, plain, 'member', owner.token);
-  return { owner, admin, plain, outsider, workspace };
-}
+const team = () => newTeam(t);
 
 describe('POST /api/v1/workspaces', () => {
   it('creates a workspace whose creator is its owner', async () => {

@@ -1,5 +1,5 @@
 /** Workspace and project factories: they go through the public API, as a client would. */
-import type { TestContext, TestUser } from './test-app.js';
+import { newUser, type TestContext, type TestUser } from './test-app.js';
 
 export type Role = 'owner' | 'admin' | 'member';
 
@@ -44,4 +44,16 @@ export async function newProject(
 /** Adds a workspace member to the project; by default as the bootstrap instance admin. */
 export async function addProjectMember(t: TestContext, projectId: string, userId: string, token?: string): Promise<void> {
   check('addProjectMember', await t.put(`/api/v1/projects/${projectId}/members/${userId}`, undefined, token), 204);
+}
+
+/** A workspace with an owner, an admin and a plain member, plus an outsider who is in none of it. */
+export async function newTeam(t: TestContext) {
+  const owner = await newUser(t);
+  const admin = await newUser(t);
+  const plain = await newUser(t);
+  const outsider = await newUser(t);
+  const workspace = await newWorkspace(t, owner);
+  await addMember(t, workspace.id, admin, 'admin', owner.token);
+  await addMember(t, workspace.id, plain, 'member', owner.token);
+  return { owner, admin, plain, outsider, workspace };
 }
