@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
+import { buildTestApp, expectProblem, newUser, type TestContext, readOnlyToken } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newTeam, newWorkspace } from './helpers/factories.js';
 
 let t: TestContext;
