@@ -25,6 +25,7 @@ export const problemResponses = {
   401: ProblemSchema,
   403: ProblemSchema,
   404: ProblemSchema,
+  503: ProblemSchema,
 } as const;
 
 export const NoContent = Type.Null({ description: 'No content' });

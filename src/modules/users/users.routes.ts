@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../http/types.js';
-import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
+import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
 import { caller } from '../auth/auth.js';
 import * as service from './users.service.js';
 import {
@@ -18,7 +18,7 @@ const tags = ['users'];
 export function userRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/v1/users',
-    { config: { scope: 'write' }, schema: { tags, body: CreateUserBody, response: { 201: UserSchema, 409: problemResponses[400], ...problemResponses } } },
+    { config: { scope: 'write' }, schema: { tags, body: CreateUserBody, response: { 201: UserSchema, ...problemResponses, 409: ProblemSchema } } },
     async (request, reply) => reply.code(201).send(await service.createUser(ctx, caller(request), request.body)),
   );
   app.get(
@@ -33,12 +33,12 @@ export function userRoutes(app: App, ctx: AppContext): void {
   );
   app.patch(
     '/api/v1/users/:id',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: PatchUserBody, response: { 200: UserSchema, ...problemResponses } } },
+    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: PatchUserBody, response: { 200: UserSchema, ...problemResponses, 409: ProblemSchema } } },
     async (request) => service.patchUser(ctx, caller(request), request.params.id, request.body),
   );
   app.delete(
     '/api/v1/users/:id',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, response: { 204: NoContent, ...problemResponses } } },
+    { config: { scope: 'write' }, schema: { tags, params: IdParams, response: { 204: NoContent, ...problemResponses, 409: ProblemSchema } } },
     async (request, reply) => {
       await service.deleteUser(ctx, caller(request), request.params.id);
       return reply.code(204).send(null);
