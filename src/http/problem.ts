@@ -1,7 +1,7 @@
 /** RFC 9457 problem+json: the one shape of every error the API produces. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { AppError, type FieldError } from '../lib/errors.js';
+import { AppError, notFound, type FieldError } from '../lib/errors.js';
 import { isDatabaseUnavailable, pgErrorCode } from '../db/errors.js';
 import { toFieldErrors } from './validation.js';
 
@@ -39,7 +39,7 @@ export function toAppError(error: unknown): AppError | null {
   switch (pgErrorCode(error)) {
     // A row this request refers to was deleted by a concurrent request.
     case '23503':
-      return new AppError('not_found', 'The resource does not exist or you may not see it.');
+      return notFound();
     case '23505':
       return new AppError('conflict', 'This conflicts with a resource that already exists.');
     case '40001':

@@ -2,7 +2,6 @@
  * Per-version discussion (reports-api.md 4.4): comments and reactions on one immutable content
  * version, readable under the report's read rule, writable by participants once the version is sent.
  */
-import { pgErrorCode } from '../../db/errors.js';
 import { REACTION_KEYS } from '../../db/schema.js';
 import type { AppContext } from '../../http/types.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -39,16 +38,6 @@ async function writable(ctx: AppContext, actor: AuthContext, contentId: string):
   const { shared, participant } = await access(ctx, actor, contentId);
   if (!participant) throw forbidden('Only the report owner and the recipients of this version may write to its discussion.');
   if (!shared) throw conflict('This version has not been sent; its discussion opens once it is.');
-}
-
-/** A foreign-key miss means the version or comment vanished mid-request (report or comment deleted): hide it as 404. */
-async function vanishedAsNotFound<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (pgErrorCode(error) === '23503') throw notFound();
-    throw error;
-  }
 }
 
 /**
@@ -118,17 +107,16 @@ export async function createComment(ctx: AppContext, actor: AuthContext, content
   assertNotBlank(input.body);
   await writable(ctx, actor, contentId);
   const now = ctx.clock.now();
-  const row = await vanishedAsNotFound(() =>
-    repo.insertComment(ctx.db, {
-      id: newId(),
-      reportContentId: contentId,
-      authorUserId: actor.user.id,
-      authorName: actor.user.name,
-      body: input.body,
-      createdAt: now,
-      updatedAt: now,
-    }),
-  );
+  // A version deleted meanwhile fails the foreign key: the error handler answers 404.
+  const row = await repo.insertComment(ctx.db, {
+    id: newId(),
+    reportContentId: contentId,
+    authorUserId: actor.user.id,
+    authorName: actor.user.name,
+    body: input.body,
+    createdAt: now,
+    updatedAt: now,
+  });
   return toComment({ ...row, authorImageUrl: actor.user.imageUrl }, actor.user.id, []);
 }
 
@@ -168,6 +156,6 @@ export async function toggleReaction(
   await writable(ctx, actor, contentId);
   if (commentId !== null && !(await repo.commentOnVersion(ctx.db, contentId, commentId))) throw notFound();
   const key = { contentId, commentId, userId: actor.user.id, emoji: input.emoji };
-  await vanishedAsNotFound(() => repo.toggleReaction(ctx.db, key, newId(), ctx.clock.now()));
+  await repo.toggleReaction(ctx.db, key, newId(), ctx.clock.now());
   return summarize(await repo.listReactions(ctx.db, contentId, commentId), actor.user.id);
 }

@@ -12,7 +12,6 @@ import {
   passcodeLength,
 } from '../../lib/secrets.js';
 import { hashSecret } from '../../lib/tokens.js';
-import { pgErrorCode } from '../../db/errors.js';
 import type { AuthContext } from '../auth/auth.js';
 import { findDeliveryForRecipient } from '../inbox/inbox.repository.js';
 import { isActiveOwner, reportReadGrant } from '../reports/report-access.js';
@@ -81,23 +80,18 @@ async function mint(ctx: AppContext, actor: AuthContext, target: MintTarget, inp
   // PBKDF2 runs on the libuv pool; the hash is made before the insert so no transaction waits on it.
   const passcodeHash = input.passcode === undefined ? null : await hashPasscode(input.passcode);
   const now = ctx.clock.now();
-  try {
-    const row = await repo.insertShare(ctx.db, {
-      id: newId(),
-      ...target,
-      createdByUserId: actor.user.id,
-      tokenHash: hashSecret(token),
-      tokenEncrypted: encryptSecret(ctx.shareKey, token),
-      passcodeHash,
-      expiresAt: input.expiresInDays === undefined ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS),
-      createdAt: now,
-    });
-    return toShare(ctx, row);
-  } catch (error) {
-    // The report or the delivery was deleted while the passcode was being hashed.
-    if (pgErrorCode(error) === '23503') throw notFound();
-    throw error;
-  }
+  // A report or delivery deleted while the passcode was hashed fails the foreign key: 404.
+  const row = await repo.insertShare(ctx.db, {
+    id: newId(),
+    ...target,
+    createdByUserId: actor.user.id,
+    tokenHash: hashSecret(token),
+    tokenEncrypted: encryptSecret(ctx.shareKey, token),
+    passcodeHash,
+    expiresAt: input.expiresInDays === undefined ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS),
+    createdAt: now,
+  });
+  return toShare(ctx, row);
 }
 
 /** Owner only, with current membership in every filtered workspace; serves the current version. */

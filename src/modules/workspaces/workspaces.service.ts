@@ -1,6 +1,5 @@
 /** Workspaces and their memberships (platform.md section 4). */
 import type { Db } from '../../db/database.js';
-import { pgErrorCode } from '../../db/errors.js';
 import type { AppContext } from '../../http/types.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -105,13 +104,8 @@ export async function putMember(
     const current = await workspaceRole(tx, workspaceId, userId);
     if ((input.role === 'owner' || current === 'owner') && access.effectiveRole !== 'owner') throw onlyOwners();
     if (current === 'owner' && input.role !== 'owner' && (await repo.countOwners(tx, workspaceId)) <= 1) throw lastOwner();
-    try {
-      await repo.upsertMember(tx, { workspaceId, userId, role: input.role, createdAt: ctx.clock.now() });
-    } catch (error) {
-      // The user was deleted between the check and the insert.
-      if (pgErrorCode(error) === '23503') throw notFound();
-      throw error;
-    }
+    // A user deleted meanwhile fails the foreign key: the error handler answers 404.
+    await repo.upsertMember(tx, { workspaceId, userId, role: input.role, createdAt: ctx.clock.now() });
     return toMember((await repo.findMember(tx, workspaceId, userId))!);
   });
 }
