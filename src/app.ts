@@ -1,14 +1,18 @@
 /**
  * buildApp: the whole HTTP application as a function, so tests build it with their own database
- * and clock. Process concerns (listen, signals) live in server.ts.
+ * and clock. Process concerns (listen, signals) live in server.ts. Start-up runs in steps: open
+ * the context, create the server, install the cross-cutting hooks, the OpenAPI document, then
+ * every feature's routes from the one list below.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
+import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/database.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
+import { KeyedQueue } from './lib/keyed-queue.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
@@ -17,13 +21,14 @@ import { validatorCompiler } from './http/validation.js';
 import { OPTIONAL_BODY } from './http/schemas.js';
 import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
-import type { App, AppContext } from './http/types.js';
+import type { App, FeatureRoutes } from './http/types.js';
 import { registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
+import { projectRoutes } from './modules/projects/projects.routes.js';
 import { timeEntryRoutes } from './modules/time-entries/time-entries.routes.js';
 import { templateRoutes } from './modules/templates/templates.routes.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
@@ -31,6 +36,23 @@ import { sendingRoutes } from './modules/sending/sending.routes.js';
 import { inboxRoutes } from './modules/inbox/inbox.routes.js';
 import { shareRoutes } from './modules/shares/shares.routes.js';
 import { discussionRoutes } from './modules/discussion/discussion.routes.js';
+import { viewerRoutes } from './modules/shares/viewer.routes.js';
+
+/** Every feature's routes, and where they live. */
+const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
+  { prefix: '', routes: healthRoutes },
+  { prefix: '/api/v1', routes: userRoutes },
+  { prefix: '/api/v1', routes: workspaceRoutes },
+  { prefix: '/api/v1', routes: projectRoutes },
+  { prefix: '/api/v1', routes: timeEntryRoutes },
+  { prefix: '/api/v1', routes: templateRoutes },
+  { prefix: '/api/v1', routes: reportRoutes },
+  { prefix: '/api/v1', routes: sendingRoutes },
+  { prefix: '/api/v1', routes: inboxRoutes },
+  { prefix: '/api/v1', routes: shareRoutes },
+  { prefix: '/api/v1', routes: discussionRoutes },
+  { prefix: '/share', routes: viewerRoutes },
+];
 
 export interface BuildOptions {
   config: Config;
@@ -47,6 +69,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set when this start created the first admin and generated its token (printed once by server.ts). */
     generatedAdminToken: string | null;
+    /** The application's context (metrics read the render pool and the database from it; so do tests). */
+    chronicle: AppContext;
   }
 }
 
@@ -56,113 +80,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const database = options.database ?? (await openDatabase(config));
   try {
     if (ownsDatabase) await database.migrate();
-    const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
-    if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
-    const renderer = createRenderPool();
-    const ctx: AppContext = { config, database, db: database.db, clock: options.clock ?? systemClock, shareKey, renderer };
+    const ctx = await createContext(options, database);
     const { generatedAdminToken } = await bootstrap(ctx);
     // A changed or lost share key would make every share response fail; refuse to start instead.
-    await assertShareKeyFits(ctx);
+    await assertShareKeyFits(ctx.db, ctx.shareKey);
 
-    const app: App = Fastify({
-      ...(options.loggerInstance
-        ? { loggerInstance: options.loggerInstance }
-        : { logger: options.logger === false ? false : loggerOptions(config.logLevel) }),
-      // One line per request comes from the onResponse hook below, with the URL redacted.
-      logController: new LogController({ disableRequestLogging: true }),
-      genReqId: () => newId(),
-      bodyLimit: 1024 * 1024,
-      // A URL the router cannot even decode, or a path segment over 100 characters: the public
-      // viewer answers with its uniform 404 page, the API with a problem.
-      frameworkErrors: (_error, request, reply) => {
-        reply.header('x-request-id', request.id);
-        if (/^\/share(?:[/?#]|$)/.test(request.raw.url ?? '')) {
-          return (reply as FastifyReply).code(404).headers(VIEWER_HEADERS).send(NOT_FOUND_PAGE);
-        }
-        return sendProblem(reply, new AppError('validation', 'The request URL is malformed or has a path segment over 100 characters.'));
-      },
-      trustProxy: false,
-    }).withTypeProvider<TypeBoxTypeProvider>();
+    const app = createServer(options);
     app.decorate('generatedAdminToken', generatedAdminToken);
+    app.decorate('chronicle', ctx);
+    installHooks(app, ctx);
+    await installOpenApi(app);
+    for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
-    app.setValidatorCompiler(validatorCompiler);
-    app.setErrorHandler(problemHandler);
-    app.setNotFoundHandler((request, reply) =>
-      sendProblem(reply, new AppError('not_found', `No route ${request.method} ${redactUrl(request.url.split('?')[0] ?? '')}.`)),
-    );
-    // JSON is the only body the API takes; the public viewer registers its own form parser.
-    app.removeContentTypeParser('text/plain');
-
-    // Responses still in flight when the app starts closing end their keep-alive connection, so
-    // a graceful shutdown does not wait for idle sockets to time out.
-    let closing = false;
-    app.addHook('preClose', async () => {
-      closing = true;
-    });
-    app.addHook('onSend', async (request, reply) => {
-      reply.header('x-request-id', request.id);
-      if (closing) reply.header('connection', 'close');
-    });
-    app.addHook('onResponse', async (request, reply) => {
-      request.log.info(
-        { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
-    });
-
-    await app.register(swagger, {
-      openapi: {
-        openapi: '3.1.0',
-        info: {
-          title: 'Chronicle API',
-          version: '1.0.0',
-          description: 'Frozen, versioned time-tracking reports: sending, public share links and discussion.',
-        },
-        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-        security: [{ bearer: [] }],
-      },
-      transformObject: (document) => {
-        if (!('openapiObject' in document)) return document.swaggerObject;
-        const { openapiObject } = document;
-        for (const operations of Object.values(openapiObject.paths ?? {})) {
-          for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
-            if (!operation[OPTIONAL_BODY]) continue;
-            delete operation[OPTIONAL_BODY];
-            if (operation.requestBody) (operation.requestBody as { required: boolean }).required = false;
-          }
-        }
-        return openapiObject;
-      },
-    });
-
-    // Each route's scope, declared in its definition, also becomes its OpenAPI security requirement.
-    app.addHook('onRoute', (route) => {
-      const scope = route.config?.scope;
-      if (scope === 'read' || scope === 'write') route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
-      else if (scope === 'public') route.schema = { ...route.schema, security: [] };
-    });
-    registerAuth(app, ctx);
-    // A route without a body schema takes no body: anything but nothing or `{}` is refused, as an
-    // unknown property would be (platform.md section 1).
-    app.addHook('preValidation', async (request) => {
-      const { scope } = request.routeOptions.config;
-      if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.body !== undefined) return;
-      const body = request.body;
-      const empty = body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
-      if (!empty) throw badRequest('This endpoint takes no request body.', [{ path: '', message: 'must be empty' }]);
-    });
-    healthRoutes(app, ctx);
-    userRoutes(app, ctx);
-    workspaceRoutes(app, ctx);
-    timeEntryRoutes(app, ctx);
-    templateRoutes(app, ctx);
-    reportRoutes(app, ctx);
-    sendingRoutes(app, ctx);
-    inboxRoutes(app, ctx);
-    shareRoutes(app, ctx);
-    discussionRoutes(app, ctx);
-
-    app.addHook('onClose', () => renderer.close());
+    app.addHook('onClose', () => ctx.renderer.close());
     if (ownsDatabase) app.addHook('onClose', () => database.close());
     await app.ready();
     return app;
@@ -170,4 +100,119 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     if (ownsDatabase) await database.close();
     throw error;
   }
+}
+
+async function createContext(options: BuildOptions, database: Database): Promise<AppContext> {
+  const { config } = options;
+  const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
+  if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
+  return {
+    config,
+    database,
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    shareKey,
+    renderer: createRenderPool(),
+    reportEdits: new KeyedQueue(),
+  };
+}
+
+function createServer(options: BuildOptions): App {
+  return Fastify({
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger === false ? false : loggerOptions(options.config.logLevel) }),
+    // One line per request comes from the onResponse hook, with the URL redacted.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newId(),
+    bodyLimit: 1024 * 1024,
+    // A URL the router cannot even decode, or a path segment over 100 characters: the public
+    // viewer answers with its uniform 404 page, the API with a problem.
+    frameworkErrors: (_error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      if (/^\/share(?:[/?#]|$)/.test(request.raw.url ?? '')) {
+        void (reply as FastifyReply).code(404).headers(VIEWER_HEADERS).send(NOT_FOUND_PAGE);
+        return;
+      }
+      void sendProblem(reply, new AppError('validation', 'The request URL is malformed or has a path segment over 100 characters.'));
+    },
+    trustProxy: false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+/** What every route shares: validation, errors, authentication, request logging, shutdown. */
+function installHooks(app: App, ctx: AppContext): void {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(problemHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new AppError('not_found', `No route ${request.method} ${redactUrl(request.url.split('?')[0] ?? '')}.`)),
+  );
+  // JSON is the only body the API takes; the public viewer registers its own form parser.
+  app.removeContentTypeParser('text/plain');
+
+  // Responses still in flight when the app starts closing end their keep-alive connection, so
+  // a graceful shutdown does not wait for idle sockets to time out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
+  });
+  // At debug level, a line when a request comes in (the one line per request is at its end).
+  app.addHook('onRequest', async (request) => {
+    request.log.debug({ method: request.method, url: loggedUrl(request) }, 'incoming request');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+
+  // Each route's scope, declared in its definition, also becomes its OpenAPI security requirement.
+  app.addHook('onRoute', (route) => {
+    const scope = route.config?.scope;
+    if (scope === 'read' || scope === 'write') route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
+    else if (scope === 'public') route.schema = { ...route.schema, security: [] };
+  });
+  registerAuth(app, ctx);
+  // A route without a body schema takes no body: anything but nothing or `{}` is refused, as an
+  // unknown property would be (docs/api.md "Conventions").
+  app.addHook('preValidation', async (request) => {
+    const { scope } = request.routeOptions.config;
+    if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.body !== undefined) return;
+    const body = request.body;
+    const empty =
+      body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+    if (!empty) throw badRequest('This endpoint takes no request body.', [{ path: '', message: 'must be empty' }]);
+  });
+}
+
+async function installOpenApi(app: App): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Chronicle API',
+        version: '1.0.0',
+        description: 'Frozen, versioned time-tracking reports: sending, public share links and discussion.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      for (const operations of Object.values(openapiObject.paths ?? {})) {
+        for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
+          if (!operation[OPTIONAL_BODY]) continue;
+          Reflect.deleteProperty(operation, OPTIONAL_BODY);
+          if (operation.requestBody) (operation.requestBody as { required: boolean }).required = false;
+        }
+      }
+      return openapiObject;
+    },
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * Configuration from the environment (platform.md section 2), validated once at start-up.
+ * Configuration from the environment (docs/api.md "Configuration and start-up"), validated once at start-up.
  * A bad value stops start-up with one line naming the variable.
  */
 import { parseShareKey } from './lib/secrets.js';
@@ -16,6 +16,12 @@ export interface Config {
   readonly logLevel: string;
   /** AES-256-GCM key for share tokens at rest; null means "generate once into DATA_DIR". */
   readonly shareKey: Buffer | null;
+  /** Most time entries one report render may take (RENDER_MAX_ENTRIES). */
+  readonly renderMaxEntries: number;
+  /** A render's time limit before its allowance per entry, in ms (RENDER_TIME_LIMIT_MS). */
+  readonly renderTimeLimitMs: number;
+  /** PBKDF2 iterations for new share passcodes (PASSCODE_PBKDF2_ITERATIONS); tests pass a low count. */
+  readonly passcodeIterations: number;
 }
 
 export class ConfigError extends Error {
@@ -41,6 +47,15 @@ function parseUrl(variable: string, value: string, protocols: string[]): string 
   if (!protocols.includes(url.protocol)) {
     throw new ConfigError(variable, `must use one of ${protocols.join(' ')} (got ${url.protocol})`);
   }
+  return value;
+}
+
+/** An integer variable within [min, max], or its default when unset. */
+function integerSetting(read: (name: string) => string | undefined, name: string, fallback: number, min: number, max: number): number {
+  const text = read(name);
+  if (text === undefined) return fallback;
+  const value = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${text}")`);
   return value;
 }
 
@@ -94,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     throw new ConfigError('SHARE_KEY', 'is required with DATABASE_URL (32 random bytes, base64: openssl rand -base64 32)');
   }
 
+  const renderMaxEntries = integerSetting(read, 'RENDER_MAX_ENTRIES', 200_000, 1, 1_000_000);
+  const renderTimeLimitMs = integerSetting(read, 'RENDER_TIME_LIMIT_MS', 2_000, 100, 600_000);
+
+  const passcodeIterations = integerSetting(read, 'PASSCODE_PBKDF2_ITERATIONS', 600_000, 100_000, 10_000_000);
+
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
     dataDir: read('DATA_DIR') ?? './data',
@@ -103,5 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     bootstrapAdminToken: bootstrapAdminToken ?? null,
     logLevel,
     shareKey,
+    renderMaxEntries,
+    renderTimeLimitMs,
+    passcodeIterations,
   });
 }

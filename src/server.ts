@@ -16,13 +16,14 @@ try {
   throw error;
 }
 
-let stopping = false;
+/** Set by a signal; read where start-up may have been waiting. */
+const state = { stopping: false };
 let app: App | null = null;
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
+    if (state.stopping) return;
+    state.stopping = true;
     if (!app) process.exit(0);
     app.log.info({ signal }, 'shutting down');
     // close() stops accepting, lets in-flight requests finish, then runs onClose (database).
@@ -54,13 +55,13 @@ async function start(): Promise<App> {
       const delay = Math.min(30, 2 ** Math.min(attempt - 1, 5));
       console.error(`The database is unavailable; retrying in ${delay} s (attempt ${attempt}).`);
       await sleep(delay * 1000);
-      if (stopping) process.exit(0);
+      if (state.stopping) process.exit(0);
     }
   }
 }
 
 app = await start();
-if (stopping) {
+if (state.stopping) {
   await app.close();
   process.exit(0);
 }

@@ -1,9 +1,10 @@
-/** Account deletion (platform.md section 3): what goes, what stays, and when it is refused. */
+/** Account deletion (docs/api.md "Users and tokens"): what goes, what stays, and when it is refused. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectProblem, newUser, type TestContext } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
 import { newReport } from './helpers/report-factories.js';
+import { rowsOf } from '../src/db/rows.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -13,19 +14,23 @@ afterAll(() => t.close());
 
 async function count(table: string, where: string): Promise<number> {
   const result = await t.database.db.execute(sql.raw(`select count(*)::int as n from ${table} where ${where}`));
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+  const rows = rowsOf<{ n: number }>(result);
   return rows[0]!.n;
 }
 
 describe('DELETE /api/v1/users/:id', () => {
-  it('removes the account\'s entries, memberships, project memberships, reports and tokens', async () => {
+  it("removes the account's entries, memberships, project memberships, reports and tokens", async () => {
     const boss = await newUser(t);
     const gone = await newUser(t);
     const ws = await newWorkspace(t, boss);
     await addMember(t, ws.id, gone, 'member');
     const project = await newProject(t, ws.id, boss.token);
     await addProjectMember(t, project.id, gone.id);
-    await t.post('/api/v1/time-entries', { workspaceId: ws.id, projectId: project.id, start: '2026-11-03T09:00:00.000Z', minutes: 30 }, gone.token);
+    await t.post(
+      '/api/v1/time-entries',
+      { workspaceId: ws.id, projectId: project.id, start: '2026-11-03T09:00:00.000Z', minutes: 30 },
+      gone.token,
+    );
     const report = await newReport(t, gone, [ws.id]);
     expect((await t.del(`/api/v1/users/${gone.id}`)).status).toBe(204);
     for (const [table, where] of [
@@ -38,7 +43,9 @@ describe('DELETE /api/v1/users/:id', () => {
     ]) {
       expect({ table, n: await count(table!, where!) }).toEqual({ table, n: 0 });
     }
-    expect((await t.get(`/api/v1/workspaces/${ws.id}/members`, boss.token)).body.map((m: { userId: string }) => m.userId)).toEqual([boss.id]);
+    expect((await t.get(`/api/v1/workspaces/${ws.id}/members`, boss.token)).body.map((m: { userId: string }) => m.userId)).toEqual([
+      boss.id,
+    ]);
   });
 
   it('deletes the only owner of a workspace nobody else is in, and keeps that workspace for instance admins', async () => {

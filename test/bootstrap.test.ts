@@ -16,13 +16,15 @@ afterAll(async () => {
 describe('concurrent start-up', () => {
   it('creates one admin and one set of built-in templates when three processes start together', async () => {
     const database = await testDatabase();
-    apps = await Promise.all(
-      Array.from({ length: 3 }, () => buildApp({ config: testConfig(), database, logger: false })),
-    );
+    apps = await Promise.all(Array.from({ length: 3 }, () => buildApp({ config: testConfig(), database, logger: false })));
     const res = await apps[0]!.inject({ method: 'GET', url: '/api/v1/users', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body).filter((u: { email: string }) => u.email === 'admin@localhost')).toHaveLength(1);
-    const templates = await apps[1]!.inject({ method: 'GET', url: '/api/v1/templates', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const templates = await apps[1]!.inject({
+      method: 'GET',
+      url: '/api/v1/templates',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const names = JSON.parse(templates.body).map((t: { name: string }) => t.name);
     expect(names.length).toBeGreaterThanOrEqual(3);
     expect(new Set(names).size).toBe(names.length);
@@ -51,9 +53,15 @@ describe('the share key at start-up', () => {
       JSON.parse((await app.inject({ method: method as 'POST', url, headers: auth, ...(payload ? { payload } : {}) })).body);
     const ws = await call('POST', '/api/v1/workspaces', { name: 'K' });
     const templates = await call('GET', '/api/v1/templates');
-    const report = await call('POST', '/api/v1/reports', { name: 'R', templateId: templates[0].id, filters: { workspaceIds: [ws.id], dateRange: 'today' } });
+    const report = await call('POST', '/api/v1/reports', {
+      name: 'R',
+      templateId: templates[0].id,
+      filters: { workspaceIds: [ws.id], dateRange: 'today' },
+    });
     await call('POST', `/api/v1/reports/${report.id}/shares`, {});
-    await expect(buildApp({ config: testConfig({ shareKey: Buffer.alloc(32, 1) }), database, logger: false })).rejects.toThrow(/SHARE_KEY does not decrypt/);
+    await expect(buildApp({ config: testConfig({ shareKey: Buffer.alloc(32, 1) }), database, logger: false })).rejects.toThrow(
+      /SHARE_KEY does not decrypt/,
+    );
     const same = await buildApp({ config: testConfig(), database, logger: false });
     apps.push(same);
   });

@@ -66,6 +66,54 @@ describe('concurrent reaction toggles', () => {
   });
 });
 
+describe('parallel toggles by one user of one reaction', () => {
+  /**
+   * n toggles at once: the reaction ends present exactly when n is odd, and since each toggle
+   * sees the one before, the answers alternate: ceil(n/2) show it present, floor(n/2) absent,
+   * each a whole state (count and reactedByMe agree).
+   */
+  async function toggleInParallel(n: number, onComment: boolean): Promise<void> {
+    const r = await sentReport();
+    const reactor = users[1]!;
+    const commentId = onComment ? await newComment(r.reportContentId, owner) : undefined;
+    // Another user's reaction on the same target stays untouched throughout.
+    expect((await react(r.reportContentId, 'rocket', users[2]!.token, commentId)).status).toBe(200);
+
+    const results = await Promise.all(Array.from({ length: n }, () => react(r.reportContentId, 'rocket', reactor.token, commentId)));
+    expect(results.filter((res) => res.status !== 200).map((res) => res.text)).toEqual([]);
+    const states = results.map((res) => {
+      const summary = (res.body as { emoji: string; count: number; reactedByMe: boolean; userNames: string[] }[]).find(
+        (s) => s.emoji === 'rocket',
+      );
+      expect(summary).toBeDefined();
+      expect(summary!.count).toBe(summary!.reactedByMe ? 2 : 1);
+      expect(summary!.userNames).toHaveLength(summary!.count);
+      return summary!.reactedByMe;
+    });
+    expect(states.filter(Boolean)).toHaveLength(Math.ceil(n / 2));
+
+    const thread = (await t.get(`${base(r.reportContentId)}/discussion`, reactor.token)).body;
+    const summaries = onComment ? thread.comments[0].reactions : thread.reactions;
+    expect(summaries).toEqual([
+      {
+        emoji: 'rocket',
+        count: n % 2 === 1 ? 2 : 1,
+        reactedByMe: n % 2 === 1,
+        userNames: n % 2 === 1 ? ['Racer 2', 'Racer 1'] : ['Racer 2'],
+      },
+    ]);
+  }
+
+  it.each([
+    [100, 'the body'],
+    [101, 'the body'],
+    [100, 'a comment'],
+    [101, 'a comment'],
+  ] as const)('%i toggles on %s', async (n, target) => {
+    await toggleInParallel(n, target === 'a comment');
+  });
+});
+
 describe('writes racing a deletion', () => {
   it('answers 200 or 404, never 500, to reactions on a comment being deleted', async () => {
     const r = await sentReport();
@@ -73,9 +121,12 @@ describe('writes racing a deletion', () => {
     const commentId = await newComment(r.reportContentId, author);
     const [deleted, ...reacts] = await Promise.all([
       t.del(`${base(r.reportContentId)}/comments/${commentId}`, author.token),
-      ...users.flatMap((u) => [react(r.reportContentId, 'eyes', u.token, commentId), react(r.reportContentId, 'rocket', u.token, commentId)]),
+      ...users.flatMap((u) => [
+        react(r.reportContentId, 'eyes', u.token, commentId),
+        react(r.reportContentId, 'rocket', u.token, commentId),
+      ]),
     ]);
-    expect(deleted!.status).toBe(204);
+    expect(deleted.status).toBe(204);
     for (const res of reacts) expect([200, 404]).toContain(res.status);
     expect((await t.get(`${base(r.reportContentId)}/discussion`, owner.token)).body.comments).toEqual([]);
   });
@@ -87,7 +138,7 @@ describe('writes racing a deletion', () => {
       react(r.reportContentId, 'hooray', u.token),
     ]);
     const [deleted, ...results] = await Promise.all([t.del(`/api/v1/reports/${r.id}`, owner.token), ...writes]);
-    expect(deleted!.status).toBe(204);
+    expect(deleted.status).toBe(204);
     for (const res of results) expect([200, 201, 404]).toContain(res.status);
   });
 });

@@ -34,7 +34,10 @@ const BODIES: unknown[] = [
   { filters: { workspaceIds: ['x'], dateRange: { from: '0000-00-00', to: '9999-99-99' } }, templateId: 'x', name: 'x' },
   { recipientUserIds: [null, 1, 'x'], sendToSelf: 'yes', expiresInDays: 1.5, tags: [''] },
 ];
-const QUERIES: Record<string, string>[] = [{ limit: '-5', offset: 'abc', from: 'x', to: '2026-02-31' }, { workspaceId: '%00', ownerUserId: "'" }];
+const QUERIES: Record<string, string>[] = [
+  { limit: '-5', offset: 'abc', from: 'x', to: '2026-02-31' },
+  { workspaceId: '%00', ownerUserId: "'" },
+];
 
 describe('garbage on every route', () => {
   it('never answers 500', async () => {
@@ -53,7 +56,8 @@ describe('garbage on every route', () => {
                 ...(body === undefined ? {} : { body }),
                 ...(i === 0 ? { query: QUERIES[0] } : i === 1 ? { query: QUERIES[1] } : {}),
               });
-              if (res.status >= 500) failures.push(`${method.toUpperCase()} ${url} ${JSON.stringify(body)?.slice(0, 80)} -> ${res.status}`);
+              if (res.status >= 500)
+                failures.push(`${method.toUpperCase()} ${url} ${JSON.stringify(body ?? null).slice(0, 80)} -> ${res.status}`);
             }
           }
         }

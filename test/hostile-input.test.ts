@@ -43,9 +43,17 @@ describe('text that PostgreSQL cannot store', () => {
 
   it('answers deeply nested and oversized JSON with 400 or 413', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000);
-    const res = await t.request('POST', '/api/v1/workspaces', { token: user.token, raw: `{"name":${deep}}`, headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', '/api/v1/workspaces', {
+      token: user.token,
+      raw: `{"name":${deep}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(res, 400);
-    const proto = await t.request('POST', '/api/v1/workspaces', { token: user.token, raw: '{"name":"x","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+    const proto = await t.request('POST', '/api/v1/workspaces', {
+      token: user.token,
+      raw: '{"name":"x","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([400]).toContain(proto.status);
   });
 });

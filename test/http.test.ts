@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectProblem, newUser, type TestContext } from './helpers/test-app.js';
+import { rowsOf } from '../src/db/rows.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -27,7 +28,15 @@ describe('operational endpoints', () => {
     for (const [path, ops] of Object.entries(res.body.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
     }
-    for (const route of ['POST /api/v1/users', 'GET /api/v1/me', 'DELETE /api/v1/me/tokens/{id}', 'GET /healthz', 'GET /readyz', 'GET /share/{token}', 'PUT /api/v1/report-contents/{id}/reactions']) {
+    for (const route of [
+      'POST /api/v1/users',
+      'GET /api/v1/me',
+      'DELETE /api/v1/me/tokens/{id}',
+      'GET /healthz',
+      'GET /readyz',
+      'GET /share/{token}',
+      'PUT /api/v1/report-contents/{id}/reactions',
+    ]) {
       expect(documented).toContain(route);
     }
     // Every operation states the scope it needs (or none, for public ones).
@@ -112,7 +121,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('database down (PostgreSQL)', () =
     const pg = (await import('pg')).default;
     const { sql } = await import('drizzle-orm');
     const result = await t.database.db.execute(sql`select current_database() as name`);
-    const name = ((Array.isArray(result) ? result : (result as { rows: unknown[] }).rows)[0] as { name: string }).name;
+    const name = rowsOf<{ name: string }>(result)[0]!.name;
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     try {

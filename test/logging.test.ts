@@ -32,11 +32,14 @@ describe('serializeError', () => {
       detail: 'Key (token_hash)=(deadbeef) already exists.',
       constraint: 'shares_token_hash_unique',
     });
-    const error = Object.assign(new Error('Failed query: insert into "shares" values ($1, $2)\nparams: deadbeef,pbkdf2-sha256$600000$salt$hash'), {
-      query: 'insert into "shares" values ($1, $2)',
-      params: ['deadbeef', 'pbkdf2-sha256$600000$salt$hash'],
-      cause,
-    });
+    const error = Object.assign(
+      new Error('Failed query: insert into "shares" values ($1, $2)\nparams: deadbeef,pbkdf2-sha256$600000$salt$hash'),
+      {
+        query: 'insert into "shares" values ($1, $2)',
+        params: ['deadbeef', 'pbkdf2-sha256$600000$salt$hash'],
+        cause,
+      },
+    );
     const text = JSON.stringify(serializeError(error));
     expect(text).not.toContain('deadbeef');
     expect(text).not.toContain('pbkdf2');
@@ -55,7 +58,7 @@ describe('the app log', () => {
     let log = '';
     const stream = new Writable({
       write(chunk, _encoding, callback) {
-        log += chunk.toString();
+        log += String(chunk);
         callback();
       },
     });
@@ -64,7 +67,12 @@ describe('the app log', () => {
     const logger = pino(loggerOptions('info') as object, stream);
     const logged = await buildApp({ config: testConfig({ logLevel: 'info' }), database, loggerInstance: logger });
     try {
-      for (const url of ['/share/AbCdEfGhIjKlMnOpQrStUv', '/%73hare/AbCdEfGhIjKlMnOpQrStUv', '/SHARE/AbCdEfGhIjKlMnOpQrStUv', '/share/%ZZAbCdEfGhIjKlMnOpQrStUv']) {
+      for (const url of [
+        '/share/AbCdEfGhIjKlMnOpQrStUv',
+        '/%73hare/AbCdEfGhIjKlMnOpQrStUv',
+        '/SHARE/AbCdEfGhIjKlMnOpQrStUv',
+        '/share/%ZZAbCdEfGhIjKlMnOpQrStUv',
+      ]) {
         await logged.inject({ method: 'GET', url });
       }
       expect(log).toContain('"msg":"request"');

@@ -1,23 +1,30 @@
 /** Migrations are forward-only, numbered, and safe to run again and from processes starting together. */
-import { readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../src/db/database.js';
 import { testDatabase } from './helpers/test-database.js';
+import { rowsOf } from '../src/db/rows.js';
 
-const migrationFiles = readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).sort();
+const migrationFiles = readdirSync(MIGRATIONS_FOLDER)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 
 async function applied(database: Database): Promise<number> {
   const result = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+  const rows = rowsOf<{ n: number }>(result);
   return rows[0]!.n;
 }
 
 describe('migrations', () => {
   it('are numbered SQL files', () => {
     expect(migrationFiles.length).toBeGreaterThan(0);
-    migrationFiles.forEach((file, i) => expect(file).toMatch(new RegExp(`^${String(i).padStart(4, '0')}_[a-z0-9_]+\\.sql$`)));
+    migrationFiles.forEach((file, i) => {
+      expect(file).toMatch(new RegExp(`^${String(i).padStart(4, '0')}_[a-z0-9_]+\\.sql$`));
+    });
   });
 
   it('run again without effect', async () => {
@@ -45,6 +52,96 @@ describe('migrations', () => {
       await b.close();
       await admin.query(`drop database "${name}" with (force)`);
       await admin.end();
+    }
+  });
+});
+
+/** A copy of the migrations folder whose journal stops after the first `count` migrations. */
+function migrationsUpTo(count: number): string {
+  const folder = mkdtempSync(join(tmpdir(), 'chronicle-migrations-'));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, count);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
+}
+
+/** A fresh, empty database of the engine under test (a PostgreSQL database of its own, or a new in-memory PGlite). */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const template = inject('pgTemplate');
+  if (!template) {
+    const database = await openDatabase({ databaseUrl: null, dataDir: null });
+    return { database, drop: () => database.close() };
+  }
+  const name = `${template.runId}_data_migration`;
+  const admin = new pg.Client({ connectionString: template.baseUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const url = new URL(template.baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      await admin.query(`drop database "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+describe('0004_recipient_rule', () => {
+  it('decides restricts_recipients for rows rendered before it, and leaves the undecidable null', async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(4);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(sql`insert into users (id, name, email) values ('u1', 'Owner', 'owner@example.com')`);
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w1', 'W')`);
+      // [id, snapshot_project_ids, restricting_project_ids]: what renders before 0004 stored.
+      const legacy: [string, string, string][] = [
+        ['unknown-scope', 'null', 'null'],
+        ['no-projects', "'{}'", 'null'],
+        ['own-projects-only', "'{p1}'", "'{}'"],
+        ['teammate-project', "'{p1,p2}'", "'{p2}'"],
+        ['undecidable', "'{p1}'", 'null'],
+      ];
+      for (const [id, snapshot, restricting] of legacy) {
+        // The report's key to its first version is deferred: both rows go in one transaction.
+        await database.db.transaction(async (tx) => {
+          await tx.execute(
+            sql.raw(`insert into reports (id, owner_user_id, template_id, name, filters, workspace_ids, period_from, period_to,
+              snapshot_project_ids, restricting_project_ids, version, current_content_id)
+              values ('${id}', 'u1', 't', '${id}', '{}', '{w1}', '2026-11-01', '2026-11-30', ${snapshot}, ${restricting}, 1, 'c-${id}')`),
+          );
+          await tx.execute(
+            sql.raw(`insert into report_contents (id, report_id, version, rendered_markdown, total_minutes, snapshot_project_ids)
+              values ('c-${id}', '${id}', 1, '# x', 0, '{}')`),
+          );
+        });
+      }
+
+      await database.migrate();
+      const result = await database.db.execute(sql`select id, restricts_recipients from reports order by id`);
+      const rows = rowsOf<{
+        id: string;
+        restricts_recipients: boolean | null;
+      }>(result);
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.restricts_recipients]))).toEqual({
+        'unknown-scope': null,
+        'no-projects': false,
+        'own-projects-only': false,
+        'teammate-project': true,
+        undecidable: null,
+      });
+      const columns = await database.db.execute(
+        sql`select column_name from information_schema.columns where table_name = 'reports' and column_name = 'restricting_project_ids'`,
+      );
+      expect(rowsOf(columns).length).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
     }
   });
 });

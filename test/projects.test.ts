@@ -79,7 +79,13 @@ describe('GET /api/v1/workspaces/:id/projects', () => {
       [later.id, true],
       [project.id, false],
     ]);
-    expect(res.body[0]).toEqual({ id: later.id, workspaceId: workspace.id, name: 'Later', createdAt: '2099-01-01T00:00:00.000Z', isMember: true });
+    expect(res.body[0]).toEqual({
+      id: later.id,
+      workspaceId: workspace.id,
+      name: 'Later',
+      createdAt: '2099-01-01T00:00:00.000Z',
+      isMember: true,
+    });
     const forOwner = await t.get(projectsOf(workspace.id), owner.token);
     expect(forOwner.body.map((p: { isMember: boolean }) => p.isMember)).toEqual([false, false]);
   });
@@ -123,7 +129,7 @@ describe('PUT /api/v1/projects/:id/members/:userId', () => {
     expect((await t.get(membersOf(project.id), plain.token)).body).toEqual([]);
   });
 
-  it("is 404 for an admin of another workspace", async () => {
+  it('is 404 for an admin of another workspace', async () => {
     const { project, plain } = await team();
     const other = await team();
     expectProblem(await t.put(projectMember(project.id, plain.id), undefined, other.owner.token), 404);

@@ -9,7 +9,8 @@ import { builtInTemplateId, newReport, newTemplate } from './helpers/report-fact
 
 let t: TestContext;
 beforeAll(async () => {
-  t = await buildTestApp();
+  // Hostile templates here are stopped at a short limit; the honest ones need a fraction of it.
+  t = await buildTestApp({ config: { renderTimeLimitMs: 500 } });
 });
 afterAll(() => t.close());
 
@@ -81,8 +82,7 @@ describe('date presets at a pinned instant', () => {
     const user = await newUser(t, { timezone: 'America/Los_Angeles' });
     const ws = await newWorkspace(t, user);
     // Week of Monday 2026-10-26 .. Sunday 2026-11-01 (DST ends 2026-11-01 at 02:00 local).
-    const entry = (start: string, minutes: number) =>
-      t.post('/api/v1/time-entries', { workspaceId: ws.id, start, minutes }, user.token);
+    const entry = (start: string, minutes: number) => t.post('/api/v1/time-entries', { workspaceId: ws.id, start, minutes }, user.token);
     await entry('2026-10-26T07:00:00.000Z', 1); // Monday 00:00 PDT: in
     await entry('2026-10-26T06:59:00.000Z', 2); // Sunday 23:59 PDT the week before: out
     await entry('2026-11-02T07:59:00.000Z', 4); // Sunday 23:59 PST: in (the last day has 25 hours)
@@ -101,7 +101,11 @@ describe('hostile templates', () => {
   beforeAll(async () => {
     owner = await newUser(t);
     ws = await newWorkspace(t, owner);
-    await t.post('/api/v1/time-entries', { workspaceId: ws.id, start: '2026-11-03T09:00:00.000Z', minutes: 30, description: 'x' }, owner.token);
+    await t.post(
+      '/api/v1/time-entries',
+      { workspaceId: ws.id, start: '2026-11-03T09:00:00.000Z', minutes: 30, description: 'x' },
+      owner.token,
+    );
   });
 
   it('refuses a template with a syntax error when it is saved, naming the line', async () => {
@@ -114,20 +118,30 @@ describe('hostile templates', () => {
     ['a runtime error', 'line one\n{{ "abc" | duration }}', /line 2/],
     ['an endless loop', '{% for i in (1..100000000) %}{{ i }}{% endfor %}', /limit/i],
     ['nested loops', '{% for a in (1..100000) %}{% for b in (1..100000) %}x{% endfor %}{% endfor %}', /limit/i],
-    ['a string that doubles itself', '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}', /limit/i],
+    [
+      'a string that doubles itself',
+      '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}',
+      /limit/i,
+    ],
     ['huge output', '{% for i in (1..100000) %}{{ "0123456789012345678901234567890123456789" }}{% endfor %}', /limit|too large/i],
   ])('answers %s with 400, persists nothing, and keeps serving', async (_label, body, message) => {
     const template = await newTemplate(t, body);
     const before = (await t.get('/api/v1/reports', owner.token)).headers['x-total-count'];
-    const started = Date.now();
-    const res = await t.post('/api/v1/reports', { name: 'Evil', templateId: template, filters: { workspaceIds: [ws.id], dateRange: { from: '2026-11-01', to: '2026-11-30' } } }, owner.token);
+    const res = await t.post(
+      '/api/v1/reports',
+      { name: 'Evil', templateId: template, filters: { workspaceIds: [ws.id], dateRange: { from: '2026-11-01', to: '2026-11-30' } } },
+      owner.token,
+    );
     const problem = expectProblem(res, 400);
     expect(problem.detail).toMatch(message);
     expect(problem.detail).not.toMatch(/node_modules|\/work\/|at .*:\d+:\d+/);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect((await t.get('/api/v1/reports', owner.token)).headers['x-total-count']).toBe(before);
     expect((await t.get('/healthz', null)).status).toBe(200);
-    const preview = await t.post('/api/v1/reports/preview', { name: 'Evil', templateId: template, filters: { workspaceIds: [ws.id], dateRange: 'today' } }, owner.token);
+    const preview = await t.post(
+      '/api/v1/reports/preview',
+      { name: 'Evil', templateId: template, filters: { workspaceIds: [ws.id], dateRange: 'today' } },
+      owner.token,
+    );
     expectProblem(preview, 400);
   });
 
@@ -137,15 +151,20 @@ describe('hostile templates', () => {
     const evil = t
       .post('/api/v1/reports', { name: 'Evil', templateId: template, filters: { workspaceIds: [ws.id], dateRange: 'today' } }, owner.token)
       .finally(() => (evilDone = true));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const renderer = t.app.chronicle.renderer;
+    while (renderer.stats().busy === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     expect((await t.get('/healthz', null)).status).toBe(200);
     expect((await t.get('/api/v1/me', owner.token)).status).toBe(200);
+    // Both answered while the hostile render still held its worker.
     expect(evilDone).toBe(false);
     expectProblem(await evil, 400);
   });
 
   it('cannot reach prototypes or the process through the context', async () => {
-    const template = await newTemplate(t, '[{{ report.constructor }}][{{ entries.__proto__ }}][{{ owner.constructor.name }}][{{ process }}]');
+    const template = await newTemplate(
+      t,
+      '[{{ report.constructor }}][{{ entries.__proto__ }}][{{ owner.constructor.name }}][{{ process }}]',
+    );
     const report = await newReport(t, owner, [ws.id], { templateId: template });
     expect(report.renderedMarkdown).toContain('[][][][]');
   });
@@ -156,12 +175,26 @@ describe('built-in templates', () => {
     const owner = await newUser(t, { name: 'Owner | with pipe' });
     const ws = await newWorkspace(t, owner, 'WS');
     const project = await newProject(t, ws.id, owner.token, 'Proj [x](https://evil.example)');
-    await t.post('/api/v1/time-entries', { workspaceId: ws.id, projectId: project.id, start: '2026-11-03T09:00:00.000Z', minutes: 125, description: 'Cell | breaker\nnew line ![i](https://evil.example/t.png)', tags: ['tag|x'] }, owner.token);
+    await t.post(
+      '/api/v1/time-entries',
+      {
+        workspaceId: ws.id,
+        projectId: project.id,
+        start: '2026-11-03T09:00:00.000Z',
+        minutes: 125,
+        description: 'Cell | breaker\nnew line ![i](https://evil.example/t.png)',
+        tags: ['tag|x'],
+      },
+      owner.token,
+    );
     const templates = (await t.get('/api/v1/templates')).body.filter((x: { builtIn: boolean }) => x.builtIn);
     expect(templates.length).toBeGreaterThanOrEqual(3);
     for (const template of templates) {
       const report = await newReport(t, owner, [ws.id], { templateId: template.id, note: 'The *note*' });
-      const body = report.renderedMarkdown.split(/\n---\n/).slice(1).join('\n---\n');
+      const body = report.renderedMarkdown
+        .split(/\n---\n/)
+        .slice(1)
+        .join('\n---\n');
       expect(body).toMatch(/^\|.*\|$/m);
       expect(body).toMatch(/^\|\s*-+/m);
       expect(body).not.toContain('](https://evil.example');

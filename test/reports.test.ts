@@ -1,10 +1,11 @@
-/** Reports API (reports-api.md 4.1): create, read, edit, delete, list, template ids, access rules. */
+/** Reports API (docs/api.md "Recipients and sending"): create, read, edit, delete, list, template ids, access rules. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
 import { builtInTemplateId, editReport, newReport, newTemplate } from './helpers/report-factories.js';
+import { rowsOf } from '../src/db/rows.js';
 
 let t: TestContext;
 let owner: TestUser;
@@ -25,7 +26,7 @@ function frontMatter(markdown: string): Record<string, any> {
 
 async function rows(query: string): Promise<Record<string, unknown>[]> {
   const result = await t.database.db.execute(sql.raw(query));
-  return (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
+  return rowsOf<Record<string, unknown>>(result);
 }
 
 beforeAll(async () => {
@@ -41,7 +42,12 @@ describe('POST /api/v1/reports', () => {
     await entry(owner, { workspaceId: ws.id, minutes: 90, description: 'Planning' });
     const res = await t.post(
       '/api/v1/reports',
-      { name: 'November', templateId: timesheet, note: 'Shipped it.', filters: { workspaceIds: [ws.id], dateRange: { from: '2026-11-01', to: '2026-11-30' } } },
+      {
+        name: 'November',
+        templateId: timesheet,
+        note: 'Shipped it.',
+        filters: { workspaceIds: [ws.id], dateRange: { from: '2026-11-01', to: '2026-11-30' } },
+      },
       owner.token,
     );
     expect(res.status).toBe(201);
@@ -63,7 +69,17 @@ describe('POST /api/v1/reports', () => {
   });
 
   it('writes a YAML front matter that parses back to the report fields, whatever the name', async () => {
-    const names = ['Q: "quotes", colons: and # hashes', "it's 'single'", '---', 'yes', 'null', '123', ' leading space', 'line\u2028sep', 'ümlaut ✓ 日本'];
+    const names = [
+      'Q: "quotes", colons: and # hashes',
+      "it's 'single'",
+      '---',
+      'yes',
+      'null',
+      '123',
+      ' leading space',
+      'line\u2028sep',
+      'ümlaut ✓ 日本',
+    ];
     for (const name of names) {
       const report = await newReport(t, owner, [ws.id], { name, templateId: timesheet });
       const fm = frontMatter(report.renderedMarkdown);
@@ -91,16 +107,37 @@ describe('POST /api/v1/reports', () => {
     ['note 20001', { note: 'x'.repeat(20001) }, '/note'],
     ['unknown property', { colour: 'red' }, '/colour'],
     ['no workspaces', { filters: { workspaceIds: [], dateRange: 'today' } }, '/filters/workspaceIds'],
-    ['21 workspaces', { filters: { workspaceIds: Array.from({ length: 21 }, (_, i) => `w${i}`), dateRange: 'today' } }, '/filters/workspaceIds'],
-    ['51 projects', { filters: { workspaceIds: ['w'], projectIds: Array.from({ length: 51 }, (_, i) => `p${i}`), dateRange: 'today' } }, '/filters/projectIds'],
-    ['51 users', { filters: { workspaceIds: ['w'], userIds: Array.from({ length: 51 }, (_, i) => `u${i}`), dateRange: 'today' } }, '/filters/userIds'],
-    ['21 tags', { filters: { workspaceIds: ['w'], tags: Array.from({ length: 21 }, (_, i) => `t${i}`), dateRange: 'today' } }, '/filters/tags'],
+    [
+      '21 workspaces',
+      { filters: { workspaceIds: Array.from({ length: 21 }, (_, i) => `w${i}`), dateRange: 'today' } },
+      '/filters/workspaceIds',
+    ],
+    [
+      '51 projects',
+      { filters: { workspaceIds: ['w'], projectIds: Array.from({ length: 51 }, (_, i) => `p${i}`), dateRange: 'today' } },
+      '/filters/projectIds',
+    ],
+    [
+      '51 users',
+      { filters: { workspaceIds: ['w'], userIds: Array.from({ length: 51 }, (_, i) => `u${i}`), dateRange: 'today' } },
+      '/filters/userIds',
+    ],
+    [
+      '21 tags',
+      { filters: { workspaceIds: ['w'], tags: Array.from({ length: 21 }, (_, i) => `t${i}`), dateRange: 'today' } },
+      '/filters/tags',
+    ],
     ['unknown preset', { filters: { workspaceIds: ['w'], dateRange: 'last_year' } }, '/filters/dateRange'],
     ['bad date', { filters: { workspaceIds: ['w'], dateRange: { from: '2026-02-30', to: '2026-03-01' } } }, '/filters/dateRange/from'],
     ['unknown filter', { filters: { workspaceIds: ['w'], dateRange: 'today', clients: [] } }, '/filters/clients'],
     ['missing dateRange', { filters: { workspaceIds: ['w'] } }, '/filters/dateRange'],
   ])('400 for %s', async (_label, change, path) => {
-    const body: Record<string, unknown> = { name: 'R', templateId: timesheet, filters: { workspaceIds: [ws.id], dateRange: 'today' }, ...change };
+    const body: Record<string, unknown> = {
+      name: 'R',
+      templateId: timesheet,
+      filters: { workspaceIds: [ws.id], dateRange: 'today' },
+      ...change,
+    };
     if ('name' in change && change.name === undefined) delete body.name;
     const problem = expectProblem(await t.post('/api/v1/reports', body, owner.token), 400);
     expect(problem.errors?.map((e) => e.path)).toContain(path);
@@ -139,7 +176,11 @@ describe('POST /api/v1/reports', () => {
   it('needs the write scope', async () => {
     const readOnly = await t.post(`/api/v1/users/${owner.id}/tokens`, { scopes: ['read'] }, owner.token);
     expectProblem(
-      await t.post('/api/v1/reports', { name: 'R', templateId: timesheet, filters: { workspaceIds: [ws.id], dateRange: 'today' } }, readOnly.body.token),
+      await t.post(
+        '/api/v1/reports',
+        { name: 'R', templateId: timesheet, filters: { workspaceIds: [ws.id], dateRange: 'today' } },
+        readOnly.body.token,
+      ),
       403,
     );
   });
@@ -171,14 +212,25 @@ describe('POST /api/v1/reports/preview', () => {
   it('suggests empty strings when the template defines no defaults, and needs only the read scope', async () => {
     const template = await newTemplate(t, 'x');
     const readOnly = await t.post(`/api/v1/users/${owner.id}/tokens`, { scopes: ['read'] }, owner.token);
-    const res = await t.post('/api/v1/reports/preview', { name: 'D', templateId: template, filters: { workspaceIds: [ws.id], dateRange: 'today' } }, readOnly.body.token);
+    const res = await t.post(
+      '/api/v1/reports/preview',
+      { name: 'D', templateId: template, filters: { workspaceIds: [ws.id], dateRange: 'today' } },
+      readOnly.body.token,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ suggestedName: '', suggestedNote: '' });
   });
 
   it('applies the same validation as create', async () => {
     const other = await newUser(t);
-    expectProblem(await t.post('/api/v1/reports/preview', { name: 'D', templateId: timesheet, filters: { workspaceIds: [ws.id], dateRange: 'today' } }, other.token), 400);
+    expectProblem(
+      await t.post(
+        '/api/v1/reports/preview',
+        { name: 'D', templateId: timesheet, filters: { workspaceIds: [ws.id], dateRange: 'today' } },
+        other.token,
+      ),
+      400,
+    );
   });
 });
 
@@ -191,7 +243,8 @@ describe('GET /api/v1/reports/:id access', () => {
     await addMember(t, ws.id, admin, 'admin');
     await addMember(t, ws.id, member, 'member');
     const report = await newReport(t, owner, [ws.id]);
-    for (const reader of [owner, admin, instanceAdmin]) expect((await t.get(`/api/v1/reports/${report.id}`, reader.token)).status).toBe(200);
+    for (const reader of [owner, admin, instanceAdmin])
+      expect((await t.get(`/api/v1/reports/${report.id}`, reader.token)).status).toBe(200);
     for (const outsider of [member, stranger]) expectProblem(await t.get(`/api/v1/reports/${report.id}`, outsider.token), 404);
     expectProblem(await t.get('/api/v1/reports/01890000-0000-7000-8000-000000000000', owner.token), 404);
   });
@@ -206,7 +259,7 @@ describe('GET /api/v1/reports/:id access', () => {
     expect((await t.get(`/api/v1/reports/${report.id}`)).status).toBe(200);
   });
 
-  it('revokes the owner\'s access when they leave a filtered workspace', async () => {
+  it("revokes the owner's access when they leave a filtered workspace", async () => {
     const leaver = await newUser(t);
     const shared = await newWorkspace(t, owner, 'Shared');
     await addMember(t, shared.id, leaver, 'member');
@@ -214,7 +267,10 @@ describe('GET /api/v1/reports/:id access', () => {
     expect((await t.get(`/api/v1/reports/${report.id}`, leaver.token)).status).toBe(200);
     expect((await t.del(`/api/v1/workspaces/${shared.id}/members/${leaver.id}`, leaver.token)).status).toBe(204);
     expectProblem(await t.get(`/api/v1/reports/${report.id}`, leaver.token), 404);
-    expectProblem(await t.patch(`/api/v1/reports/${report.id}`, { name: 'x', templateId: timesheet, filters: report.filters }, leaver.token), 404);
+    expectProblem(
+      await t.patch(`/api/v1/reports/${report.id}`, { name: 'x', templateId: timesheet, filters: report.filters }, leaver.token),
+      404,
+    );
   });
 });
 
@@ -234,20 +290,28 @@ describe('PATCH /api/v1/reports/:id', () => {
     const admin = await newUser(t);
     await addMember(t, ws.id, admin, 'admin');
     const report = await newReport(t, owner, [ws.id]);
-    expectProblem(await t.patch(`/api/v1/reports/${report.id}`, { name: 'x', templateId: timesheet, filters: report.filters }, admin.token), 404);
+    expectProblem(
+      await t.patch(`/api/v1/reports/${report.id}`, { name: 'x', templateId: timesheet, filters: report.filters }, admin.token),
+      404,
+    );
     expectProblem(await t.patch(`/api/v1/reports/${report.id}`, { name: 'x', templateId: timesheet, filters: report.filters }), 404);
   });
 
   it('needs name, templateId and filters, validated like create', async () => {
     const report = await newReport(t, owner, [ws.id]);
     expectProblem(await t.patch(`/api/v1/reports/${report.id}`, { name: 'only a name' }, owner.token), 400);
-    expectProblem(await t.patch(`/api/v1/reports/${report.id}`, { name: '', templateId: timesheet, filters: report.filters }, owner.token), 400);
+    expectProblem(
+      await t.patch(`/api/v1/reports/${report.id}`, { name: '', templateId: timesheet, filters: report.filters }, owner.token),
+      400,
+    );
   });
 
   it('gives concurrent edits consecutive versions, never a duplicate or a gap', async () => {
     const report = await newReport(t, owner, [ws.id]);
     const results = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => t.patch(`/api/v1/reports/${report.id}`, { name: `Edit ${i}`, templateId: timesheet, filters: report.filters }, owner.token)),
+      Array.from({ length: 4 }, (_, i) =>
+        t.patch(`/api/v1/reports/${report.id}`, { name: `Edit ${i}`, templateId: timesheet, filters: report.filters }, owner.token),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(results.map((r) => r.body.version).sort()).toEqual([2, 3, 4, 5]);
@@ -262,7 +326,9 @@ describe('PATCH /api/v1/reports/:id', () => {
 describe('content versions are immutable in the database itself', () => {
   it('refuses UPDATE and a lone DELETE of a content row, and keeps version and content id together', async () => {
     const report = await newReport(t, owner, [ws.id]);
-    await expect(t.database.db.execute(sql.raw(`update report_contents set rendered_markdown = 'x' where id = '${report.reportContentId}'`))).rejects.toThrow();
+    await expect(
+      t.database.db.execute(sql.raw(`update report_contents set rendered_markdown = 'x' where id = '${report.reportContentId}'`)),
+    ).rejects.toThrow();
     await expect(t.database.db.execute(sql.raw(`delete from report_contents where id = '${report.reportContentId}'`))).rejects.toThrow();
     await expect(t.database.db.execute(sql.raw(`update reports set version = 7 where id = '${report.id}'`))).rejects.toThrow();
     expect((await t.get(`/api/v1/reports/${report.id}`, owner.token)).body.renderedMarkdown).toBe(report.renderedMarkdown);
@@ -314,14 +380,23 @@ describe('GET /api/v1/reports', () => {
     // Same createdAt for all: the id breaks the tie.
     made.push((await newReport(t, lister, [lws.id], { filters: { dateRange: { from: '2026-01-01', to: '2026-01-31' } } })).id);
     made.push((await newReport(t, lister, [lws.id], { filters: { dateRange: { from: '2026-03-01', to: '2026-03-31' } } })).id);
-    made.push((await newReport(t, lister, [lws.id, other.id], { templateId: template, filters: { dateRange: { from: '2026-05-01', to: '2026-05-31' } } })).id);
-    made.push((await newReport(t, lister, [other.id], { filters: { projectIds: [], dateRange: { from: '2026-02-01', to: '2026-04-30' } } })).id);
+    made.push(
+      (
+        await newReport(t, lister, [lws.id, other.id], {
+          templateId: template,
+          filters: { dateRange: { from: '2026-05-01', to: '2026-05-31' } },
+        })
+      ).id,
+    );
+    made.push(
+      (await newReport(t, lister, [other.id], { filters: { projectIds: [], dateRange: { from: '2026-02-01', to: '2026-04-30' } } })).id,
+    );
     t.clock.reset();
   });
 
   const ids = (res: { body: { id: string }[] }) => res.body.map((r) => r.id);
 
-  it('lists the caller\'s reports newest first without bodies, with X-Total-Count', async () => {
+  it("lists the caller's reports newest first without bodies, with X-Total-Count", async () => {
     const res = await t.get('/api/v1/reports', lister.token);
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([...made].reverse());
@@ -334,7 +409,8 @@ describe('GET /api/v1/reports', () => {
     const page = await t.get('/api/v1/reports', lister.token, { limit: 2, offset: 1 });
     expect(ids(page)).toEqual([made[2], made[1]]);
     expect(page.headers['x-total-count']).toBe('4');
-    for (const bad of [{ limit: 0 }, { limit: 201 }, { offset: -1 }, { limit: 'x' }] as Record<string, string | number>[]) expectProblem(await t.get('/api/v1/reports', lister.token, bad), 400);
+    for (const bad of [{ limit: 0 }, { limit: 201 }, { offset: -1 }, { limit: 'x' }] as Record<string, string | number>[])
+      expectProblem(await t.get('/api/v1/reports', lister.token, bad), 400);
     expectProblem(await t.get('/api/v1/reports', lister.token, { bogus: 1 }), 400);
   });
 
@@ -362,7 +438,7 @@ describe('GET /api/v1/reports', () => {
     expectProblem(await t.get('/api/v1/reports', owner.token, { workspaceId: lws.id }), 403);
   });
 
-  it('shows totalMinutes null on the owner\'s reports whose workspaces they no longer fully belong to', async () => {
+  it("shows totalMinutes null on the owner's reports whose workspaces they no longer fully belong to", async () => {
     const leaver = await newUser(t);
     const shared = await newWorkspace(t, lister, 'Shared L');
     await addMember(t, shared.id, leaver, 'member');
@@ -379,7 +455,7 @@ describe('GET /api/v1/reports', () => {
     expect(adminView.body.find((r: { id: string }) => r.id === lost.id).totalMinutes).toBe(0);
   });
 
-  it('GET /api/v1/reports/template-ids gives the distinct template ids of the caller\'s reports', async () => {
+  it("GET /api/v1/reports/template-ids gives the distinct template ids of the caller's reports", async () => {
     const res = await t.get('/api/v1/reports/template-ids', lister.token);
     expect(res.status).toBe(200);
     // Every report of the lister has the same createdAt: the template id (desc) breaks the tie.
@@ -445,7 +521,7 @@ describe('what a report contains', () => {
     expect((await newReport(t, boss, [w.id], filters({ userIds: [peer.id], tags: ['zzz'] }))).totalMinutes).toBe(0);
   });
 
-  it('bounds the period by midnight in the owner\'s timezone', async () => {
+  it("bounds the period by midnight in the owner's timezone", async () => {
     const la = await newUser(t, { timezone: 'America/Los_Angeles' });
     const w = await newWorkspace(t, la);
     // 2026-11-01 00:30 in Los Angeles is 07:30Z (PDT until 09:00Z that day); 2026-10-31 23:30 local is 06:30Z.

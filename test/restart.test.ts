@@ -11,7 +11,9 @@ import { buildApp } from '../src/app.js';
 import { testConfig } from './helpers/test-app.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-restart-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function start(bootstrapAdminToken: string | null) {
   return buildApp({ config: testConfig({ dataDir, bootstrapAdminToken, shareKey: null }), logger: false });
@@ -24,7 +26,7 @@ describe('restart on the embedded database', () => {
     expect(token).toMatch(/^chr_/);
     const auth = { authorization: `Bearer ${token}` };
     const call = async (app: typeof first, method: string, url: string, payload?: unknown) => {
-      const res = await app.inject({ method: method as 'GET', url, headers: auth, ...(payload ? { payload: payload as object } : {}) });
+      const res = await app.inject({ method: method as 'GET', url, headers: auth, ...(payload ? { payload: payload } : {}) });
       return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
     };
     const user = await call(first, 'POST', '/api/v1/users', { name: 'Kept', email: 'kept@example.com' });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { reports } from '../src/db/schema.js';
 import { parseDocument } from '../src/render/document.js';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
-import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
+import { addMember, addProjectMember, newProject, newTeam, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
 
 let t: TestContext;
@@ -31,6 +31,11 @@ async function candidateIds(report: { id: string }, owner: TestUser): Promise<st
   return res.body.map((c: { id: string }) => c.id);
 }
 
+/** Lets `n` turns of the event loop pass. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 async function inbox(user: TestUser): Promise<any[]> {
   const res = await t.get('/api/v1/inbox', user.token);
   expect(res.status).toBe(200);
@@ -39,14 +44,8 @@ async function inbox(user: TestUser): Promise<any[]> {
 
 /** One workspace owned by `owner` with an admin, two plain members and a project; plus an outsider. */
 async function team() {
-  const owner = await newUser(t);
-  const admin = await newUser(t);
-  const alice = await newUser(t);
+  const { owner, admin, plain: alice, outsider, workspace } = await newTeam(t);
   const bob = await newUser(t);
-  const outsider = await newUser(t);
-  const workspace = await newWorkspace(t, owner);
-  await addMember(t, workspace.id, admin, 'admin', owner.token);
-  await addMember(t, workspace.id, alice, 'member', owner.token);
   await addMember(t, workspace.id, bob, 'member', owner.token);
   const project = await newProject(t, workspace.id, owner.token);
   return { owner, admin, alice, bob, outsider, workspace, project };
@@ -129,18 +128,36 @@ describe('GET /api/v1/reports/:id/recipients', () => {
     expect(await inbox(alice)).toHaveLength(1);
   });
 
-  it("restricts by the projects of teammates' entries only, when the owner's own entries add others", async () => {
+  it("restricts by every snapshot project, the owner's own included, once a teammate's entry is on a project", async () => {
     const { owner, admin, alice, bob, workspace, project } = await team();
     const other = await newProject(t, workspace.id, owner.token);
     await addProjectMember(t, project.id, alice.id, owner.token);
+    await addProjectMember(t, project.id, bob.id, owner.token);
+    await addProjectMember(t, other.id, bob.id, owner.token);
+    // The owner's entry is on `other`, alice's (a teammate's) on `project`.
     await entry(owner, workspace.id, other.id);
     await entry(alice, workspace.id, project.id);
     const report = await newReport(t, owner, [workspace.id], { filters: { userIds: [owner.id, alice.id] } });
     expect([...(report.snapshotProjectIds as string[])].sort()).toEqual([project.id, other.id].sort());
 
-    // Nobody but the owner and the admin reads `other`; only `project` (alice's) counts.
-    expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, alice.id].sort());
-    expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [bob.id] }, owner.token), 400);
+    // alice reads `project` only: not a candidate, and a send to her is refused whole. bob reads
+    // both and the workspace admin reads every project.
+    expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, bob.id].sort());
+    const problem = expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [bob.id, alice.id] }, owner.token), 400);
+    expect(problem.errors).toEqual([{ path: '/recipientUserIds/1', message: expect.any(String) }]);
+    expect(await inbox(bob)).toHaveLength(0);
+    const sent = await t.post(sendOf(report.id), { recipientUserIds: [admin.id, bob.id] }, owner.token);
+    expect(sent.status).toBe(201);
+    expect(sent.body.delivered).toBe(2);
+  });
+
+  it("imposes no project restriction for a teammate's unassigned entries beside the owner's own projects", async () => {
+    const { owner, admin, alice, bob, workspace, project } = await team();
+    await entry(owner, workspace.id, project.id);
+    await entry(alice, workspace.id);
+    const report = await newReport(t, owner, [workspace.id], { filters: { userIds: [owner.id, alice.id] } });
+    expect(report.snapshotProjectIds).toEqual([project.id]);
+    expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, alice.id, bob.id].sort());
   });
 
   it('drops a recipient who loses project membership', async () => {
@@ -171,20 +188,19 @@ describe('GET /api/v1/reports/:id/recipients', () => {
     expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, owner.token), 400);
   });
 
-  it('restricts by every snapshot project on a report rendered before restricting projects were tracked', async () => {
-    const { owner, admin, alice, workspace, project } = await team();
+  it('makes nobody eligible while the restriction is undecided (a row rendered before it was tracked), until a re-render', async () => {
+    const { owner, admin, alice, bob, workspace, project } = await team();
     await entry(owner, workspace.id, project.id);
     const report = await newReport(t, owner, [workspace.id]);
     expect((await candidateIds(report, owner)).length).toBe(3);
 
-    // No API call can make such a row; only a re-render fills the column in.
-    await t.database.db.update(reports).set({ restrictingProjectIds: null }).where(eq(reports.id, report.id));
-    expect(await candidateIds(report, owner)).toEqual([admin.id]);
-    expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, owner.token), 400);
-    expect((await t.post(sendOf(report.id), { recipientUserIds: [admin.id] }, owner.token)).status).toBe(201);
+    // No API call can make such a row; migration 0004 leaves undecidable rows null.
+    await t.database.db.update(reports).set({ restrictsRecipients: null }).where(eq(reports.id, report.id));
+    expect(await candidateIds(report, owner)).toEqual([]);
+    expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [admin.id] }, owner.token), 400);
 
     const edited = await editReport(t, owner, report);
-    expect((await candidateIds(edited, owner)).length).toBe(3);
+    expect((await candidateIds(edited, owner)).sort()).toEqual([admin.id, alice.id, bob.id].sort());
   });
 
   it('is owner-only: 404 for a workspace admin who can read the report, an instance admin and others', async () => {
@@ -234,7 +250,13 @@ describe('POST /api/v1/reports/:id/send', () => {
     for (const user of [alice, bob]) {
       const messages = await inbox(user);
       expect(messages).toHaveLength(1);
-      expect(messages[0]).toMatchObject({ reportId: report.id, reportContentId: report.reportContentId, version: 1, message: 'Please review', self: false });
+      expect(messages[0]).toMatchObject({
+        reportId: report.id,
+        reportContentId: report.reportContentId,
+        version: 1,
+        message: 'Please review',
+        self: false,
+      });
     }
   });
 
@@ -263,14 +285,22 @@ describe('POST /api/v1/reports/:id/send', () => {
 
   it('accepts 50 recipients and a 1000-char message', async () => {
     const { owner, alice, report } = await teamWithReport();
-    const res = await t.post(sendOf(report.id), { recipientUserIds: Array.from({ length: 50 }, () => alice.id), message: 'm'.repeat(1000) }, owner.token);
+    const res = await t.post(
+      sendOf(report.id),
+      { recipientUserIds: Array.from({ length: 50 }, () => alice.id), message: 'm'.repeat(1000) },
+      owner.token,
+    );
     expect(res.status).toBe(201);
     expect(res.body.delivered).toBe(1);
   });
 
   it('refuses the whole send when any recipient is not a candidate, naming each bad entry', async () => {
     const { owner, alice, bob, outsider, report } = await teamWithReport();
-    const res = await t.post(sendOf(report.id), { recipientUserIds: [alice.id, bob.id, outsider.id, owner.id, 'no-such-user'], sendToSelf: true }, owner.token);
+    const res = await t.post(
+      sendOf(report.id),
+      { recipientUserIds: [alice.id, bob.id, outsider.id, owner.id, 'no-such-user'], sendToSelf: true },
+      owner.token,
+    );
     const problem = expectProblem(res, 400);
     expect(problem.errors?.map((e) => e.path)).toEqual(['/recipientUserIds/2', '/recipientUserIds/3', '/recipientUserIds/4']);
     expect(res.text).not.toContain(outsider.id);
@@ -353,12 +383,12 @@ describe('POST /api/v1/reports/:id/send', () => {
     const { owner, alice, report } = await teamWithReport({ name: 'Race 0' });
     let current: TestReport = report;
     const versions = new Map<number, string>([[1, report.reportContentId]]);
-    // Staggered starts land the send before, during and after the edit's commit.
+    // Staggered starts (in event-loop turns) land the send before, during and after the edit's commit.
     const delays = [-1, 0, 1, 2, 4, 8, 16, 32];
     for (const [i, delay] of delays.entries()) {
       const send = () => t.post(sendOf(report.id), { recipientUserIds: [alice.id] }, owner.token);
       const [sent, edited] = await Promise.all([
-        delay < 0 ? send() : new Promise((resolve) => setTimeout(resolve, delay)).then(send),
+        delay < 0 ? send() : turns(delay).then(send),
         editReport(t, owner, current, { name: `Race ${i + 1}` }),
       ]);
       expect(sent.status).toBe(201);

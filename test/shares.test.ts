@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shares } from '../src/db/schema.js';
-import type { AppContext } from '../src/http/types.js';
 import { assertShareKeyFits } from '../src/modules/shares/shares.service.js';
 import { buildTestApp, expectProblem, newUser, testConfig, type TestContext, type TestUser } from './helpers/test-app.js';
-import { addMember, newWorkspace } from './helpers/factories.js';
+import { addMember, newTeam, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
 
 let t: TestContext;
@@ -16,7 +15,18 @@ afterAll(() => t.close());
 
 const TOKEN = /^[A-Za-z0-9_-]{22}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const SHARE_KEYS = ['createdAt', 'expiresAt', 'hasPasscode', 'id', 'lastViewedAt', 'reportContentId', 'revokedAt', 'token', 'url', 'viewCount'];
+const SHARE_KEYS = [
+  'createdAt',
+  'expiresAt',
+  'hasPasscode',
+  'id',
+  'lastViewedAt',
+  'reportContentId',
+  'revokedAt',
+  'token',
+  'url',
+  'viewCount',
+];
 
 const reportShares = (id: string) => `/api/v1/reports/${id}/shares`;
 const inboxShares = (id: string) => `/api/v1/inbox/${id}/shares`;
@@ -24,13 +34,7 @@ const revokeOf = (id: string) => `/api/v1/report-shares/${id}/revoke`;
 
 /** A workspace owned by `owner`, with an admin, a plain member and an outsider, and a report of the owner's. */
 async function team() {
-  const owner = await newUser(t);
-  const admin = await newUser(t);
-  const member = await newUser(t);
-  const outsider = await newUser(t);
-  const workspace = await newWorkspace(t, owner);
-  await addMember(t, workspace.id, admin, 'admin', owner.token);
-  await addMember(t, workspace.id, member, 'member', owner.token);
+  const { owner, admin, plain: member, outsider, workspace } = await newTeam(t);
   const report = await newReport(t, owner, [workspace.id], { name: 'Team report' });
   return { owner, admin, member, outsider, workspace, report };
 }
@@ -43,7 +47,11 @@ async function mint(report: { id: string }, user: TestUser, body: unknown = {}) 
 
 /** Sends the report's current version to `recipients`; returns each recipient's inbox message id. */
 async function send(report: TestReport, sender: TestUser, recipients: TestUser[], sendToSelf = false): Promise<Map<string, string>> {
-  const res = await t.post(`/api/v1/reports/${report.id}/send`, { recipientUserIds: recipients.map((r) => r.id), sendToSelf }, sender.token);
+  const res = await t.post(
+    `/api/v1/reports/${report.id}/send`,
+    { recipientUserIds: recipients.map((r) => r.id), sendToSelf },
+    sender.token,
+  );
   if (res.status !== 201) throw new Error(`send failed: ${res.status} ${res.text}`);
   const ids = new Map<string, string>();
   for (const user of sendToSelf ? [...recipients, sender] : recipients) {
@@ -169,7 +177,10 @@ describe('POST /api/v1/reports/:id/shares', () => {
   it('refuses a body that is not an object', async () => {
     const { owner, report } = await team();
     expectProblem(await t.post(reportShares(report.id), [], owner.token), 400);
-    expectProblem(await t.request('POST', reportShares(report.id), { token: owner.token, raw: '{', headers: { 'content-type': 'application/json' } }), 400);
+    expectProblem(
+      await t.request('POST', reportShares(report.id), { token: owner.token, raw: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
   });
 
   it('is for the owner only: readers of the report get 404 like everyone else', async () => {
@@ -439,29 +450,18 @@ describe('tokens outside the share object', () => {
 });
 
 describe('assertShareKeyFits', () => {
-  /** The context the app builds, with the share key under test. */
-  function contextWith(shareKey: Buffer): AppContext {
-    return {
-      config: testConfig({ shareKey }),
-      database: t.database,
-      db: t.database.db,
-      clock: t.clock,
-      shareKey,
-      renderer: { render: () => Promise.reject(new Error('not used')), renderPage: () => Promise.reject(new Error('not used')), close: async () => undefined },
-    };
-  }
   const rightKey = testConfig().shareKey!;
 
   it('passes on a database without links', async () => {
     await t.database.db.delete(shares);
-    await expect(assertShareKeyFits(contextWith(Buffer.alloc(32, 9)))).resolves.toBeUndefined();
+    await expect(assertShareKeyFits(t.database.db, Buffer.alloc(32, 9))).resolves.toBeUndefined();
   });
 
   it('passes with the key the links were sealed with, and refuses any other', async () => {
     const { owner, report } = await team();
     await mint(report, owner);
-    await expect(assertShareKeyFits(contextWith(rightKey))).resolves.toBeUndefined();
-    await expect(assertShareKeyFits(contextWith(Buffer.alloc(32, 9)))).rejects.toThrow(
+    await expect(assertShareKeyFits(t.database.db, rightKey)).resolves.toBeUndefined();
+    await expect(assertShareKeyFits(t.database.db, Buffer.alloc(32, 9))).rejects.toThrow(
       'SHARE_KEY does not decrypt the share links in this database; start with the key they were made with',
     );
   });

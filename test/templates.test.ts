@@ -33,7 +33,7 @@ async function create(fields: Record<string, unknown> = {}): Promise<Template> {
   return res.body;
 }
 
-/** Asserts the platform.md section 1 order over a whole list: createdAt desc, then id desc. */
+/** Asserts the order of docs/api.md "Conventions" over a whole list: createdAt desc, then id desc. */
 function expectNewestFirst(list: { id: string; createdAt: string }[]): void {
   for (let i = 1; i < list.length; i++) {
     const [a, b] = [list[i - 1]!, list[i]!];
@@ -81,7 +81,14 @@ describe('POST /api/v1/templates', () => {
   });
 
   it('stores every field', async () => {
-    const fields = { name: 'Full', description: 'About it', body: 'B', nameTemplate: 'Week {{ period.from }}', noteTemplate: 'Note', enabled: false };
+    const fields = {
+      name: 'Full',
+      description: 'About it',
+      body: 'B',
+      nameTemplate: 'Week {{ period.from }}',
+      noteTemplate: 'Note',
+      enabled: false,
+    };
     const res = await t.post(TEMPLATES, fields);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject(fields);
@@ -117,7 +124,7 @@ describe('POST /api/v1/templates', () => {
     ['an unknown property', { colour: 'blue' }, '/colour'],
   ])('400 for %s', async (_label, fields, path) => {
     const body: Record<string, unknown> = { name: 'X', body: 'B', ...fields };
-    for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+    for (const key of Object.keys(body)) if (body[key] === undefined) Reflect.deleteProperty(body, key);
     const problem = expectProblem(await t.post(TEMPLATES, body), 400);
     expect(problem.errors?.map((e) => e.path)).toContain(path);
   });
@@ -208,7 +215,9 @@ describe('GET /api/v1/templates', () => {
   });
 
   it('400s a bad or unknown query parameter', async () => {
-    expect(expectProblem(await t.get(TEMPLATES, user.token, { includeDisabled: 'maybe' }), 400).errors?.[0]?.path).toBe('/query/includeDisabled');
+    expect(expectProblem(await t.get(TEMPLATES, user.token, { includeDisabled: 'maybe' }), 400).errors?.[0]?.path).toBe(
+      '/query/includeDisabled',
+    );
     expect(expectProblem(await t.get(TEMPLATES, user.token, { sort: 'name' }), 400).errors?.[0]?.path).toBe('/query/sort');
   });
 
@@ -240,7 +249,14 @@ describe('PATCH /api/v1/templates/:id', () => {
     const created = await create();
     t.clock.set('2026-05-02T00:00:00.000Z');
     try {
-      const fields = { name: 'Renamed', description: 'Now described', body: 'New {{ x }}', nameTemplate: 'N', noteTemplate: 'O', enabled: false };
+      const fields = {
+        name: 'Renamed',
+        description: 'Now described',
+        body: 'New {{ x }}',
+        nameTemplate: 'N',
+        noteTemplate: 'O',
+        enabled: false,
+      };
       const res = await t.patch(`${TEMPLATES}/${created.id}`, fields);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ...created, ...fields, updatedAt: '2026-05-02T00:00:00.000Z' });

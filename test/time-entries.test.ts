@@ -105,11 +105,23 @@ describe('POST /api/v1/time-entries', () => {
   it('stores project, description and tags as given', async () => {
     const res = await t.post(
       ENTRIES,
-      { workspaceId: w.ws, projectId: w.p, start: '2026-03-02T09:00:00.5Z', minutes: 15, description: 'Standup', tags: ['meeting', 'Meeting', 'daily'] },
+      {
+        workspaceId: w.ws,
+        projectId: w.p,
+        start: '2026-03-02T09:00:00.5Z',
+        minutes: 15,
+        description: 'Standup',
+        tags: ['meeting', 'Meeting', 'daily'],
+      },
       w.alice.token,
     );
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ projectId: w.p, start: '2026-03-02T09:00:00.500Z', description: 'Standup', tags: ['meeting', 'Meeting', 'daily'] });
+    expect(res.body).toMatchObject({
+      projectId: w.p,
+      start: '2026-03-02T09:00:00.500Z',
+      description: 'Standup',
+      tags: ['meeting', 'Meeting', 'daily'],
+    });
   });
 
   it('takes an explicit null projectId as unassigned, and the caller as an explicit userId', async () => {
@@ -177,13 +189,16 @@ describe('POST /api/v1/time-entries', () => {
     ['createdAt given', { createdAt: START }, '/createdAt'],
   ])('400 for %s', async (_label, fields, path) => {
     const body: Record<string, unknown> = { workspaceId: w.ws, start: START, minutes: 30, ...fields };
-    for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+    for (const key of Object.keys(body)) if (body[key] === undefined) Reflect.deleteProperty(body, key);
     const problem = expectProblem(await t.post(ENTRIES, body, w.alice.token), 400);
     expect(problem.errors?.map((e) => e.path)).toContain(path);
   });
 
   it('400s malformed JSON and a non-object body', async () => {
-    expectProblem(await t.request('POST', ENTRIES, { token: w.alice.token, raw: '{"minutes":', headers: { 'content-type': 'application/json' } }), 400);
+    expectProblem(
+      await t.request('POST', ENTRIES, { token: w.alice.token, raw: '{"minutes":', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     expectProblem(await t.post(ENTRIES, [1, 2], w.alice.token), 400);
   });
 
@@ -223,13 +238,18 @@ describe('POST /api/v1/time-entries', () => {
   it("400s a project the entry's user may not read", async () => {
     // bob is not in P; naming him as an admin does not change that.
     expectProblem(await t.post(ENTRIES, { workspaceId: w.ws, projectId: w.p, start: START, minutes: 30 }, w.bob.token), 400);
-    const problem = expectProblem(await t.post(ENTRIES, { workspaceId: w.ws, projectId: w.p, userId: w.bob.id, start: START, minutes: 30 }, w.admin.token), 400);
+    const problem = expectProblem(
+      await t.post(ENTRIES, { workspaceId: w.ws, projectId: w.p, userId: w.bob.id, start: START, minutes: 30 }, w.admin.token),
+      400,
+    );
     expect(problem.errors?.[0]?.path).toBe('/projectId');
   });
 
   it('lets a workspace admin use any project of the workspace for themself, and for a project member', async () => {
     expect((await t.post(ENTRIES, { workspaceId: w.ws, projectId: w.q, start: START, minutes: 30 }, w.admin.token)).status).toBe(201);
-    expect((await t.post(ENTRIES, { workspaceId: w.ws, projectId: w.q, userId: w.bob.id, start: START, minutes: 30 }, w.admin.token)).status).toBe(201);
+    expect(
+      (await t.post(ENTRIES, { workspaceId: w.ws, projectId: w.q, userId: w.bob.id, start: START, minutes: 30 }, w.admin.token)).status,
+    ).toBe(201);
   });
 
   it('needs the write scope (403) and a token (401)', async () => {
@@ -325,8 +345,16 @@ describe('GET /api/v1/time-entries: filters, order and paging', () => {
   beforeAll(async () => {
     w = await world();
     byStart = [];
-    for (const [i, start] of ['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-03T12:00:00.000Z', '2026-01-05T00:00:00.000Z'].entries()) {
-      byStart.push(await log(w.admin.token, { workspaceId: w.ws, start, userId: i % 2 ? w.alice.id : w.bob.id, projectId: i === 4 ? w.q : null }));
+    for (const [i, start] of [
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+      '2026-01-03T12:00:00.000Z',
+      '2026-01-05T00:00:00.000Z',
+    ].entries()) {
+      byStart.push(
+        await log(w.admin.token, { workspaceId: w.ws, start, userId: i % 2 ? w.alice.id : w.bob.id, projectId: i === 4 ? w.q : null }),
+      );
     }
   });
 
@@ -489,7 +517,9 @@ describe('PATCH and DELETE /api/v1/time-entries/:id', () => {
   it('re-checks the project rules', async () => {
     const entry = await log(w.bob.token, { workspaceId: w.ws });
     // P2 is in the other workspace; P is not readable by bob, even when the admin asks.
-    expect(expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { projectId: w.p2 }, w.bob.token), 400).errors?.[0]?.path).toBe('/projectId');
+    expect(expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { projectId: w.p2 }, w.bob.token), 400).errors?.[0]?.path).toBe(
+      '/projectId',
+    );
     expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { projectId: w.p }, w.bob.token), 400);
     expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { projectId: w.p }, w.admin.token), 400);
     expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { projectId: 'no-such-project' }, w.admin.token), 400);

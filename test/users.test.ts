@@ -11,7 +11,13 @@ describe('bootstrap admin', () => {
   it('makes BOOTSTRAP_ADMIN_TOKEN a read+write token of the Administrator', async () => {
     const me = await t.get('/api/v1/me');
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ name: 'Administrator', email: 'admin@localhost', instanceAdmin: true, timezone: 'UTC', imageUrl: null });
+    expect(me.body).toMatchObject({
+      name: 'Administrator',
+      email: 'admin@localhost',
+      instanceAdmin: true,
+      timezone: 'UTC',
+      imageUrl: null,
+    });
     expect(me.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 });
@@ -57,7 +63,12 @@ describe('POST /api/v1/users', () => {
   });
 
   it('accepts an https image URL and a real timezone', async () => {
-    const res = await t.post('/api/v1/users', { name: 'Tz', email: 'tz@example.com', timezone: 'Pacific/Kiritimati', imageUrl: 'https://example.com/a.png' });
+    const res = await t.post('/api/v1/users', {
+      name: 'Tz',
+      email: 'tz@example.com',
+      timezone: 'Pacific/Kiritimati',
+      imageUrl: 'https://example.com/a.png',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ timezone: 'Pacific/Kiritimati', imageUrl: 'https://example.com/a.png' });
   });
@@ -170,7 +181,15 @@ describe('tokens', () => {
 
   it('validates the token body', async () => {
     const a = await newUser(t);
-    for (const body of [{ scopes: [] }, { scopes: ['admin'] }, { scopes: ['read', 'read'] }, { scopes: ['read'], expiresInDays: 0 }, { scopes: ['read'], expiresInDays: 366 }, { scopes: ['read'], name: 'x'.repeat(101) }, {}]) {
+    for (const body of [
+      { scopes: [] },
+      { scopes: ['admin'] },
+      { scopes: ['read', 'read'] },
+      { scopes: ['read'], expiresInDays: 0 },
+      { scopes: ['read'], expiresInDays: 366 },
+      { scopes: ['read'], name: 'x'.repeat(101) },
+      {},
+    ]) {
       expectProblem(await t.post(`/api/v1/users/${a.id}/tokens`, body, a.token), 400);
     }
   });
@@ -217,7 +236,7 @@ describe('tokens', () => {
     expect(res2.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="read"');
   });
 
-  it('revoking someone else\'s token is 404 and leaves it working', async () => {
+  it("revoking someone else's token is 404 and leaves it working", async () => {
     const a = await newUser(t);
     const b = await newUser(t);
     const bt = await t.post(`/api/v1/users/${b.id}/tokens`, { scopes: ['read'] }, b.token);

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
 import { newProject, newWorkspace } from './helpers/factories.js';
@@ -40,8 +40,8 @@ const RAW_TEMPLATE = `# {{ report.name }}
 {% endfor %}`;
 
 describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
-  let t: TestContext;
-  let browser: Browser;
+  let t: TestContext | undefined;
+  let browser: Browser | undefined;
   let base: string;
   let owner: TestUser;
   let openToken: string;
@@ -55,13 +55,24 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     for (const [i, description] of PAYLOADS.entries()) {
       const res = await t.post(
         '/api/v1/time-entries',
-        { workspaceId: workspace.id, projectId: project.id, start: `2026-11-0${1 + (i % 9)}T10:00:00Z`, minutes: 15, description, tags: [description.slice(0, 50)] },
+        {
+          workspaceId: workspace.id,
+          projectId: project.id,
+          start: `2026-11-0${1 + (i % 9)}T10:00:00Z`,
+          minutes: 15,
+          description,
+          tags: [description.slice(0, 50)],
+        },
         owner.token,
       );
       if (res.status !== 201) throw new Error(`entry failed: ${res.status} ${res.text}`);
     }
     const templateId = await newTemplate(t, RAW_TEMPLATE);
-    const report = await newReport(t, owner, [workspace.id], { name: 'Hostile <script>window.__pwned=1</script>', templateId, note: PAYLOADS.join('\n\n') });
+    const report = await newReport(t, owner, [workspace.id], {
+      name: 'Hostile <script>window.__pwned=1</script>',
+      templateId,
+      note: PAYLOADS.join('\n\n'),
+    });
     openToken = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token)).body.token;
     lockedToken = (await t.post(`/api/v1/reports/${report.id}/shares`, { passcode: 'let me in' }, owner.token)).body.token;
 
@@ -69,7 +80,14 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   }, 120_000);
 
@@ -78,8 +96,12 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     await t?.close();
   });
 
+  /** The answer to the passcode form's POST (the page it navigates to). */
+  const isUnlock = (response: Response): boolean => response.request().method() === 'POST' && response.url().startsWith(`${base}/share/`);
+
   /** A fresh page that records dialogs, console messages and every request it makes. */
   async function watchedPage(): Promise<{ page: Page; dialogs: string[]; console: string[]; requests: string[] }> {
+    if (!browser) throw new Error('no browser');
     const page = await browser.newPage();
     const seen = { page, dialogs: [] as string[], console: [] as string[], requests: [] as string[] };
     page.on('dialog', (dialog) => {
@@ -121,15 +143,17 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     expect(await page.textContent('h1')).toBe('This report is protected');
 
     await page.fill('#passcode', 'not the passcode');
-    const [wrong] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
-    expect(wrong?.status()).toBe(401);
+    const [wrong] = await Promise.all([page.waitForResponse(isUnlock), page.click('button[type="submit"]')]);
+    await page.waitForLoadState();
+    expect(wrong.status()).toBe(401);
     expect(await page.textContent('#passcode-error')).toContain('not right');
     expect(await page.getAttribute('#passcode', 'aria-invalid')).toBe('true');
 
     await page.fill('#passcode', 'let me in');
-    const [right] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
-    expect(right?.status()).toBe(200);
-    expect(right?.request().method()).toBe('POST');
+    const [right] = await Promise.all([page.waitForResponse(isUnlock), page.click('button[type="submit"]')]);
+    await page.waitForLoadState();
+    expect(right.status()).toBe(200);
+    expect(right.request().method()).toBe('POST');
     expect(await page.textContent('h1')).toBe('Hostile <script>window.__pwned=1</script>');
 
     expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shares } from '../src/db/schema.js';
-import { bookPasscodeAttempt } from '../src/modules/shares/shares.repository.js';
+import { bookPasscodeAttempt } from '../src/repositories/shares.repository.js';
 import { NOT_FOUND_PAGE } from '../src/render/share-page.js';
-import { buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
+import { buildPeerApp, buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
 import { newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
 
@@ -103,6 +103,58 @@ describe('GET /share/:token', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(200);
     expect(new Set(results.map((r) => r.text)).size).toBe(1);
     expect((await shareRow(share.id)).viewCount).toBe(200);
+  });
+
+  it('counts concurrent views on two processes exactly, each answered after its count', async () => {
+    const peer = await buildPeerApp(t);
+    try {
+      const { owner, report } = await ownerWithReport();
+      const share = await mint(report, owner);
+      const results = await Promise.all(
+        Array.from({ length: 120 }, (_, i) => (i % 2 === 0 ? t : peer).request('GET', PAGE(share.token), { token: null })),
+      );
+      expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+      expect((await shareRow(share.id)).viewCount).toBe(120);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('stops serving on every process the moment a link is revoked on one, whatever they remember of it', async () => {
+    const peer = await buildPeerApp(t);
+    try {
+      const { owner, report } = await ownerWithReport();
+      const share = await mint(report, owner);
+      const passcodeLink = await mint(report, owner, { passcode: 'remembered' });
+      // Both processes have seen (and keep) both links.
+      for (const app of [t, peer]) {
+        expect((await app.request('GET', PAGE(share.token), { token: null })).status).toBe(200);
+        expect((await app.request('GET', PAGE(passcodeLink.token), { token: null })).status).toBe(200);
+      }
+      for (const link of [share, passcodeLink]) {
+        expect((await t.post(`/api/v1/report-shares/${link.id}/revoke`, undefined, owner.token)).status).toBe(200);
+      }
+      for (const app of [peer, t]) {
+        const gone = await app.request('GET', PAGE(share.token), { token: null });
+        expect(gone.status).toBe(404);
+        expect(gone.text).toBe(NOT_FOUND_PAGE);
+        expect((await app.request('GET', PAGE(passcodeLink.token), { token: null })).status).toBe(404);
+        expect(
+          (await app.request('POST', PAGE(passcodeLink.token), { token: null, headers: FORM, raw: 'passcode=remembered' })).status,
+        ).toBe(404);
+      }
+      expect((await shareRow(share.id)).viewCount).toBe(2);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('stops serving a remembered link once its report is deleted', async () => {
+    const { owner, report } = await ownerWithReport();
+    const share = await mint(report, owner);
+    expect((await view(share.token)).status).toBe(200);
+    expect((await t.del(`/api/v1/reports/${report.id}`, owner.token)).status).toBe(204);
+    expect((await view(share.token)).status).toBe(404);
   });
 
   it('serves until just before expiresAt and is gone at expiresAt', async () => {
@@ -247,7 +299,10 @@ describe('the uniform 404', () => {
       for (const token of Object.values(tokens)) {
         responses.push(await view(token), await submit(token, 'abcd'));
       }
-      responses.push(await t.request('GET', '/share/', { token: null }), await t.request('GET', `/share/${revoked.token}/extra`, { token: null }));
+      responses.push(
+        await t.request('GET', '/share/', { token: null }),
+        await t.request('GET', `/share/${revoked.token}/extra`, { token: null }),
+      );
       const reference = comparableHeaders(responses[0]!);
       for (const res of responses) {
         expect(res.status).toBe(404);

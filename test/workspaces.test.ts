@@ -94,9 +94,13 @@ describe('GET /api/v1/workspaces', () => {
 });
 
 describe('GET /api/v1/workspaces/:id', () => {
-  it('shows the workspace with the caller\'s role to every member', async () => {
+  it("shows the workspace with the caller's role to every member", async () => {
     const { owner, admin, plain, workspace } = await team();
-    for (const [user, role] of [[owner, 'owner'], [admin, 'admin'], [plain, 'member']] as const) {
+    for (const [user, role] of [
+      [owner, 'owner'],
+      [admin, 'admin'],
+      [plain, 'member'],
+    ] as const) {
       const res = await t.get(ws(workspace.id), user.token);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: workspace.id, name: workspace.name, role });
@@ -355,7 +359,7 @@ describe('DELETE /api/v1/workspaces/:id/members/:userId', () => {
     expectProblem(await t.del(member(workspace.id, owner.id), instanceAdmin.token), 409);
   });
 
-  it('drops the removed member\'s project memberships in that workspace', async () => {
+  it("drops the removed member's project memberships in that workspace", async () => {
     const { owner, plain, workspace } = await team();
     const project = await newProject(t, workspace.id, owner.token);
     await addProjectMember(t, project.id, plain.id, owner.token);

@@ -2,24 +2,49 @@
  * The database behind Chronicle: embedded PGlite (default) or a PostgreSQL server, both through
  * one Drizzle schema and one migrations folder.
  */
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { drizzlePgliteClient } from './pglite-client.js';
+import { initialiseDataDir, PGLITE_SETTINGS } from './pglite-setup.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A transaction handle is a Db too, so repositories take either. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
-  /** Runs pending migrations; safe to call twice and from several processes at once. */
-  migrate(): Promise<void>;
+  /**
+   * Runs pending migrations; safe to call twice and from several processes at once. `folder`
+   * (tests of a migration's data step) replaces the project's migrations folder.
+   */
+  migrate(folder?: string): Promise<void>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Calls `listener` with the SQL of every statement run through `db` until the returned function
+   * is called (tests count statements per request with it).
+   */
+  observeQueries(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
+}
+
+/** A Drizzle logger that tells whoever observes the database about each statement. */
+function queryObservers() {
+  const listeners = new Set<(sql: string) => void>();
+  return {
+    logger: {
+      logQuery: (query: string) => {
+        for (const listener of listeners) listener(query);
+      },
+    },
+    observeQueries: (listener: (sql: string) => void): (() => void) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -41,13 +66,17 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
-  const db = drizzle(client, { schema }) as unknown as Db;
+  if (dataDir) await initialiseDataDir(dataDir);
+  const options = { postgresqlconf: PGLITE_SETTINGS };
+  const client = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+  // Drizzle gets the fast client (pglite-client.ts); PGlite's own API stays for everything else.
+  const observers = queryObservers();
+  const db = drizzle(drizzlePgliteClient(client) as unknown as typeof client, { schema, logger: observers.logger }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
-    migrate: () => migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    observeQueries: observers.observeQueries,
+    migrate: (folder = MIGRATIONS_FOLDER) => migrate(drizzle(client, { schema }), { migrationsFolder: folder }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -62,16 +91,18 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  const db = drizzle(pool, { schema }) as unknown as Db;
+  const observers = queryObservers();
+  const db = drizzle(pool, { schema, logger: observers.logger }) as unknown as Db;
   return {
     kind: 'postgres',
     db,
-    migrate: async () => {
+    observeQueries: observers.observeQueries,
+    migrate: async (folder = MIGRATIONS_FOLDER) => {
       const client = await pool.connect();
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         try {
-          await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+          await migrate(drizzle(client, { schema }), { migrationsFolder: folder });
         } finally {
           await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
         }

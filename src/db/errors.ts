@@ -1,6 +1,22 @@
 /** Recognising database failures, whichever driver raised them and however Drizzle wrapped them. */
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+]);
 
 function* causes(error: unknown): Generator<Record<string, unknown>> {
   let current = error;
@@ -15,7 +31,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
     if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
     const message = typeof e.message === 'string' ? e.message : '';
-    if (/Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed|not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i.test(message)) return true;
+    if (
+      /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|PGlite is closed|not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i.test(
+        message,
+      )
+    )
+      return true;
   }
   return false;
 }

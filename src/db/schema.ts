@@ -65,10 +65,7 @@ export const apiTokens = pgTable(
   },
   (t) => [
     index('api_tokens_user_idx').on(t.userId),
-    check(
-      'api_tokens_scopes_valid',
-      sql`cardinality(${t.scopes}) between 1 and 2 and ${t.scopes} <@ array['read','write']::text[]`,
-    ),
+    check('api_tokens_scopes_valid', sql`cardinality(${t.scopes}) between 1 and 2 and ${t.scopes} <@ array['read','write']::text[]`),
   ],
 );
 
@@ -129,9 +126,7 @@ export const projectMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.userId] }),
     index('project_members_user_idx').on(t.userId),
-    foreignKey({ columns: [t.projectId, t.workspaceId], foreignColumns: [projects.id, projects.workspaceId] }).onDelete(
-      'cascade',
-    ),
+    foreignKey({ columns: [t.projectId, t.workspaceId], foreignColumns: [projects.id, projects.workspaceId] }).onDelete('cascade'),
     // A project member is always a workspace member: leaving the workspace drops the project memberships.
     foreignKey({
       columns: [t.workspaceId, t.userId],
@@ -154,14 +149,15 @@ export const timeEntries = pgTable(
     start: instant('start').notNull(),
     minutes: integer('minutes').notNull(),
     description: text('description').notNull().default(''),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    foreignKey({ columns: [t.projectId, t.workspaceId], foreignColumns: [projects.id, projects.workspaceId] }).onDelete(
-      'cascade',
-    ),
+    foreignKey({ columns: [t.projectId, t.workspaceId], foreignColumns: [projects.id, projects.workspaceId] }).onDelete('cascade'),
     index('time_entries_workspace_start_idx').on(t.workspaceId, t.start),
     index('time_entries_user_start_idx').on(t.userId, t.start),
     index('time_entries_project_start_idx').on(t.projectId, t.start),
@@ -214,11 +210,12 @@ export const reports = pgTable(
     totalMinutes: integer('total_minutes'),
     snapshotProjectIds: text('snapshot_project_ids').array(),
     /**
-     * The projects of entries by users other than the owner: recipients must read each of them
-     * (reports-api.md 4.1), while the owner's own entries restrict nobody. Null on rows rendered
-     * before it was tracked; those fall back to `snapshotProjectIds`.
+     * Whether the snapshot holds an entry by someone other than the owner on a project: then a
+     * recipient must read every project of `snapshotProjectIds`; otherwise (only the owner's own
+     * or unassigned entries) nobody is restricted. Null when it cannot be decided (a row rendered
+     * before it was tracked): nobody is eligible until the report is re-rendered.
      */
-    restrictingProjectIds: text('restricting_project_ids').array(),
+    restrictsRecipients: boolean('restricts_recipients'),
     version: integer('version').notNull(),
     /** Moves with `version`; the composite key in the SQL migration makes them agree. */
     currentContentId: text('current_content_id').notNull(),
@@ -395,9 +392,6 @@ export const reactions = pgTable(
       columns: [t.commentId, t.reportContentId],
       foreignColumns: [comments.id, comments.reportContentId],
     }).onDelete('cascade'),
-    check(
-      'reactions_emoji_valid',
-      sql`${t.emoji} in ('+1','-1','laugh','hooray','confused','heart','rocket','eyes')`,
-    ),
+    check('reactions_emoji_valid', sql`${t.emoji} in ('+1','-1','laugh','hooray','confused','heart','rocket','eyes')`),
   ],
 );

@@ -37,9 +37,9 @@ type SerializedError = ReturnType<typeof pino.stdSerializers.err> & Record<strin
  */
 export function serializeError(error: Error): SerializedError {
   const out = pino.stdSerializers.err(error) as SerializedError;
-  if (typeof out.message === 'string') out.message = out.message.split('\nparams:')[0]!;
+  if (typeof out.message === 'string') out.message = out.message.split('\nparams:')[0] ?? '';
   if (typeof out.stack === 'string') out.stack = out.stack.replace(/\nparams:[^\n]*/g, '');
-  for (const key of ['params', 'query', 'detail', 'where', 'internalQuery', 'parameters']) delete out[key];
+  for (const key of ['params', 'query', 'detail', 'where', 'internalQuery', 'parameters']) Reflect.deleteProperty(out, key);
   const cause = (error as { cause?: unknown }).cause;
   if (cause && typeof cause === 'object') {
     const c = cause as { name?: string; message?: string; code?: string; constraint?: string };

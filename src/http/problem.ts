@@ -5,7 +5,7 @@ import { AppError, notFound, type FieldError } from '../lib/errors.js';
 import { isDatabaseUnavailable, pgErrorCode } from '../db/errors.js';
 import { toFieldErrors } from './validation.js';
 
-export interface Problem {
+interface Problem {
   type: string;
   title: string;
   status: number;
@@ -28,13 +28,17 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
 const PART_PREFIX: Record<string, string> = { body: '', querystring: '/query', params: '/params', headers: '/headers' };
 
 /** Maps anything thrown while handling a request to an AppError; unknown errors become a bare 500. */
-export function toAppError(error: unknown): AppError | null {
+function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
-  if (isDatabaseUnavailable(error)) return new AppError('unavailable', 'The database is unavailable; try again shortly.', undefined, { 'Retry-After': '5' });
+  if (isDatabaseUnavailable(error))
+    return new AppError('unavailable', 'The database is unavailable; try again shortly.', undefined, { 'Retry-After': '5' });
   // SQLSTATE class 22 (data exception: U+0000 in text, a number out of range, ...) can only come
   // from a value that passed the schemas; it is the client's input, never a server fault.
   if (pgErrorCode(error)?.startsWith('22')) {
-    return new AppError('validation', 'A value in the request cannot be stored (for example text containing U+0000, or a number out of range).');
+    return new AppError(
+      'validation',
+      'A value in the request cannot be stored (for example text containing U+0000, or a number out of range).',
+    );
   }
   switch (pgErrorCode(error)) {
     // A row this request refers to was deleted by a concurrent request.
@@ -75,10 +79,22 @@ export function problemHandler(error: unknown, request: FastifyRequest, reply: F
     return sendProblem(reply, appError);
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).type('application/problem+json').send({
-    type: 'urn:chronicle:problem:internal',
-    title: 'Internal Server Error',
-    status: 500,
-    detail: 'Something went wrong on our side.',
-  } satisfies Problem);
+  return reply
+    .code(500)
+    .type('application/problem+json')
+    .send({
+      type: 'urn:chronicle:problem:internal',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'Something went wrong on our side.',
+    } satisfies Problem);
+}
+
+/**
+ * Sends a JSON document the database already wrote (for example a discussion thread) as it is,
+ * without parsing and serialising it again. The route's response schema still documents it.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  // A string payload with a JSON content type skips Fastify's serialiser.
+  return reply.type('application/json; charset=utf-8').send(json);
 }

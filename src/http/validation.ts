@@ -38,11 +38,11 @@ export function toFieldErrors(errors: ErrorObject[], prefix = ''): FieldError[] 
     let path = error.instancePath;
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'additionalProperties') {
-      const property = String((error.params as { additionalProperty: string }).additionalProperty);
+      const property = (error.params as { additionalProperty: string }).additionalProperty;
       path = `${path}/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       message = 'is not an allowed property';
     } else if (error.keyword === 'required') {
-      const property = String((error.params as { missingProperty: string }).missingProperty);
+      const property = (error.params as { missingProperty: string }).missingProperty;
       path = `${path}/${property}`;
       message = 'is required';
     } else if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'insufficient_scope'
   | 'not_found'
   | 'conflict'
+  | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -40,6 +42,7 @@ const TITLE: Record<ErrorCode, string> = {
   insufficient_scope: 'Forbidden',
   not_found: 'Not Found',
   conflict: 'Conflict',
+  precondition_failed: 'Precondition Failed',
   payload_too_large: 'Payload Too Large',
   unsupported_media_type: 'Unsupported Media Type',
   rate_limited: 'Too Many Requests',
@@ -67,3 +70,4 @@ export const badRequest = (detail: string, errors?: FieldError[]) => new AppErro
 export const notFound = () => new AppError('not_found', 'The resource does not exist or you may not see it.');
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
 export const conflict = (detail: string) => new AppError('conflict', detail);
+export const preconditionFailed = (detail: string) => new AppError('precondition_failed', detail);

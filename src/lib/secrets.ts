@@ -20,7 +20,7 @@ const HASH_BYTES = 32;
 /** A stored value asking for more work than this is treated as corrupt rather than run. */
 const MAX_ITERATIONS = 10_000_000;
 
-/** Share tokens are 16 random bytes as base64url (spec: reports-api 2.3). */
+/** Share tokens are 16 random bytes as base64url (docs/api.md "Share links"). */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 const SHARE_KEY_FILE = 'share-key';
@@ -71,7 +71,7 @@ export function decryptSecret(key: Buffer, blob: string): string {
 }
 
 /**
- * Share passcodes are 4-128 characters (reports-api.md 8), counted as code points of the NFC
+ * Share passcodes are 4-128 characters (docs/api.md "Limits"), counted as code points of the NFC
  * form, since that form is what gets hashed: a rule on the raw input would let mint and viewer
  * disagree about one passcode typed two ways.
  */
@@ -94,7 +94,12 @@ function normalisePasscode(passcode: string): string {
 
 /** Characters of the passcode as it is hashed (code points of its NFC form). */
 export function passcodeLength(passcode: string): number {
-  return [...normalisePasscode(passcode)].length;
+  return codePoints(normalisePasscode(passcode));
+}
+
+/** Code points of a string (what a person counts as characters, more nearly than UTF-16 units). */
+export function codePoints(text: string): number {
+  return Array.from(text).length;
 }
 
 function passcodeBytes(passcode: string): Buffer {

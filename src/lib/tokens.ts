@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** A random capability or bearer secret: `bytes` of CSPRNG output as base64url (16 bytes -> 22 chars). */
 export function generateSecret(bytes = 32): string {
@@ -10,9 +10,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** Constant-time string comparison (lengths are compared first; they are not secret). */
-export function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a, 'utf8');
-  const bb = Buffer.from(b, 'utf8');
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
+/** A new API token: `chr_` and 32 random bytes (256 bits) as base64url. Only its hash is stored. */
+export function newApiToken(): string {
+  return `chr_${generateSecret(32)}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Templates seeded on a fresh installation (platform.md section 6), written against
+ * Templates seeded on a fresh installation (docs/api.md "Templates"), written against
  * render context v1 (docs/templates.md). Every user-written string goes through `md`
  * in bodies; name templates produce plain text, so they never use it.
  */

@@ -18,7 +18,7 @@ export interface DateRange {
   to: string;
 }
 
-/** Longest accepted absolute range, in days (reports-api.md 2.2). */
+/** Longest accepted absolute range, in days (docs/api.md "Filters"). */
 export const MAX_RANGE_DAYS = 366;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -49,7 +49,7 @@ export function canonicalTimezone(tz: string): string {
 
 /**
  * Resolves a relative preset against `now`, with today's date taken in `timezone`
- * (platform.md section 5). Weeks run Monday to Sunday and are returned whole, future
+ * (docs/api.md "Time entries"). Weeks run Monday to Sunday and are returned whole, future
  * days included. Throws a RangeError for an unknown timezone.
  */
 export function resolvePreset(preset: DatePreset, timezone: string, now: Date): DateRange {
@@ -101,7 +101,7 @@ export function isValidRange(r: DateRange): boolean {
 
 /**
  * The instants bounding a period in `timezone`: `[from 00:00, (to + 1 day) 00:00)`
- * (platform.md section 5). Days are 23 or 25 hours long across DST changes; where a
+ * (docs/api.md "Time entries"). Days are 23 or 25 hours long across DST changes; where a
  * zone skips midnight, a day starts at its first valid instant.
  */
 export function periodBounds(r: DateRange, timezone: string): { start: Date; end: Date } {

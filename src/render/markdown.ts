@@ -1,9 +1,9 @@
 import MarkdownIt from 'markdown-it';
-import type { RendererRule } from 'markdown-it';
+import type { RendererRule, Token } from 'markdown-it';
 
 /**
- * Markdown -> HTML for pages served to anonymous readers (spec: reports-api 4.3,
- * platform 8). Authors are not trusted, so the output is built to pass a strict
+ * Markdown -> HTML for pages served to anonymous readers (docs/api.md "Public viewer").
+ * Authors are not trusted, so the output is built to pass a strict
  * CSP without weakening it: raw HTML is escaped, inline styles never appear,
  * links are limited to an allowlist of schemes and images are never fetched.
  */
@@ -33,8 +33,15 @@ md.validateLink = (url: string): boolean => SAFE_HREF.test(url.trim());
 
 const rules = md.renderer.rules;
 
+/** The token a renderer rule is called for (markdown-it always passes a valid index). */
+function tokenAt(tokens: Token[], idx: number): Token {
+  const token = tokens[idx];
+  if (!token) throw new Error(`no markdown token at ${idx}`);
+  return token;
+}
+
 rules.link_open = (tokens, idx, options, _env, self) => {
-  const token = tokens[idx]!;
+  const token = tokenAt(tokens, idx);
   // validateLink is skipped for an empty destination (`[x]()`); an <a> without href is inert text.
   if (!SAFE_HREF.test(String(token.attrGet('href') ?? ''))) {
     token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'href');
@@ -47,14 +54,14 @@ rules.link_open = (tokens, idx, options, _env, self) => {
 // An <img> pointing at another origin would tell its owner who read the report and
 // when; the alt text carries the meaning without the request.
 rules.image = (tokens, idx, options, env, self) => {
-  const alt = self.renderInlineAsText(tokens[idx]!.children ?? [], options, env);
+  const alt = self.renderInlineAsText(tokenAt(tokens, idx).children ?? [], options, env);
   return alt === '' ? '' : `<span class="image-alt">${md.utils.escapeHtml(alt)}</span>`;
 };
 
 /** markdown-it aligns cells with `style="text-align:..."`, which the CSP blocks; use a class instead. */
 function alignCell(scope: string | null): RendererRule {
   return (tokens, idx, options, _env, self) => {
-    const token = tokens[idx]!;
+    const token = tokenAt(tokens, idx);
     const align = ALIGN_STYLE.exec(String(token.attrGet('style') ?? ''))?.[1];
     token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
     if (align) token.attrJoin('class', `align-${align}`);
@@ -69,12 +76,11 @@ rules.td_open = alignCell(null);
 
 // The wrapper scrolls a wide table sideways on a phone with CSS alone; it is focusable
 // so keyboard users can scroll it too.
-rules.table_open = (tokens, idx, options, _env, self) =>
-  `<div class="table-wrap" tabindex="0">\n${self.renderToken(tokens, idx, options)}`;
+rules.table_open = (tokens, idx, options, _env, self) => `<div class="table-wrap" tabindex="0">\n${self.renderToken(tokens, idx, options)}`;
 rules.table_close = (tokens, idx, options, _env, self) => `${self.renderToken(tokens, idx, options)}</div>\n`;
 
 const shiftHeading: RendererRule = (tokens, idx, options, env, self) => {
-  const token = tokens[idx]!;
+  const token = tokenAt(tokens, idx);
   const offset = env?.[HEADING_OFFSET];
   if (typeof offset === 'number' && offset > 0) {
     token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + offset)}`;

@@ -9,35 +9,68 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
-import { RENDER_TIME_LIMIT_MS, TemplateError } from './template-engine.js';
+import { BASE_LIMITS, TemplateError, timeLimitMessage, type RenderLimits } from './template-engine.js';
 
-/** What a worker is asked to do: Liquid sources over one context, or a share page's HTML. */
-export type RenderTask = { kind: 'liquid'; sources: readonly string[]; context: object } | { kind: 'page'; input: ReportPageInput };
+/** A report's Liquid sources with what the worker builds their context from. */
+interface ReportRenderJob {
+  sources: readonly string[];
+  frame: RenderFrame;
+  /** The entries as the render query returned them (a JSON array of EntryTuple); null: not read. */
+  entriesJson: string | null;
+  limits: RenderLimits;
+}
+
+/** What a worker is asked to do: a report, Liquid sources over a given context, or a share page's HTML. */
+export type RenderTask =
+  | ({ kind: 'report' } & ReportRenderJob)
+  | { kind: 'liquid'; sources: readonly string[]; context: object; limits: RenderLimits }
+  | { kind: 'page'; input: ReportPageInput };
 
 export interface RenderRequestMessage {
   id: number;
   task: RenderTask;
 }
 
+/** A worker's answer, with its heap size after the job (a worker that grew large is replaced). */
 export type RenderReply =
-  | { id: number; ok: string[] }
-  | { id: number; error: { message: string; kind: TemplateError['kind']; line?: number | undefined; column?: number | undefined } };
+  | { id: number; heapBytes: number; ok: string[] }
+  | {
+      id: number;
+      heapBytes: number;
+      error: { message: string; kind: TemplateError['kind']; line?: number | undefined; column?: number | undefined };
+    };
 
 export interface RenderPool {
-  /** Renders every source against one context, in order; any failure is a TemplateError. */
-  render(sources: readonly string[], context: object): Promise<string[]>;
+  /** Renders a report's sources in order, over the context the worker builds; any failure is a TemplateError. */
+  renderReport(job: ReportRenderJob): Promise<string[]>;
+  /** Renders every source against one given context, in order; any failure is a TemplateError. */
+  render(sources: readonly string[], context: object, limits?: RenderLimits): Promise<string[]>;
   /** A share page's HTML: Markdown of up to millions of characters, converted off the event loop. */
   renderPage(input: ReportPageInput): Promise<string>;
+  /** What the pool is doing right now (metrics, tests). */
+  stats(): RenderPoolStats;
   close(): Promise<void>;
+}
+
+interface RenderPoolStats {
+  /** Workers running, busy or idle. */
+  workers: number;
+  /** Jobs being rendered. */
+  busy: number;
+  /** Jobs waiting for a worker. */
+  queued: number;
 }
 
 export interface RenderPoolOptions {
   size?: number;
   /** Heap of one worker; a template that needs more is stopped as over the memory limit. */
   maxHeapMb?: number;
-  /** Hard deadline of one job; default: the engine's time limit per source plus 2 s of grace. */
+  /** Hard deadline of one job; default: the job's own time limit per source plus 2 s of grace. */
   deadlineMs?: number;
+  /** A worker idle this long is stopped, giving its heap back; default 30 s. */
+  idleMs?: number;
 }
 
 interface Job {
@@ -51,9 +84,19 @@ interface Slot {
   worker: Worker;
   job: Job | null;
   timer: NodeJS.Timeout | null;
+  idleTimer: NodeJS.Timeout | null;
   /** Not yet answered anything: its first job's deadline also covers the worker's start-up. */
   fresh: boolean;
+  /**
+   * The id of the last job the worker finished, written by the worker before it posts the reply.
+   * The deadline reads it: a busy main thread may not have read a finished job's reply yet, and
+   * a job that is done must not be failed for that.
+   */
+  done: Int32Array;
 }
+
+/** Replies report the worker's heap; a worker that grew past this is replaced rather than kept idle. */
+const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
 
 /** How long a new worker may take to load before its first job's deadline starts to count. */
 const STARTUP_ALLOWANCE_MS = 15_000;
@@ -74,21 +117,33 @@ function newWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
 }
 
+/** The hard deadline of a task: its own render time limit per source, plus grace. */
+function deadlineOf(task: RenderTask, override: number | undefined): { ms: number; limitMs: number } {
+  if (task.kind === 'page') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
+  const { limits } = task;
+  return { ms: override ?? limits.timeMs * Math.max(1, task.sources.length) + 2_000, limitMs: limits.timeMs };
+}
+
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
-  const size = options.size ?? Math.max(1, Math.min(2, availableParallelism() - 1));
+  const size = options.size ?? Math.max(2, Math.min(4, availableParallelism()));
   const maxHeapMb = options.maxHeapMb ?? 512;
+  const idleMs = options.idleMs ?? 30_000;
   const slots: Slot[] = [];
-  const queue: Job[] = [];
+  // Share pages first: a reader waits for them, and they are quick next to a report render.
+  const pages: Job[] = [];
+  const reports: Job[] = [];
   let nextId = 1;
   let closed = false;
 
   function spawn(): Slot {
+    const done = new Int32Array(new SharedArrayBuffer(4));
     const worker = newWorker({
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 },
+      workerData: { done },
     });
     // Idle workers must not keep the process alive.
     worker.unref();
-    const slot: Slot = { worker, job: null, timer: null, fresh: true };
+    const slot: Slot = { worker, job: null, timer: null, idleTimer: null, fresh: true, done };
     worker.on('message', (reply: RenderReply) => {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
@@ -96,13 +151,20 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       finish(slot);
       if ('ok' in reply) job.resolve(reply.ok);
       else job.reject(new TemplateError(reply.error.message, reply.error.kind, reply.error.line, reply.error.column));
+      if (reply.heapBytes > RECYCLE_HEAP_BYTES) retire(slot);
+      else idle(slot);
       dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      fail(slot, new TemplateError(outOfMemory ? 'memory limit exceeded' : 'the template could not be rendered', outOfMemory ? 'limit' : 'runtime'));
+      fail(
+        slot,
+        new TemplateError(outOfMemory ? 'memory limit exceeded' : 'the template could not be rendered', outOfMemory ? 'limit' : 'runtime'),
+      );
     });
-    worker.on('exit', () => fail(slot, new TemplateError('the template could not be rendered', 'runtime')));
+    worker.on('exit', () => {
+      fail(slot, new TemplateError('the template could not be rendered', 'runtime'));
+    });
     slots.push(slot);
     return slot;
   }
@@ -114,6 +176,24 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slot.worker.unref();
   }
 
+  /** Stops a worker that sat idle for a while, so its heap goes back to the system. */
+  function idle(slot: Slot): void {
+    slot.idleTimer = setTimeout(() => {
+      retire(slot);
+    }, idleMs);
+    slot.idleTimer.unref();
+  }
+
+  /** Takes an idle worker out of the pool; a fresh one starts on demand. */
+  function retire(slot: Slot): void {
+    const index = slots.indexOf(slot);
+    if (index === -1 || slot.job) return;
+    slots.splice(index, 1);
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.worker.removeAllListeners('exit');
+    void slot.worker.terminate();
+  }
+
   /** Drops a worker that died or overran, failing its job; a fresh one takes its place on demand. */
   function fail(slot: Slot, error: Error): void {
     const index = slots.indexOf(slot);
@@ -121,22 +201,33 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slots.splice(index, 1);
     const job = slot.job;
     finish(slot);
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
     void slot.worker.terminate();
     job?.reject(error);
     dispatch();
   }
 
+  function arm(slot: Slot, job: Job, ms: number, limitMs: number): void {
+    slot.timer = setTimeout(() => {
+      // Finished, its reply not read yet: look again shortly instead of failing a good render.
+      if (Atomics.load(slot.done, 0) === job.id) arm(slot, job, 1_000, limitMs);
+      else fail(slot, new TemplateError(timeLimitMessage(limitMs), 'limit'));
+    }, ms);
+  }
+
   function dispatch(): void {
-    while (!closed && queue.length > 0) {
+    while (!closed && pages.length + reports.length > 0) {
       const slot = slots.find((s) => s.job === null) ?? (slots.length < size ? spawn() : null);
       if (!slot) return;
-      const job = queue.shift()!;
+      const job = pages.shift() ?? reports.shift();
+      if (!job) return;
       slot.job = job;
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
       slot.worker.ref();
       // The engine stops each source at its own time limit; this is the backstop if it cannot.
-      const steps = job.task.kind === 'liquid' ? job.task.sources.length : 1;
-      const deadline = (options.deadlineMs ?? RENDER_TIME_LIMIT_MS * steps + 2_000) + (slot.fresh ? STARTUP_ALLOWANCE_MS : 0);
-      slot.timer = setTimeout(() => fail(slot, new TemplateError(`render time limit exceeded (${RENDER_TIME_LIMIT_MS} ms)`, 'limit')), deadline);
+      const deadline = deadlineOf(job.task, options.deadlineMs);
+      arm(slot, job, deadline.ms + (slot.fresh ? STARTUP_ALLOWANCE_MS : 0), deadline.limitMs);
       slot.worker.postMessage({ id: job.id, task: job.task } satisfies RenderRequestMessage);
     }
   }
@@ -144,21 +235,24 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   function run(task: RenderTask): Promise<string[]> {
     if (closed) return Promise.reject(new Error('render pool is closed'));
     return new Promise((resolve, reject) => {
-      queue.push({ id: nextId++, task, resolve, reject });
+      (task.kind === 'page' ? pages : reports).push({ id: nextId++, task, resolve, reject });
       dispatch();
     });
   }
 
   return {
-    render: (sources, context) => run({ kind: 'liquid', sources, context }),
+    renderReport: (job) => run({ kind: 'report', ...job }),
+    render: (sources, context, limits = BASE_LIMITS) => run({ kind: 'liquid', sources, context, limits }),
     renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
+    stats: () => ({ workers: slots.length, busy: slots.filter((s) => s.job !== null).length, queued: pages.length + reports.length }),
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error('render pool is closed'));
+      for (const job of [...pages.splice(0), ...reports.splice(0)]) job.reject(new Error('render pool is closed'));
       const stopping = slots.splice(0);
       for (const slot of stopping) {
         slot.job?.reject(new Error('render pool is closed'));
         finish(slot);
+        if (slot.idleTimer) clearTimeout(slot.idleTimer);
       }
       await Promise.all(stopping.map((slot) => slot.worker.terminate()));
     },

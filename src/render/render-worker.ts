@@ -3,26 +3,53 @@
  * off the main thread, so a hostile template or a huge document can stall or bloat only this
  * thread (which the pool then discards), never the server.
  */
-import { parentPort } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { buildRenderContext, type EntryTuple } from './render-context.js';
+import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
 import { renderTemplate, TemplateError } from './template-engine.js';
-import type { RenderReply, RenderRequestMessage } from './render-pool.js';
 
-const port = parentPort;
-if (!port) throw new Error('render-worker runs only as a worker thread');
+function parent(): MessagePort {
+  if (!parentPort) throw new Error('render-worker runs only as a worker thread');
+  return parentPort;
+}
 
-port.on('message', async ({ id, task }: RenderRequestMessage) => {
+const port = parent();
+const { done } = workerData as { done: Int32Array };
+
+async function perform(task: RenderTask): Promise<string[]> {
+  if (task.kind === 'page') return [renderReportPage(task.input)];
+  const context =
+    task.kind === 'liquid'
+      ? task.context
+      : buildRenderContext({ ...task.frame, entries: task.entriesJson === null ? null : (JSON.parse(task.entriesJson) as EntryTuple[]) });
+  const output: string[] = [];
+  for (const source of task.sources) output.push(await renderTemplate(source, context, task.limits));
+  return output;
+}
+
+async function handle({ id, task }: RenderRequestMessage): Promise<void> {
   let reply: RenderReply;
   try {
-    const output: string[] = [];
-    if (task.kind === 'page') output.push(renderReportPage(task.input));
-    else for (const source of task.sources) output.push(await renderTemplate(source, task.context));
-    reply = { id, ok: output };
+    reply = { id, heapBytes: 0, ok: await perform(task) };
   } catch (error) {
-    reply =
-      error instanceof TemplateError
-        ? { id, error: { message: error.message, kind: error.kind, line: error.line, column: error.column } }
-        : { id, error: { message: 'the template could not be rendered', kind: 'runtime' } };
+    reply = {
+      id,
+      heapBytes: 0,
+      error:
+        error instanceof TemplateError
+          ? { message: error.message, kind: error.kind, line: error.line, column: error.column }
+          : { message: 'the template could not be rendered', kind: 'runtime' },
+    };
   }
+  reply.heapBytes = getHeapStatistics().used_heap_size;
+  // Marked done before the reply is posted: the pool's deadline then knows the job finished even
+  // if its main thread is too busy to read the reply at once.
+  Atomics.store(done, 0, id);
   port.postMessage(reply);
+}
+
+port.on('message', (message: RenderRequestMessage) => {
+  void handle(message);
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { markdownToSafeHtml } from './markdown.js';
 
 /**
- * HTML for the public viewer, `/share/<token>` (spec: reports-api 4.3, platform 8).
+ * HTML for the public viewer, `/share/<token>` (docs/api.md "Public viewer").
  * Pages are complete server-rendered documents with no JavaScript, so the CSP can
  * deny everything except the one stylesheet below, allowed by its hash.
  */
@@ -109,7 +109,7 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /** Escapes text for use in HTML content and in quoted attribute values. */
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
 interface LayoutParts {
@@ -226,8 +226,8 @@ ${alert}<form method="post">
 }
 
 /**
- * One page for malformed, unknown, revoked and expired links alike (spec:
- * reports-api 4.3): identical bytes every time, so a response reveals nothing
+ * One page for malformed, unknown, revoked and expired links alike (docs/api.md
+ * "Public viewer"): identical bytes every time, so a response reveals nothing
  * about which case applied.
  */
 export const NOT_FOUND_PAGE: string = layout({

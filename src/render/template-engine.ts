@@ -1,27 +1,39 @@
-import {
-  CaptureTag,
-  Context,
-  Liquid,
-  LiquidError,
-  Tag,
-  toPromise,
-  toValue,
-  type Emitter,
-  type Template,
-} from 'liquidjs';
+import { CaptureTag, Context, Liquid, LiquidError, Tag, toValueSync, toValue, type Emitter, type Template } from 'liquidjs';
 
 /** Largest template source accepted, in characters. */
 export const PARSE_LIMIT = 200_000;
-/** Wall-clock budget of one render, in milliseconds. */
-export const RENDER_TIME_LIMIT_MS = 2_000;
+
 /**
- * Allocation budget of one render, in LiquidJS units (roughly characters or array
- * slots). The time limit alone is not enough: `(1..100000000)` allocates its whole
- * range before the first iteration runs.
+ * What one render may spend. Each limit has a base, which stops a hostile template over a small
+ * report quickly, plus an allowance per entry, so a legitimate report of 100,000 entries is never
+ * refused for being big: the limits stop templates that do far more per entry than any report
+ * needs, not big months.
  */
-export const MEMORY_LIMIT = 32_000_000;
-/** Largest rendered output, in characters. */
-export const OUTPUT_LIMIT = 2_000_000;
+export interface RenderLimits {
+  /** Wall-clock time of the render thread, in milliseconds. */
+  timeMs: number;
+  /**
+   * Allocation budget in LiquidJS units (roughly characters or array slots). The time limit alone
+   * is not enough: `(1..100000000)` allocates its whole range before the first iteration runs.
+   */
+  memory: number;
+  /** Largest rendered output, in characters. */
+  output: number;
+}
+
+export const BASE_LIMITS: RenderLimits = { timeMs: 2_000, memory: 32_000_000, output: 2_000_000 };
+/** Added per entry of the report: about 100 times what the built-in templates need. */
+export const PER_ENTRY_LIMITS: RenderLimits = { timeMs: 0.5, memory: 4_000, output: 2_000 };
+
+/** The limits of a render over `entryCount` entries; `baseTimeMs` replaces the base time (RENDER_TIME_LIMIT_MS). */
+export function limitsFor(entryCount: number, baseTimeMs = BASE_LIMITS.timeMs): RenderLimits {
+  const n = Math.max(0, entryCount);
+  return {
+    timeMs: Math.ceil(baseTimeMs + PER_ENTRY_LIMITS.timeMs * n),
+    memory: BASE_LIMITS.memory + PER_ENTRY_LIMITS.memory * n,
+    output: BASE_LIMITS.output + PER_ENTRY_LIMITS.output * n,
+  };
+}
 
 const CACHE_SIZE = 64;
 
@@ -47,14 +59,22 @@ export function checkTemplateSyntax(source: string): void {
  * Renders `source` against `context` in the sandbox: no file access, own properties
  * only, bounded in size, time, memory and output. Any failure is a TemplateError.
  */
-export async function renderTemplate(source: string, context: object): Promise<string> {
+export async function renderTemplate(source: string, context: object, limits: RenderLimits = BASE_LIMITS): Promise<string> {
   const templates = parse(source);
-  const ctx = new Context(context, engine.options, { sync: false }, { liquid: engine });
+  // Synchronous rendering: every filter and tag here is synchronous, and it runs in a render
+  // worker, where blocking is the point; async mode costs a promise per step (several times slower).
+  const ctx = new Context(
+    context,
+    engine.options,
+    { sync: true, renderLimit: limits.timeMs, memoryLimit: limits.memory },
+    { liquid: engine },
+  );
+  outputLimits.set(ctx, limits.output);
   const emitter = new CappedEmitter(ctx);
   try {
-    await toPromise(engine.renderer.renderTemplates(templates, ctx, emitter));
+    toValueSync(engine.renderer.renderTemplates(templates, ctx, emitter));
   } catch (err) {
-    throw toTemplateError(err, 'runtime');
+    throw toTemplateError(err, 'runtime', limits);
   }
   return emitter.buffer;
 }
@@ -76,8 +96,11 @@ export function formatHours(minutes: unknown): string {
 
 // Characters that open inline syntax anywhere, or split a table row (`|`).
 const ALWAYS_ESCAPED = /[\\`*_{}[\]<>|~&]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are dropped.
 const CONTROL_CHARS = /[\u0000-\u0008\u000e-\u001f\u007f]/g;
 const WHITESPACE_RUNS = /[\s\u0085]+/g;
+/** Letters and digits in words separated by single spaces; no character Markdown could read. */
+const PLAIN_TEXT = /^[\p{L}\p{N}]+(?: [\p{L}\p{N}]+)*$/u;
 
 /**
  * Makes user-written text inert inside Markdown, a GFM table cell included: it renders
@@ -87,26 +110,31 @@ const WHITESPACE_RUNS = /[\s\u0085]+/g;
  * Applying it twice shows the backslashes; nil -> ''.
  */
 export function escapeMarkdown(value: unknown): string {
-  const text = toValue(value);
+  const text: unknown = toValue(value);
   if (text === null || text === undefined) return '';
-  return String(text)
-    .replace(CONTROL_CHARS, '')
-    .replace(WHITESPACE_RUNS, ' ')
-    .trim()
-    .replace(ALWAYS_ESCAPED, '\\$&')
-    .replace(/!(?=\\\[)/g, '\\!')
-    // Splitting every host name and scheme defeats autolinking (GFM `www.`, linkify's
-    // fuzzy domains, `mailto:`, protocol-relative `//host`) whatever the renderer.
-    .replace(/[.:](?=\S)/g, '\\$&')
-    .replace(/\/(?=\/)/g, '\\/')
-    // Block syntax can only start at the beginning of a line, which is where a
-    // template may place the value.
-    .replace(/^[#+=-]/, '\\$&')
-    .replace(/^(\d+)([.)])/, '$1\\$2');
+  const string = typeof text === 'string' ? text : stringify(text);
+  // Most names and descriptions are words and single spaces: nothing to escape or fold.
+  if (PLAIN_TEXT.test(string)) return string;
+  return (
+    string
+      .replace(CONTROL_CHARS, '')
+      .replace(WHITESPACE_RUNS, ' ')
+      .trim()
+      .replace(ALWAYS_ESCAPED, '\\$&')
+      .replace(/!(?=\\\[)/g, '\\!')
+      // Splitting every host name and scheme defeats autolinking (GFM `www.`, linkify's
+      // fuzzy domains, `mailto:`, protocol-relative `//host`) whatever the renderer.
+      .replace(/[.:](?=\S)/g, '\\$&')
+      .replace(/\/(?=\/)/g, '\\/')
+      // Block syntax can only start at the beginning of a line, which is where a
+      // template may place the value.
+      .replace(/^[#+=-]/, '\\$&')
+      .replace(/^(\d+)([.)])/, '$1\\$2')
+  );
 }
 
 function minutesOf(value: unknown, filter: string): number | null {
-  const raw = toValue(value);
+  const raw: unknown = toValue(value);
   if (raw === null || raw === undefined || raw === '') return null;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : NaN;
   if (!Number.isFinite(n)) throw new Error(`${filter} expects a number of minutes, got ${describeValue(raw)}`);
@@ -115,36 +143,44 @@ function minutesOf(value: unknown, filter: string): number | null {
 
 function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return Array.isArray(value) ? 'a list' : 'an object';
 }
+
+/** The output cap of each render in progress (a capture shares its render's cap). */
+const outputLimits = new WeakMap<Context, number>();
 
 /** Writes output while charging it to the render's memory budget and the output cap. */
 class CappedEmitter implements Emitter {
   buffer = '';
+  private readonly limit: number;
 
-  constructor(private readonly ctx: Context) {}
+  constructor(private readonly ctx: Context) {
+    this.limit = outputLimits.get(ctx) ?? BASE_LIMITS.output;
+  }
 
   write(html: unknown): void {
     const chunk = stringify(html);
     this.ctx.memoryLimit.use(chunk.length);
-    if (this.buffer.length + chunk.length > OUTPUT_LIMIT) throw new OutputLimitError();
+    if (this.buffer.length + chunk.length > this.limit) throw new OutputLimitError(this.limit);
     this.buffer += chunk;
   }
 }
 
 // The stock emitter's coercion, which `{{ list }}` relies on.
 function stringify(value: unknown): string {
-  const v = toValue(value);
+  const v: unknown = toValue(value);
   if (typeof v === 'string') return v;
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(stringify).join('');
+  // As the stock emitter: other values print through their own string form.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Liquid prints objects as String() does
   return String(v);
 }
 
 class OutputLimitError extends Error {
-  constructor() {
-    super(`output size limit exceeded (${OUTPUT_LIMIT.toLocaleString('en-US')} characters)`);
+  constructor(limit: number) {
+    super(`output size limit exceeded (${limit.toLocaleString('en-US')} characters)`);
   }
 }
 
@@ -176,8 +212,8 @@ function createEngine(): Liquid {
     strictFilters: true,
     jsTruthy: false,
     parseLimit: PARSE_LIMIT,
-    renderLimit: RENDER_TIME_LIMIT_MS,
-    memoryLimit: MEMORY_LIMIT,
+    renderLimit: BASE_LIMITS.timeMs,
+    memoryLimit: BASE_LIMITS.memory,
     // Context dates are pre-formatted in the owner's zone; `date` must not depend on
     // the server's zone or locale.
     timezoneOffset: 'UTC',
@@ -216,21 +252,30 @@ function parse(source: string): Template[] {
   return templates;
 }
 
-const LIMIT_MESSAGES: Record<string, string> = {
-  'template render limit exceeded': `render time limit exceeded (${RENDER_TIME_LIMIT_MS} ms)`,
-  'memory alloc limit exceeded': 'memory limit exceeded (the template builds too much data, e.g. a very large range or string)',
-  'parse length limit exceeded': `template too large (limit ${PARSE_LIMIT.toLocaleString('en-US')} characters)`,
-};
+/** The message of a limit a render hit; every render has a time limit of its own. */
+export const timeLimitMessage = (timeMs: number) => `render time limit exceeded (${timeMs} ms)`;
+
+function limitMessage(raw: string, limits: RenderLimits): string | undefined {
+  switch (raw) {
+    case 'template render limit exceeded':
+      return timeLimitMessage(limits.timeMs);
+    case 'memory alloc limit exceeded':
+      return 'memory limit exceeded (the template builds too much data, e.g. a very large range or string)';
+    case 'parse length limit exceeded':
+      return `template too large (limit ${PARSE_LIMIT.toLocaleString('en-US')} characters)`;
+  }
+  return undefined;
+}
 
 // Only the author-facing part of a LiquidJS error survives: its position and the first
 // line of its cause. Stacks, source excerpts and file names are dropped.
-function toTemplateError(err: unknown, fallbackKind: 'syntax' | 'runtime'): TemplateError {
+function toTemplateError(err: unknown, fallbackKind: 'syntax' | 'runtime', limits: RenderLimits = BASE_LIMITS): TemplateError {
   if (err instanceof TemplateError) return err;
   const cause = LiquidError.is(err) ? ((err as { originalError?: unknown }).originalError ?? err) : err;
   const position = positionOf(err);
   if (cause instanceof OutputLimitError) return new TemplateError(cause.message, 'limit', ...position);
   const raw = cause instanceof Error ? stripPosition(cause.message) : 'template failed';
-  const limit = LIMIT_MESSAGES[raw];
+  const limit = limitMessage(raw, limits);
   if (limit) return new TemplateError(limit, 'limit', ...position);
   const kind = err instanceof Error && err.name === 'RenderError' ? 'runtime' : fallbackKind;
   const message = describeProblem(raw);
@@ -256,4 +301,13 @@ function describeProblem(message: string): string {
   if (tag) return `unknown tag '${tag[1]}'`;
   if (message.startsWith('ENOENT')) return 'templates cannot load other templates';
   return message;
+}
+
+/**
+ * The variable paths a template reads, from LiquidJS's static analysis (`[['groups', 'byDay'],
+ * ['totals', 'hours']]`); a dynamic segment such as `groups[x]` appears as a nested array.
+ * Throws a `syntax` TemplateError for a template that does not parse.
+ */
+export function variablePaths(source: string): unknown[][] {
+  return engine.globalVariableSegmentsSync(parse(source));
 }

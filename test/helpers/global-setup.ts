@@ -29,10 +29,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgTemplate', { baseUrl, runId });
 
   return async () => {
-    const { rows } = await admin.query<{ datname: string }>(
-      'select datname from pg_database where datname like $1',
-      [`${runId}%`],
-    );
+    const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${runId}%`]);
     for (const { datname } of rows) {
       await admin.query(`drop database if exists "${datname}" with (force)`);
     }

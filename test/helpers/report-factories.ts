@@ -10,8 +10,16 @@ export interface TestReport {
 }
 
 /** Makes an enabled template whose body is `body` (default: a tiny table of the entries). */
-export async function newTemplate(t: TestContext, body = '# {{ report.name | md }}\n\n{% for e in entries %}- {{ e.description | md }}\n{% endfor %}', extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await t.post('/api/v1/templates', { name: `T ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, body, ...extra });
+export async function newTemplate(
+  t: TestContext,
+  body = '# {{ report.name | md }}\n\n{% for e in entries %}- {{ e.description | md }}\n{% endfor %}',
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await t.post('/api/v1/templates', {
+    name: `T ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+    body,
+    ...extra,
+  });
   if (res.status !== 201) throw new Error(`newTemplate failed: ${res.status} ${res.text}`);
   return res.body.id;
 }
@@ -47,7 +55,12 @@ export async function newReport(
 }
 
 /** Edits a report (same body shape as create), returning the new version. */
-export async function editReport(t: TestContext, owner: TestUser, report: TestReport & { name?: unknown; templateId?: unknown; filters?: unknown }, changes: Record<string, unknown> = {}): Promise<TestReport> {
+export async function editReport(
+  t: TestContext,
+  owner: TestUser,
+  report: TestReport & { name?: unknown; templateId?: unknown; filters?: unknown },
+  changes: Record<string, unknown> = {},
+): Promise<TestReport> {
   const res = await t.patch(
     `/api/v1/reports/${report.id}`,
     { name: report.name, templateId: report.templateId, filters: report.filters, ...changes },

@@ -13,7 +13,7 @@ import { resetDatabase, testDatabase } from './test-database.js';
 export const ADMIN_TOKEN = 'test-bootstrap-admin-token-0123456789abcdef';
 
 /** A clock tests can pin and move; unpinned it follows real time. */
-export class TestClock implements Clock {
+class TestClock implements Clock {
   private pinned: Date | null = null;
   now(): Date {
     return this.pinned ? new Date(this.pinned) : new Date();
@@ -39,6 +39,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     bootstrapAdminToken: ADMIN_TOKEN,
     logLevel: 'silent',
     shareKey: Buffer.alloc(32, 7),
+    renderMaxEntries: 200_000,
+    renderTimeLimitMs: 2_000,
+    // Hashing is tested at full cost in test/unit/secrets.test.ts; elsewhere it only slows tests down.
+    passcodeIterations: 1_000,
     ...overrides,
   };
 }
@@ -50,7 +54,7 @@ export interface Response<T = any> {
   text: string;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   token?: string | null;
   body?: unknown;
   query?: Record<string, string | number | boolean>;
@@ -76,10 +80,26 @@ export interface TestContext {
 export async function buildTestApp(options: { config?: Partial<Config> } = {}): Promise<TestContext> {
   const database = await testDatabase();
   await resetDatabase(database);
-  const clock = new TestClock();
+  return startApp(database, new TestClock(), options.config);
+}
+
+/**
+ * A second Chronicle on the same database and clock, as another process behind a load balancer
+ * would be: it shares nothing in memory with `t`. Close it before `t`.
+ */
+export function buildPeerApp(t: TestContext, config: Partial<Config> = {}): Promise<TestContext> {
+  return startApp(t.database, t.clock, config);
+}
+
+async function startApp(database: Database, clock: TestClock, config: Partial<Config> = {}): Promise<TestContext> {
   // TEST_LOG=debug shows the service's log lines while debugging a test.
   const logLevel = process.env.TEST_LOG;
-  const app = await buildApp({ config: testConfig({ ...(logLevel ? { logLevel } : {}), ...options.config }), database, clock, logger: Boolean(logLevel) });
+  const app = await buildApp({
+    config: testConfig({ ...(logLevel ? { logLevel } : {}), ...config }),
+    database,
+    clock,
+    logger: Boolean(logLevel),
+  });
 
   const request = async (method: string, url: string, opts: RequestOptions = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -145,7 +165,10 @@ export async function newUser(
 }
 
 /** Asserts a problem+json response and returns its body. */
-export function expectProblem(res: Response, status: number): { type: string; title: string; status: number; detail: string; errors?: { path: string; message: string }[] } {
+export function expectProblem(
+  res: Response,
+  status: number,
+): { type: string; title: string; status: number; detail: string; errors?: { path: string; message: string }[] } {
   if (res.status !== status || !String(res.headers['content-type']).startsWith('application/problem+json')) {
     throw new Error(`expected problem ${status}, got ${res.status} ${res.headers['content-type']}: ${res.text.slice(0, 500)}`);
   }

@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { rowsOf } from '../../src/db/rows.js';
 
 const KEY = Symbol.for('chronicle.testDatabase');
 type Holder = { [KEY]?: Promise<Database> };
@@ -40,10 +41,8 @@ export function testDatabase(): Promise<Database> {
 
 /** Empties every application table (migrations bookkeeping lives in another schema). */
 export async function resetDatabase(database: Database): Promise<void> {
-  const result = await database.db.execute<{ tablename: string }>(
-    sql`select tablename from pg_tables where schemaname = 'public'`,
-  );
-  const rows = (Array.isArray(result) ? result : (result as { rows: { tablename: string }[] }).rows) as { tablename: string }[];
+  const result = await database.db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
+  const rows = rowsOf<{ tablename: string }>(result);
   if (rows.length === 0) return;
   const list = rows.map((r) => `"${r.tablename}"`).join(', ');
   await database.db.execute(sql.raw(`truncate ${list} restart identity cascade`));

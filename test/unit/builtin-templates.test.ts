@@ -1,7 +1,8 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TEMPLATES } from '../../src/render/builtin-templates.js';
-import { buildRenderContext, type RenderEntryInput, type RenderInput } from '../../src/render/render-context.js';
+import { buildRenderContext, type EntryTuple, type RenderInput } from '../../src/render/render-context.js';
+import { entryTuple, type TestEntry } from '../helpers/entry-tuples.js';
 import { checkTemplateSyntax, renderTemplate } from '../../src/render/template-engine.js';
 
 const markdown = new MarkdownIt({ html: false, linkify: true });
@@ -12,8 +13,8 @@ const workspace = { id: 'w1', name: 'Acme | [Corp](http://evil.example)' };
 const ada = { id: 'u1', name: 'Ada | <b>Lovelace</b>' };
 const web = { id: 'p1', name: 'Website ![x](http://t/x.png)' };
 
-function entry(id: string, start: string, minutes: number, extra: Partial<RenderEntryInput> = {}): RenderEntryInput {
-  return { id, start: new Date(start), minutes, description: '', tags: [], project: web, user: ada, workspace, ...extra };
+function entry(id: string, start: string, minutes: number, extra: Partial<TestEntry> = {}): EntryTuple {
+  return entryTuple({ id, start, minutes, description: '', tags: [], project: web, user: ada, workspace, ...extra }, 'Europe/Paris');
 }
 
 function input(withEntries: boolean): RenderInput {
@@ -28,7 +29,7 @@ function input(withEntries: boolean): RenderInput {
     report: { id: 'r1', name: 'March | *report*', note: withEntries ? 'All **good**.' : null, version: 1 },
     period: { from: '2026-03-09', to: '2026-03-15', preset: 'last_week' },
     timezone: 'Europe/Paris',
-    generatedAt: new Date('2026-03-16T08:00:00Z'),
+    generatedAt: '2026-03-16T08:00:00.000Z',
     owner: { id: 'u1', name: ada.name, email: 'ada@example.com' },
     workspaces: [workspace],
     template: { id: 't1', name: 'Built-in' },
@@ -79,9 +80,15 @@ describe('BUILTIN_TEMPLATES', () => {
   });
 
   it.each(BUILTIN_TEMPLATES.map((t) => [t.key, t] as const))('%s parses', (_key, t) => {
-    expect(() => checkTemplateSyntax(t.body)).not.toThrow();
-    expect(() => checkTemplateSyntax(t.nameTemplate)).not.toThrow();
-    expect(() => checkTemplateSyntax(t.noteTemplate)).not.toThrow();
+    expect(() => {
+      checkTemplateSyntax(t.body);
+    }).not.toThrow();
+    expect(() => {
+      checkTemplateSyntax(t.nameTemplate);
+    }).not.toThrow();
+    expect(() => {
+      checkTemplateSyntax(t.noteTemplate);
+    }).not.toThrow();
   });
 
   it('escapes every user-written string in the bodies', () => {
@@ -113,7 +120,9 @@ describe('BUILTIN_TEMPLATES', () => {
     expect(tables(markdown.render(out))).toEqual([Array(7).fill(6)]);
     expect(out).toContain('| **Monday 2026-03-09** | | | **Day total** | | **2h 15m** |');
     expect(out).toContain('| **Total** | | | **2 days, 3 entries** | | **9h 20m** |');
-    expect(out).toContain('| 2026-03-11 | 10:30 | Website \\!\\[x\\](http\\:\\//t/x\\.png) | \\[click\\](javascript\\:alert(1)) | ops | 7h 05m |');
+    expect(out).toContain(
+      '| 2026-03-11 | 10:30 | Website \\!\\[x\\](http\\:\\//t/x\\.png) | \\[click\\](javascript\\:alert(1)) | ops | 7h 05m |',
+    );
     expect(out).toContain('## Note\n\nAll **good**.');
   });
 
@@ -141,7 +150,7 @@ describe('BUILTIN_TEMPLATES', () => {
     expect(out).toContain('- Busiest day: Wednesday 2026-03-11, 7h 05m');
     expect(out).toContain('  - \\# heading?: 0h 45m, 2026-03-09');
     const undescribed = input(true);
-    undescribed.entries = undescribed.entries.map((e) => ({ ...e, description: '' }));
+    undescribed.entries = undescribed.entries!.map((e): EntryTuple => [e[0], e[1], e[2], e[3], e[4], '', e[6], e[7], e[8], e[9]]);
     const plain = await renderTemplate(template('weekly-status').body, buildRenderContext(undescribed));
     expect(plain).toContain('  - _No description_ (Website');
     expect(tables(markdown.render(out))).toEqual([Array(3).fill(5), Array(4).fill(5)]);
@@ -151,9 +160,7 @@ describe('BUILTIN_TEMPLATES', () => {
     const context = buildRenderContext(input(true));
     expect(await renderTemplate(template('timesheet').nameTemplate, context)).toBe('Timesheet 2026-03-09 – 2026-03-15');
     expect(await renderTemplate(template('summary').nameTemplate, context)).toBe('Summary 2026-03-09 – 2026-03-15');
-    expect(await renderTemplate(template('weekly-status').nameTemplate, context)).toBe(
-      'Weekly status 2026-03-09 – 2026-03-15',
-    );
+    expect(await renderTemplate(template('weekly-status').nameTemplate, context)).toBe('Weekly status 2026-03-09 – 2026-03-15');
     expect(await renderTemplate(template('weekly-status').noteTemplate, context)).toContain('**Next**');
   });
 });

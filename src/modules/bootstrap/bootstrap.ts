@@ -1,13 +1,13 @@
 /**
- * Start-up tasks (platform.md sections 2 and 6): the instance admin and its token, and the
+ * Start-up tasks (docs/api.md "Configuration and start-up", "Templates"): the instance admin and its token, and the
  * built-in templates seeded once per installation.
  */
-import type { AppContext } from '../../http/types.js';
+import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
-import { generateSecret, hashSecret } from '../../lib/tokens.js';
+import { hashSecret, newApiToken } from '../../lib/tokens.js';
 import { BUILTIN_TEMPLATES } from '../../render/builtin-templates.js';
-import * as users from '../users/users.repository.js';
-import * as repo from './bootstrap.repository.js';
+import * as users from '../../repositories/users.repository.js';
+import * as repo from '../../repositories/bootstrap.repository.js';
 
 const ADMIN_EMAIL = 'admin@localhost';
 const ADMIN_NAME = 'Administrator';
@@ -48,7 +48,7 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
     if (!(await repo.claimOnce(tx, 'first_admin_created', now))) return { generatedAdminToken: null };
     if ((await users.countUsers(tx)) > 0) return { generatedAdminToken: null };
     const admin = await ensureAdmin(tx, now);
-    const secret = `chr_${generateSecret(32)}`;
+    const secret = newApiToken();
     await users.insertToken(tx, {
       id: newId(),
       userId: admin.id,
@@ -65,7 +65,7 @@ async function ensureAdmin(tx: AppContext['db'], now: Date): Promise<users.UserR
   const existing = await users.findUserByEmail(tx, ADMIN_EMAIL);
   if (existing) {
     if (existing.instanceAdmin && existing.name === ADMIN_NAME) return existing;
-    return (await users.updateUser(tx, existing.id, { instanceAdmin: true, name: ADMIN_NAME }))!;
+    return (await users.updateUser(tx, existing.id, { instanceAdmin: true, name: ADMIN_NAME })) ?? existing;
   }
   // Another process starting at the same moment may insert it first: then use theirs.
   await users.insertUserIfAbsent(tx, {
@@ -76,5 +76,7 @@ async function ensureAdmin(tx: AppContext['db'], now: Date): Promise<users.UserR
     instanceAdmin: true,
     createdAt: now,
   });
-  return (await users.findUserByEmail(tx, ADMIN_EMAIL))!;
+  const admin = await users.findUserByEmail(tx, ADMIN_EMAIL);
+  if (!admin) throw new Error('the instance admin could not be created');
+  return admin;
 }

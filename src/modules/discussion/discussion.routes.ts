@@ -1,6 +1,7 @@
-import type { App, AppContext } from '../../http/types.js';
+import type { FeatureRoutes } from '../../http/types.js';
+import { sendJsonText } from '../../http/problem.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { caller } from '../auth/auth.js';
+import { actorOf } from '../auth/auth.js';
 import * as service from './discussion.service.js';
 import {
   CommentBody,
@@ -15,38 +16,52 @@ const tags = ['discussion'];
 /** Writes on a version that was never sent. */
 const writeProblems = { ...problemResponses, 409: ProblemSchema };
 
-export function discussionRoutes(app: App, ctx: AppContext): void {
+export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.get(
-    '/api/v1/report-contents/:id/discussion',
+    '/report-contents/:id/discussion',
     { config: { scope: 'read' }, schema: { tags, params: IdParams, response: { 200: DiscussionSchema, ...problemResponses } } },
-    async (request) => service.getDiscussion(ctx, caller(request), request.params.id),
+    // The database writes the document (discussion.repository.ts); it is sent as it is.
+    async (request, reply) => sendJsonText(reply, await service.getDiscussion(ctx, actorOf(request), request.params.id)),
   );
   app.post(
-    '/api/v1/report-contents/:id/comments',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: CommentBody, response: { 201: CommentSchema, ...writeProblems } } },
-    async (request, reply) => reply.code(201).send(await service.createComment(ctx, caller(request), request.params.id, request.body)),
+    '/report-contents/:id/comments',
+    {
+      config: { scope: 'write' },
+      schema: { tags, params: IdParams, body: CommentBody, response: { 201: CommentSchema, ...writeProblems } },
+    },
+    async (request, reply) => reply.code(201).send(await service.createComment(ctx, actorOf(request), request.params.id, request.body)),
   );
   app.patch(
-    '/api/v1/report-contents/:id/comments/:commentId',
-    { config: { scope: 'write' }, schema: { tags, params: CommentParams, body: CommentBody, response: { 200: CommentSchema, ...writeProblems } } },
-    async (request) => service.editComment(ctx, caller(request), request.params.id, request.params.commentId, request.body),
+    '/report-contents/:id/comments/:commentId',
+    {
+      config: { scope: 'write' },
+      schema: { tags, params: CommentParams, body: CommentBody, response: { 200: CommentSchema, ...writeProblems } },
+    },
+    async (request) => service.editComment(ctx, actorOf(request), request.params.id, request.params.commentId, request.body),
   );
   app.delete(
-    '/api/v1/report-contents/:id/comments/:commentId',
+    '/report-contents/:id/comments/:commentId',
     { config: { scope: 'write' }, schema: { tags, params: CommentParams, response: { 204: NoContent, ...writeProblems } } },
     async (request, reply) => {
-      await service.deleteComment(ctx, caller(request), request.params.id, request.params.commentId);
+      await service.deleteComment(ctx, actorOf(request), request.params.id, request.params.commentId);
       return reply.code(204).send(null);
     },
   );
   app.put(
-    '/api/v1/report-contents/:id/reactions',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: ReactionBody, response: { 200: ReactionSummariesSchema, ...writeProblems } } },
-    async (request) => service.toggleReaction(ctx, caller(request), request.params.id, null, request.body),
+    '/report-contents/:id/reactions',
+    {
+      config: { scope: 'write' },
+      schema: { tags, params: IdParams, body: ReactionBody, response: { 200: ReactionSummariesSchema, ...writeProblems } },
+    },
+    async (request) => service.toggleReaction(ctx, actorOf(request), request.params.id, null, request.body),
   );
   app.put(
-    '/api/v1/report-contents/:id/comments/:commentId/reactions',
-    { config: { scope: 'write' }, schema: { tags, params: CommentParams, body: ReactionBody, response: { 200: ReactionSummariesSchema, ...writeProblems } } },
-    async (request) => service.toggleReaction(ctx, caller(request), request.params.id, request.params.commentId, request.body),
+    '/report-contents/:id/comments/:commentId/reactions',
+    {
+      config: { scope: 'write' },
+      schema: { tags, params: CommentParams, body: ReactionBody, response: { 200: ReactionSummariesSchema, ...writeProblems } },
+    },
+    async (request) => service.toggleReaction(ctx, actorOf(request), request.params.id, request.params.commentId, request.body),
   );
-}
+  done();
+};

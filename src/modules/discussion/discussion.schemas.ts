@@ -2,10 +2,11 @@ import { Type, type Static } from 'typebox';
 import { REACTION_KEYS } from '../../db/schema.js';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
-export const ReactionKeySchema = Type.Enum(REACTION_KEYS, { description: 'A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.' });
-export type ReactionKeyName = Static<typeof ReactionKeySchema>;
+const ReactionKeySchema = Type.Enum(REACTION_KEYS, {
+  description: 'A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.',
+});
 
-export const ReactionSummarySchema = Type.Object(
+const ReactionSummarySchema = Type.Object(
   {
     emoji: ReactionKeySchema,
     count: Type.Integer({ minimum: 1 }),
@@ -38,7 +39,6 @@ export const DiscussionSchema = Type.Object({
   reactions: Type.Array(ReactionSummarySchema, { description: 'Reactions on the version body.' }),
   comments: Type.Array(CommentSchema, { description: 'Oldest first.' }),
 });
-export type Discussion = Static<typeof DiscussionSchema>;
 
 export const ReactionSummariesSchema = Summaries;
 

@@ -1,50 +1,30 @@
 /**
- * Per-version discussion (reports-api.md 4.4): comments and reactions on one immutable content
+ * Per-version discussion (docs/api.md "Discussion"): comments and reactions on one immutable content
  * version, readable under the report's read rule, writable by participants once the version is sent.
  */
 import { REACTION_KEYS } from '../../db/schema.js';
-import type { AppContext } from '../../http/types.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { Actor, AppContext } from '../../context.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AuthContext } from '../auth/auth.js';
-import { reportReadGrant } from '../reports/report-access.js';
-import * as repo from './discussion.repository.js';
-import type { Comment, CommentInput, Discussion, ReactionInput, ReactionSummary } from './discussion.schemas.js';
+import { discussionAccess, requireDiscussionWriter } from '../access/access.js';
+import * as repo from '../../repositories/discussion.repository.js';
+import type { Comment, CommentInput, ReactionInput, ReactionSummary } from './discussion.schemas.js';
 
-interface Access {
-  shared: boolean;
-  /** The report owner (with current membership) or a holder of a delivery of this version. */
-  participant: boolean;
+/** The caller's access to a version's discussion (access.ts `discussionAccess`). */
+async function access(ctx: AppContext, actor: Actor, contentId: string) {
+  return discussionAccess(await repo.findContentState(ctx.db, contentId, actor.user.id), actor);
 }
 
-/**
- * Who may see a version's discussion. A recipient of the version (a self-copy included) is a
- * participant whatever their workspace memberships: they hold the version in their inbox, which
- * is not re-checked either. Everyone else goes through the one report read rule, where only
- * the 'owner' grant (owner still in every filtered workspace) makes a participant; admins read
- * only. No delivery and no grant: 404, existence hidden.
- */
-async function access(ctx: AppContext, actor: AuthContext, contentId: string): Promise<Access> {
-  const state = await repo.findContentState(ctx.db, contentId, actor.user.id);
-  if (!state) throw notFound();
-  if (state.received) return { shared: true, participant: true };
-  const grant = await reportReadGrant(ctx.db, actor, state.report);
-  if (grant === null) throw notFound();
-  return { shared: state.shared, participant: grant === 'owner' };
-}
-
-/** Writes: readers who are not participants get 403 (platform.md 1), an unsent version 409. */
-async function writable(ctx: AppContext, actor: AuthContext, contentId: string): Promise<void> {
-  const { shared, participant } = await access(ctx, actor, contentId);
-  if (!participant) throw forbidden('Only the report owner and the recipients of this version may write to its discussion.');
-  if (!shared) throw conflict('This version has not been sent; its discussion opens once it is.');
+/** Writes: participants only (403 for other readers), on a version that was sent (409). */
+async function writable(ctx: AppContext, actor: Actor, contentId: string): Promise<void> {
+  requireDiscussionWriter(await access(ctx, actor, contentId));
 }
 
 /**
  * Reaction rows (in reaction order) to summaries: only keys someone used, in the fixed key order
- * of reports-api.md 2.5, names in the order people reacted.
+ * of docs/api.md "Discussion", names in the order people reacted.
  */
-export function summarize(rows: readonly repo.ReactionRow[], callerId: string): ReactionSummary[] {
+function summarize(rows: readonly repo.ReactionRow[], callerId: string): ReactionSummary[] {
   const byKey = new Map<string, ReactionSummary>();
   for (const row of rows) {
     let summary = byKey.get(row.emoji);
@@ -59,7 +39,7 @@ export function summarize(rows: readonly repo.ReactionRow[], callerId: string): 
   return REACTION_KEYS.flatMap((key) => byKey.get(key) ?? []);
 }
 
-export function toComment(row: repo.CommentWithImage, callerId: string, reactions: ReactionSummary[]): Comment {
+function toComment(row: repo.CommentWithImage, callerId: string, reactions: ReactionSummary[]): Comment {
   return {
     id: row.id,
     reportContentId: row.reportContentId,
@@ -74,27 +54,12 @@ export function toComment(row: repo.CommentWithImage, callerId: string, reaction
   };
 }
 
-/**
- * The whole thread in a fixed number of queries however long it is: one for the comments with
- * their authors' live avatars, one for every reaction of the version; the rest is assembled here.
- */
-export async function getDiscussion(ctx: AppContext, actor: AuthContext, contentId: string): Promise<Discussion> {
+/** The whole thread as its JSON document, in two statements however long it is: access, then the document. */
+export async function getDiscussion(ctx: AppContext, actor: Actor, contentId: string): Promise<string> {
   const { shared } = await access(ctx, actor, contentId);
-  const [commentRows, reactionRows] = await Promise.all([repo.listComments(ctx.db, contentId), repo.listReactions(ctx.db, contentId)]);
-
-  const byTarget = new Map<string | null, repo.ReactionRow[]>();
-  for (const row of reactionRows) {
-    const list = byTarget.get(row.commentId);
-    if (list) list.push(row);
-    else byTarget.set(row.commentId, [row]);
-  }
-  const userId = actor.user.id;
-  return {
-    reportContentId: contentId,
-    shared,
-    reactions: summarize(byTarget.get(null) ?? [], userId),
-    comments: commentRows.map((row) => toComment(row, userId, summarize(byTarget.get(row.id) ?? [], userId))),
-  };
+  const document = await repo.discussionJson(ctx.db, contentId, actor.user.id, shared);
+  if (document === undefined) throw notFound();
+  return document;
 }
 
 /** A body of only whitespace says nothing; like a blank report note it is treated as absent. */
@@ -103,7 +68,7 @@ function assertNotBlank(body: string): void {
 }
 
 /** The author's name is frozen now; their avatar stays live (read from users on every fetch). */
-export async function createComment(ctx: AppContext, actor: AuthContext, contentId: string, input: CommentInput): Promise<Comment> {
+export async function createComment(ctx: AppContext, actor: Actor, contentId: string, input: CommentInput): Promise<Comment> {
   assertNotBlank(input.body);
   await writable(ctx, actor, contentId);
   const now = ctx.clock.now();
@@ -123,7 +88,7 @@ export async function createComment(ctx: AppContext, actor: AuthContext, content
 /** Author only; a missing comment, one of another version and someone else's all give the same 404. */
 export async function editComment(
   ctx: AppContext,
-  actor: AuthContext,
+  actor: Actor,
   contentId: string,
   commentId: string,
   input: CommentInput,
@@ -137,25 +102,31 @@ export async function editComment(
   return toComment({ ...row, authorImageUrl: actor.user.imageUrl }, actor.user.id, reactions);
 }
 
-export async function deleteComment(ctx: AppContext, actor: AuthContext, contentId: string, commentId: string): Promise<void> {
+export async function deleteComment(ctx: AppContext, actor: Actor, contentId: string, commentId: string): Promise<void> {
   await writable(ctx, actor, contentId);
   if (!(await repo.deleteOwnComment(ctx.db, { contentId, commentId, authorUserId: actor.user.id }))) throw notFound();
 }
 
 /**
  * Toggles the caller's reaction on the version body (commentId null) or on one of its comments,
- * and returns that target's summaries as they are after the toggle.
+ * and returns that target's summaries as they are after the toggle. A comment of another version
+ * is the same 404 as a missing one.
  */
 export async function toggleReaction(
   ctx: AppContext,
-  actor: AuthContext,
+  actor: Actor,
   contentId: string,
   commentId: string | null,
   input: ReactionInput,
 ): Promise<ReactionSummary[]> {
   await writable(ctx, actor, contentId);
-  if (commentId !== null && !(await repo.commentOnVersion(ctx.db, contentId, commentId))) throw notFound();
   const key = { contentId, commentId, userId: actor.user.id, emoji: input.emoji };
-  await repo.toggleReaction(ctx.db, key, newId(), ctx.clock.now());
-  return summarize(await repo.listReactions(ctx.db, contentId, commentId), actor.user.id);
+  // Toggles of one target run one after another under its row lock, and the summaries are read
+  // under that lock too: every answer is the state this toggle committed.
+  const rows = await ctx.db.transaction(async (tx) => {
+    if (!(await repo.lockReactionTarget(tx, contentId, commentId))) throw notFound();
+    await repo.toggleReaction(tx, key, newId(), ctx.clock.now());
+    return repo.listReactions(tx, contentId, commentId);
+  });
+  return summarize(rows, actor.user.id);
 }

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../http/types.js';
+import type { FeatureRoutes } from '../../http/types.js';
 
-/** Operational endpoints outside /api/v1 (platform.md section 2). */
-export function healthRoutes(app: App, ctx: AppContext): void {
+/** Operational endpoints outside /api/v1 (docs/api.md "Configuration and start-up"). */
+export const healthRoutes: FeatureRoutes = (app, { ctx }, done) => {
   const status = Type.Object({ status: Type.String() });
   app.get(
     '/healthz',
@@ -24,9 +24,6 @@ export function healthRoutes(app: App, ctx: AppContext): void {
       }
     },
   );
-  app.get(
-    '/openapi.json',
-    { config: { scope: 'public' }, schema: { hide: true } },
-    async () => app.swagger(),
-  );
-}
+  app.get('/openapi.json', { config: { scope: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  done();
+};

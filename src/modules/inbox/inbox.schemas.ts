@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
-/** platform.md section 7; reportName and senderName are frozen at send time. */
+/** An inbox message (docs/api.md "Inbox"); reportName and senderName are frozen at send time. */
 export const InboxMessageSchema = Type.Object({
   id: Id,
   reportId: Id,
@@ -13,7 +13,7 @@ export const InboxMessageSchema = Type.Object({
   message: Nullable(Type.String()),
   sentAt: Instant,
   readAt: Nullable(Instant),
-  self: Type.Boolean({ description: "A copy the sender put in their own inbox." }),
+  self: Type.Boolean({ description: 'A copy the sender put in their own inbox.' }),
 });
 export type InboxMessage = Static<typeof InboxMessageSchema>;
 

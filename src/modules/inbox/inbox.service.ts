@@ -1,11 +1,10 @@
-/** The inbox (platform.md section 7): only a message's recipient sees it; anyone else gets 404. */
-import type { AppContext } from '../../http/types.js';
+/** The inbox (docs/api.md "Inbox"): only a message's recipient sees it; anyone else gets 404. */
+import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
-import type { AuthContext } from '../auth/auth.js';
-import * as repo from './inbox.repository.js';
+import * as repo from '../../repositories/inbox.repository.js';
 import type { InboxMessage, InboxMessageWithContent } from './inbox.schemas.js';
 
-export function toInboxMessage(row: repo.DeliveryRow): InboxMessage {
+function toInboxMessage(row: repo.DeliveryRow): InboxMessage {
   return {
     id: row.id,
     reportId: row.reportId,
@@ -21,18 +20,18 @@ export function toInboxMessage(row: repo.DeliveryRow): InboxMessage {
   };
 }
 
-export async function list(ctx: AppContext, actor: AuthContext): Promise<InboxMessage[]> {
+export async function list(ctx: AppContext, actor: Actor): Promise<InboxMessage[]> {
   return (await repo.listInbox(ctx.db, actor.user.id)).map(toInboxMessage);
 }
 
-export async function get(ctx: AppContext, actor: AuthContext, id: string): Promise<InboxMessageWithContent> {
+export async function get(ctx: AppContext, actor: Actor, id: string): Promise<InboxMessageWithContent> {
   const row = await repo.findDeliveryWithContent(ctx.db, id, actor.user.id);
   if (!row) throw notFound();
   return { ...toInboxMessage(row), renderedMarkdown: row.renderedMarkdown };
 }
 
 /** Idempotent: a second read keeps the first readAt. */
-export async function markRead(ctx: AppContext, actor: AuthContext, id: string): Promise<InboxMessage> {
+export async function markRead(ctx: AppContext, actor: Actor, id: string): Promise<InboxMessage> {
   await repo.markRead(ctx.db, id, actor.user.id, ctx.clock.now());
   const row = await repo.findDeliveryForRecipient(ctx.db, id, actor.user.id);
   if (!row) throw notFound();

@@ -1,36 +1,49 @@
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../http/types.js';
+import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
-import { caller } from '../auth/auth.js';
+import { actorOf } from '../auth/auth.js';
 import * as service from './projects.service.js';
 import { CreateProjectBody, ProjectListItemSchema, ProjectMemberParams, ProjectMemberSchema, ProjectSchema } from './projects.schemas.js';
 
 const tags = ['projects'];
 
-export function projectRoutes(app: App, ctx: AppContext): void {
+export const projectRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
-    '/api/v1/workspaces/:id/projects',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: CreateProjectBody, response: { 201: ProjectSchema, ...problemResponses } } },
-    async (request, reply) => reply.code(201).send(await service.createProject(ctx, caller(request), request.params.id, request.body)),
+    '/workspaces/:id/projects',
+    {
+      config: { scope: 'write' },
+      schema: { tags, params: IdParams, body: CreateProjectBody, response: { 201: ProjectSchema, ...problemResponses } },
+    },
+    async (request, reply) => reply.code(201).send(await service.createProject(ctx, actorOf(request), request.params.id, request.body)),
   );
   app.get(
-    '/api/v1/workspaces/:id/projects',
+    '/workspaces/:id/projects',
     {
       config: { scope: 'read' },
-      schema: { tags, description: 'Every project of the workspace, newest first.', params: IdParams, response: { 200: Type.Array(ProjectListItemSchema), ...problemResponses } },
+      schema: {
+        tags,
+        description: 'Every project of the workspace, newest first.',
+        params: IdParams,
+        response: { 200: Type.Array(ProjectListItemSchema), ...problemResponses },
+      },
     },
-    async (request) => service.listProjects(ctx, caller(request), request.params.id),
+    async (request) => service.listProjects(ctx, actorOf(request), request.params.id),
   );
   app.get(
-    '/api/v1/projects/:id/members',
+    '/projects/:id/members',
     {
       config: { scope: 'read' },
-      schema: { tags, description: 'Newest membership first (then user id, descending).', params: IdParams, response: { 200: Type.Array(ProjectMemberSchema), ...problemResponses } },
+      schema: {
+        tags,
+        description: 'Newest membership first (then user id, descending).',
+        params: IdParams,
+        response: { 200: Type.Array(ProjectMemberSchema), ...problemResponses },
+      },
     },
-    async (request) => service.listProjectMembers(ctx, caller(request), request.params.id),
+    async (request) => service.listProjectMembers(ctx, actorOf(request), request.params.id),
   );
   app.put(
-    '/api/v1/projects/:id/members/:userId',
+    '/projects/:id/members/:userId',
     {
       config: { scope: 'write' },
       schema: {
@@ -41,19 +54,25 @@ export function projectRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await service.addProjectMember(ctx, caller(request), request.params.id, request.params.userId);
+      await service.addProjectMember(ctx, actorOf(request), request.params.id, request.params.userId);
       return reply.code(204).send(null);
     },
   );
   app.delete(
-    '/api/v1/projects/:id/members/:userId',
+    '/projects/:id/members/:userId',
     {
       config: { scope: 'write' },
-      schema: { tags, description: 'Idempotent: 204 even when the user was not a member.', params: ProjectMemberParams, response: { 204: NoContent, ...problemResponses } },
+      schema: {
+        tags,
+        description: 'Idempotent: 204 even when the user was not a member.',
+        params: ProjectMemberParams,
+        response: { 204: NoContent, ...problemResponses },
+      },
     },
     async (request, reply) => {
-      await service.removeProjectMember(ctx, caller(request), request.params.id, request.params.userId);
+      await service.removeProjectMember(ctx, actorOf(request), request.params.id, request.params.userId);
       return reply.code(204).send(null);
     },
   );
-}
+  done();
+};

@@ -1,15 +1,15 @@
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../http/types.js';
-import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
-import { caller } from '../auth/auth.js';
+import type { FeatureRoutes } from '../../http/types.js';
+import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
+import { actorOf } from '../auth/auth.js';
 import * as service from './reports.service.js';
-import { ListQuery, PreviewSchema, ReportBody, ReportSchema, ReportSummarySchema } from './reports.schemas.js';
+import { IfMatchHeaders, ListQuery, PreviewSchema, ReportBody, ReportSchema, ReportSummarySchema } from './reports.schemas.js';
 
 const tags = ['reports'];
 
-export function reportRoutes(app: App, ctx: AppContext): void {
+export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.get(
-    '/api/v1/reports',
+    '/reports',
     {
       config: { scope: 'read' },
       schema: {
@@ -22,41 +22,71 @@ export function reportRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { items, total } = await service.list(ctx, caller(request), request.query);
+      const { items, total } = await service.list(ctx, actorOf(request), request.query);
       return reply.header('X-Total-Count', String(total)).send(items);
     },
   );
   app.get(
-    '/api/v1/reports/template-ids',
+    '/reports/template-ids',
     { config: { scope: 'read' }, schema: { tags, response: { 200: Type.Array(Type.String()), ...problemResponses } } },
-    async (request) => service.templateIds(ctx, caller(request)),
+    async (request) => service.templateIds(ctx, actorOf(request)),
   );
   app.post(
-    '/api/v1/reports/preview',
+    '/reports/preview',
     { config: { scope: 'read' }, schema: { tags, body: ReportBody, response: { 200: PreviewSchema, ...problemResponses } } },
-    async (request) => service.preview(ctx, caller(request), request.body),
+    async (request) => service.preview(ctx, actorOf(request), request.body),
   );
   app.post(
-    '/api/v1/reports',
+    '/reports',
     { config: { scope: 'write' }, schema: { tags, body: ReportBody, response: { 201: ReportSchema, ...problemResponses } } },
-    async (request, reply) => reply.code(201).send(await service.create(ctx, caller(request), request.body)),
+    async (request, reply) => {
+      const report = await service.create(ctx, actorOf(request), request.body);
+      return reply.code(201).header('ETag', service.versionTag(report.version)).send(report);
+    },
   );
   app.get(
-    '/api/v1/reports/:id',
-    { config: { scope: 'read' }, schema: { tags, params: IdParams, response: { 200: ReportSchema, ...problemResponses } } },
-    async (request) => service.get(ctx, caller(request), request.params.id),
+    '/reports/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        description: 'ETag names the current version; send it back in If-Match on PATCH to refuse an edit of a version you have not seen.',
+        params: IdParams,
+        response: { 200: ReportSchema, ...problemResponses },
+      },
+    },
+    async (request, reply) => {
+      const report = await service.get(ctx, actorOf(request), request.params.id);
+      return reply.header('ETag', service.versionTag(report.version)).send(report);
+    },
   );
   app.patch(
-    '/api/v1/reports/:id',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: ReportBody, response: { 200: ReportSchema, ...problemResponses } } },
-    async (request) => service.update(ctx, caller(request), request.params.id, request.body),
+    '/reports/:id',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        description:
+          'Every valid edit by the owner succeeds and gets its own version, however many arrive at once. ' +
+          'With If-Match (the ETag of GET), an edit of any other version than the one named is refused with 412.',
+        params: IdParams,
+        headers: IfMatchHeaders,
+        body: ReportBody,
+        response: { 200: ReportSchema, ...problemResponses, 412: ProblemSchema },
+      },
+    },
+    async (request, reply) => {
+      const report = await service.update(ctx, actorOf(request), request.params.id, request.body, request.headers['if-match']);
+      return reply.header('ETag', service.versionTag(report.version)).send(report);
+    },
   );
   app.delete(
-    '/api/v1/reports/:id',
+    '/reports/:id',
     { config: { scope: 'write' }, schema: { tags, params: IdParams, response: { 204: NoContent, ...problemResponses } } },
     async (request, reply) => {
-      await service.remove(ctx, caller(request), request.params.id);
+      await service.remove(ctx, actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
-}
+  done();
+};

@@ -1,15 +1,16 @@
 import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { CalendarDate, Id, Instant, Nullable } from '../../http/schemas.js';
 import { DATE_PRESETS } from '../../render/date-range.js';
 
 const IdList = (maxItems: number, minItems = 0) => Type.Array(Id, { minItems, maxItems, uniqueItems: true });
 
-export const AbsoluteRange = Type.Object(
+const AbsoluteRange = Type.Object(
   { from: CalendarDate, to: CalendarDate },
   { additionalProperties: false, description: 'Inclusive calendar dates; from <= to; at most 366 days.' },
 );
 
-export const DatePresetSchema = Type.Union(
+const DatePresetSchema = Type.Union(
   DATE_PRESETS.map((p) => Type.Literal(p)),
   { description: "Resolved in the owner's timezone at render time; weeks start on Monday." },
 );
@@ -31,6 +32,14 @@ export type FiltersInput = Static<typeof FiltersInput>;
 /** Filters as stored and returned: the date range is always absolute. */
 export const Filters = Type.Object({ ...filterFields, dateRange: AbsoluteRange });
 export type Filters = Static<typeof Filters>;
+
+const checkFilters = Compile(Filters);
+
+/** Filters read back from the database (jsonb), checked rather than trusted to have the stored shape. */
+export function parseFilters(value: unknown): Filters {
+  if (!checkFilters.Check(value)) throw new Error('a stored report has filters of an unexpected shape');
+  return value;
+}
 
 export const ReportBody = Type.Object(
   {
@@ -91,3 +100,8 @@ export const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListQuery = Static<typeof ListQuery>;
+
+/** Optional lost-update protection on PATCH: the ETag (version) the client last saw. */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(Type.String({ maxLength: 1000, description: 'An ETag from GET /reports/:id, e.g. "3", or *.' })),
+});

@@ -1,27 +1,25 @@
-/** Reports (reports-api.md section 4.1): create, preview, read, list, edit, delete. */
-import type { AppContext } from '../../http/types.js';
-import { badRequest, conflict, forbidden, notFound, type FieldError } from '../../lib/errors.js';
+/** Reports (docs/api.md "Reports"): create, preview, read, list, edit, delete. */
+import type { Actor, AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import { badRequest, notFound, preconditionFailed } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { MAX_RANGE_DAYS, rangeSpanDays } from '../../render/date-range.js';
-import { isAdminRole, workspaceRole, workspaceRoles } from '../access/access.repository.js';
-import type { AuthContext } from '../auth/auth.js';
-import { findTemplate } from '../templates/templates.repository.js';
-import { projectsInWorkspaces } from './report-data.repository.js';
-import { isActiveOwner, reportReadGrant } from './report-access.js';
-import { renderReport, resolveFilters, type RenderedReport } from './report-renderer.js';
-import * as repo from './reports.repository.js';
-import type { Filters, ListQuery, Preview, Report, ReportBody, ReportSummary } from './reports.schemas.js';
+import { blankToNull } from '../../lib/text.js';
+import { workspaceRoles } from '../../repositories/access.repository.js';
+import { findTemplate } from '../../repositories/templates.repository.js';
+import { projectsInWorkspaces } from '../../repositories/report-data.repository.js';
+import { isActiveOwner, mayDeleteReport, readGrant, requireReportListAccess } from '../access/access.js';
+import { planRender, resolveFilters, type RenderPlan, type RenderRequest } from './report-plan.js';
+import { executeRender, type RenderedVersion } from './report-render.js';
+import * as repo from '../../repositories/reports.repository.js';
+import { parseFilters, type ListQuery, type Preview, type Report, type ReportBody, type ReportSummary } from './reports.schemas.js';
 
-/** Edits that lose the race to a concurrent edit render again; this bounds the retries. */
-const MAX_EDIT_ATTEMPTS = 5;
-
-export function toReportSummary(row: repo.ReportRow): ReportSummary {
+function toReportSummary(row: Omit<repo.ReportListRow, 'readerMemberOfAll'>): ReportSummary {
   return {
     id: row.id,
     name: row.name,
     ownerUserId: row.ownerUserId,
     templateId: row.templateId,
-    filters: row.filters as Filters,
+    filters: parseFilters(row.filters),
     note: row.note,
     totalMinutes: row.totalMinutes,
     snapshotProjectIds: row.snapshotProjectIds,
@@ -31,97 +29,80 @@ export function toReportSummary(row: repo.ReportRow): ReportSummary {
   };
 }
 
-export function toReport(row: repo.ReportWithContent): Report {
+function toReport(row: repo.ReportWithContent): Report {
   return { ...toReportSummary(row), reportContentId: row.currentContentId, renderedMarkdown: row.renderedMarkdown };
 }
 
-/** A blank note (empty or whitespace only) collapses to null. */
-const normaliseNote = (note: string | null | undefined): string | null => (note && note.trim() !== '' ? note : null);
-
-interface PreparedRender {
-  filters: Filters;
-  preset: string | null;
-  template: NonNullable<Awaited<ReturnType<typeof findTemplate>>>;
-  note: string | null;
-}
-
 /**
- * The gates shared by create, preview and edit: the caller belongs to every filtered workspace,
- * every project belongs to one of them, the template exists and is enabled, the range is valid.
+ * Admits a render request and plans it: the caller belongs to every filtered workspace, every
+ * project belongs to one of them, the template exists and is enabled, the range is valid; every
+ * refusal is listed in one 400. The version target says which report and version it renders.
  */
-async function prepare(ctx: AppContext, actor: AuthContext, body: ReportBody): Promise<PreparedRender> {
-  const errors: FieldError[] = [];
-  const { filters, preset } = resolveFilters(body.filters, actor.user.timezone, ctx.clock.now());
-  const { from, to } = filters.dateRange;
-  if (from > to) errors.push({ path: '/filters/dateRange/to', message: 'must not be before from' });
-  else if (rangeSpanDays(filters.dateRange) > MAX_RANGE_DAYS) {
-    errors.push({ path: '/filters/dateRange', message: `must span at most ${MAX_RANGE_DAYS} days` });
-  }
+async function admit(
+  ctx: AppContext,
+  db: Db,
+  actor: Actor,
+  body: ReportBody,
+  target: RenderRequest['target'],
+  suggestions = false,
+): Promise<RenderPlan> {
+  const now = ctx.clock.now();
+  const { filters, preset, errors } = resolveFilters(body.filters, actor.user.timezone, now);
 
-  const roles = await workspaceRoles(ctx.db, actor.user.id, filters.workspaceIds);
+  const roles = await workspaceRoles(db, actor.user.id, filters.workspaceIds);
   filters.workspaceIds.forEach((id, i) => {
     if (!roles.has(id)) errors.push({ path: `/filters/workspaceIds/${i}`, message: 'is not a workspace you belong to' });
   });
   if (filters.projectIds?.length && roles.size === filters.workspaceIds.length) {
-    const known = await projectsInWorkspaces(ctx.db, filters.projectIds, filters.workspaceIds);
+    const known = await projectsInWorkspaces(db, filters.projectIds, filters.workspaceIds);
     filters.projectIds.forEach((id, i) => {
       if (!known.has(id)) errors.push({ path: `/filters/projectIds/${i}`, message: 'is not a project of the filtered workspaces' });
     });
   }
 
-  const template = await findTemplate(ctx.db, body.templateId);
+  const template = await findTemplate(db, body.templateId);
   if (!template) errors.push({ path: '/templateId', message: 'is not a known template' });
   else if (!template.enabled) errors.push({ path: '/templateId', message: 'is disabled' });
 
   if (errors.length > 0 || !template) throw badRequest('The report cannot be rendered with these fields.', errors);
-  return { filters, preset, template, note: normaliseNote(body.note) };
-}
-
-async function render(
-  ctx: AppContext,
-  actor: AuthContext,
-  body: ReportBody,
-  prepared: PreparedRender,
-  target: { reportId: string | null; version: number; suggestions?: boolean },
-): Promise<RenderedReport> {
-  return renderReport(ctx.db, ctx.renderer, {
-    owner: actor.user,
-    template: prepared.template,
+  return planRender({
     name: body.name,
-    note: prepared.note,
-    filters: prepared.filters,
-    preset: prepared.preset,
-    reportId: target.reportId,
-    version: target.version,
-    generatedAt: ctx.clock.now(),
-    suggestions: target.suggestions ?? false,
+    note: blankToNull(body.note),
+    filters,
+    preset,
+    owner: actor.user,
+    template,
+    target,
+    suggestions,
+    now,
   });
 }
 
 /** The report fields and the new immutable content row of one rendered version. */
-function versionRows(id: string, version: number, body: ReportBody, prepared: PreparedRender, out: RenderedReport, now: Date) {
+function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
   const contentId = newId();
+  const { filters, generatedAt: now } = plan;
   return {
     report: {
-      id,
-      templateId: prepared.template.id,
-      name: body.name,
-      note: prepared.note,
-      filters: prepared.filters,
-      workspaceIds: prepared.filters.workspaceIds,
-      periodFrom: prepared.filters.dateRange.from,
-      periodTo: prepared.filters.dateRange.to,
+      id: reportId,
+      templateId: plan.template.id,
+      name: plan.report.name,
+      note: plan.report.note,
+      filters,
+      workspaceIds: filters.workspaceIds,
+      periodFrom: filters.dateRange.from,
+      periodTo: filters.dateRange.to,
       totalMinutes: out.totalMinutes,
       snapshotProjectIds: out.snapshotProjectIds,
-      restrictingProjectIds: out.restrictingProjectIds,
-      version,
+      restrictsRecipients: out.restrictsRecipients,
+      version: plan.report.version,
       currentContentId: contentId,
       updatedAt: now,
     },
     content: {
       id: contentId,
-      reportId: id,
-      version,
+      reportId,
+      version: plan.report.version,
       renderedMarkdown: out.renderedMarkdown,
       totalMinutes: out.totalMinutes,
       snapshotProjectIds: out.snapshotProjectIds,
@@ -130,96 +111,127 @@ function versionRows(id: string, version: number, body: ReportBody, prepared: Pr
   };
 }
 
-export async function preview(ctx: AppContext, actor: AuthContext, body: ReportBody): Promise<Preview> {
-  const prepared = await prepare(ctx, actor, body);
-  const out = await render(ctx, actor, body, prepared, { reportId: null, version: 1, suggestions: true });
+const execute = (ctx: AppContext, db: Db, plan: RenderPlan) =>
+  executeRender(db, ctx.renderer, plan, { maxEntries: ctx.config.renderMaxEntries, baseTimeMs: ctx.config.renderTimeLimitMs });
+
+export async function preview(ctx: AppContext, actor: Actor, body: ReportBody): Promise<Preview> {
+  const plan = await admit(ctx, ctx.db, actor, body, { reportId: null, version: 1 }, true);
+  const out = await execute(ctx, ctx.db, plan);
   return {
     suggestedName: out.suggestedName,
     suggestedNote: out.suggestedNote,
     renderedMarkdown: out.renderedMarkdown,
     totalMinutes: out.totalMinutes,
     snapshotProjectIds: out.snapshotProjectIds,
-    filters: prepared.filters,
+    filters: plan.filters,
   };
 }
 
-export async function create(ctx: AppContext, actor: AuthContext, body: ReportBody): Promise<Report> {
-  const prepared = await prepare(ctx, actor, body);
+export async function create(ctx: AppContext, actor: Actor, body: ReportBody): Promise<Report> {
   const id = newId();
-  const out = await render(ctx, actor, body, prepared, { reportId: id, version: 1 });
-  const rows = versionRows(id, 1, body, prepared, out, ctx.clock.now());
+  const plan = await admit(ctx, ctx.db, actor, body, { reportId: id, version: 1 });
+  const rows = versionRows(plan, id, await execute(ctx, ctx.db, plan));
   const row = await ctx.db.transaction((tx) =>
     repo.insertReport(tx, { ...rows.report, ownerUserId: actor.user.id, createdAt: rows.content.createdAt }, rows.content),
   );
-  return toReport({ ...row, renderedMarkdown: out.renderedMarkdown });
+  return toReport({ ...row, renderedMarkdown: rows.content.renderedMarkdown });
 }
 
 /** The report if the caller may read it; otherwise the same 404 whichever the reason. */
-export async function readable(ctx: AppContext, actor: AuthContext, id: string): Promise<repo.ReportWithContent> {
-  const row = await repo.findReportWithContent(ctx.db, id);
-  if (!row || !(await reportReadGrant(ctx.db, actor, row))) throw notFound();
-  return row;
+async function readable(ctx: AppContext, actor: Actor, id: string): Promise<repo.ReportWithContent> {
+  const found = await repo.findReportForReader(ctx.db, id, actor.user.id);
+  if (!found || !readGrant(found.report, actor, found.standing)) throw notFound();
+  return found.report;
 }
 
-export async function get(ctx: AppContext, actor: AuthContext, id: string): Promise<Report> {
+export async function get(ctx: AppContext, actor: Actor, id: string): Promise<Report> {
   return toReport(await readable(ctx, actor, id));
 }
 
-/**
- * Owner only, membership re-checked (reports-api.md 4.1 PATCH). The new version is rendered
- * outside any lock and committed only if nobody edited meanwhile; otherwise it renders again,
- * so concurrent edits get consecutive versions with no duplicate and no gap.
- */
-export async function update(ctx: AppContext, actor: AuthContext, id: string, body: ReportBody): Promise<Report> {
-  for (let attempt = 0; attempt < MAX_EDIT_ATTEMPTS; attempt++) {
-    const current = await repo.findReport(ctx.db, id);
-    if (!current || !(await isActiveOwner(ctx.db, actor, current))) throw notFound();
-    const prepared = await prepare(ctx, actor, body);
-    const version = current.version + 1;
-    const out = await render(ctx, actor, body, prepared, { reportId: id, version });
-    const rows = versionRows(id, version, body, prepared, out, ctx.clock.now());
-    const row = await ctx.db.transaction((tx) => repo.appendVersion(tx, current.version, rows.report, rows.content));
-    if (row) return toReport({ ...row, renderedMarkdown: out.renderedMarkdown });
+/** The entity tag of a report's current version, as `ETag` sends it and `If-Match` names it. */
+export const versionTag = (version: number): string => `"${version}"`;
+
+/** RFC 9110 If-Match: `*`, or a list of entity tags compared strongly (a weak tag never matches). */
+function matchesIfMatch(header: string, version: number): boolean {
+  if (header.trim() === '*') return true;
+  const tag = versionTag(version);
+  return header.split(',').some((candidate) => candidate.trim() === tag);
+}
+
+/** Owner only, with current membership; an If-Match naming another version is a 412. */
+async function editableReport(db: Db, actor: Actor, id: string, load: typeof repo.findReport, ifMatch?: string) {
+  const current = await load(db, id);
+  if (!current || !(await isActiveOwner(db, actor, current))) throw notFound();
+  if (ifMatch !== undefined && !matchesIfMatch(ifMatch, current.version)) {
+    throw preconditionFailed(`The report is at version ${current.version}, not the one If-Match names.`);
   }
-  throw conflict('The report is being edited concurrently; try again.');
+  return current;
+}
+
+/** Renders version `current.version + 1` and appends it if the report is still at `current.version`. */
+async function tryEdit(ctx: AppContext, db: Db, actor: Actor, current: repo.ReportRow, body: ReportBody): Promise<Report | null> {
+  const plan = await admit(ctx, db, actor, body, { reportId: current.id, version: current.version + 1 });
+  const rows = versionRows(plan, current.id, await execute(ctx, db, plan));
+  // Inside the lock's transaction this nests as a savepoint.
+  const row = await db.transaction((tx) => repo.appendVersion(tx, current.version, rows.report, rows.content));
+  return row ? toReport({ ...row, renderedMarkdown: rows.content.renderedMarkdown }) : null;
+}
+
+/**
+ * Owner only, membership re-checked (docs/api.md "Rendering and versions"). Every valid edit succeeds with
+ * its own version, however many arrive at once: edits of one report in this process queue behind
+ * each other, and each renders without a lock and commits only if the report is still at the
+ * version it started from. One that loses to another process's edit takes the report's row lock
+ * and renders again under it, where nothing can overtake it. Versions stay consecutive, with no
+ * duplicate and no gap. `ifMatch` (the If-Match header) opts into lost-update protection.
+ */
+export function update(ctx: AppContext, actor: Actor, id: string, body: ReportBody, ifMatch?: string): Promise<Report> {
+  return ctx.reportEdits.run(id, async () => {
+    const current = await editableReport(ctx.db, actor, id, repo.findReport, ifMatch);
+    const edited = await tryEdit(ctx, ctx.db, actor, current, body);
+    if (edited) return edited;
+    return ctx.db.transaction(async (tx) => {
+      const locked = await editableReport(tx, actor, id, repo.lockReportForEdit, ifMatch);
+      const underLock = await tryEdit(ctx, tx, actor, locked, body);
+      if (!underLock) throw new Error('a report edit lost a race while holding the report lock');
+      return underLock;
+    });
+  });
 }
 
 /** Owner only. Allowed even after the owner lost a workspace, so they can clean up what they made. */
-export async function remove(ctx: AppContext, actor: AuthContext, id: string): Promise<void> {
+export async function remove(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const current = await repo.findReport(ctx.db, id);
-  if (!current || current.ownerUserId !== actor.user.id) throw notFound();
+  if (!current || !mayDeleteReport(current, actor)) throw notFound();
   await repo.deleteReport(ctx.db, id);
 }
 
-export async function list(ctx: AppContext, actor: AuthContext, query: ListQuery): Promise<{ items: ReportSummary[]; total: number }> {
-  if (query.ownerUserId !== undefined && query.ownerUserId !== actor.user.id && !actor.user.instanceAdmin) {
-    throw forbidden('Only an instance admin may list the reports of another user.');
-  }
-  if (query.workspaceId !== undefined && !actor.user.instanceAdmin && !isAdminRole(await workspaceRole(ctx.db, query.workspaceId, actor.user.id))) {
-    throw forbidden('Only an admin or owner of the workspace may list its reports.');
-  }
+export async function list(ctx: AppContext, actor: Actor, query: ListQuery): Promise<{ items: ReportSummary[]; total: number }> {
+  await requireReportListAccess(ctx.db, actor, query);
   const ownerUserId = query.ownerUserId ?? (query.workspaceId === undefined ? actor.user.id : undefined);
-  const { rows, total } = await repo.listReports(ctx.db, {
-    ownerUserId,
-    singleWorkspaceId: query.workspaceId,
-    templateId: query.templateId,
-    projectId: query.projectId,
-    from: query.from,
-    to: query.to,
-    limit: query.limit,
-    offset: query.offset ?? 0,
-  });
-  // The owner's own list hides totals of reports they can no longer fully see (reports-api.md 4.1).
-  const own = rows.filter((r) => r.ownerUserId === actor.user.id);
-  const memberOf = own.length ? await workspaceRoles(ctx.db, actor.user.id, [...new Set(own.flatMap((r) => r.workspaceIds))]) : new Map();
+  const { rows, total } = await repo.listReports(
+    ctx.db,
+    {
+      ownerUserId,
+      singleWorkspaceId: query.workspaceId,
+      templateId: query.templateId,
+      projectId: query.projectId,
+      from: query.from,
+      to: query.to,
+      limit: query.limit,
+      offset: query.offset ?? 0,
+    },
+    actor.user.id,
+  );
+  // The owner's own list hides totals of reports they can no longer fully see (docs/api.md "Reports").
   const items = rows.map((r) => {
     const summary = toReportSummary(r);
-    if (r.ownerUserId === actor.user.id && !r.workspaceIds.every((w) => memberOf.has(w))) summary.totalMinutes = null;
+    if (r.ownerUserId === actor.user.id && !r.readerMemberOfAll) summary.totalMinutes = null;
     return summary;
   });
   return { items, total };
 }
 
-export function templateIds(ctx: AppContext, actor: AuthContext): Promise<string[]> {
+export function templateIds(ctx: AppContext, actor: Actor): Promise<string[]> {
   return repo.listTemplateIds(ctx.db, actor.user.id);
 }

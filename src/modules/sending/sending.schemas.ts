@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
-export const MAX_RECIPIENTS = 50;
-export const MAX_MESSAGE_LENGTH = 1000;
+const MAX_RECIPIENTS = 50;
+const MAX_MESSAGE_LENGTH = 1000;
 
-/** reports-api.md 2.6. */
+/** A recipient candidate (docs/api.md "Recipients and sending"). */
 export const RecipientCandidateSchema = Type.Object({
   id: Id,
   name: Type.String(),
@@ -28,7 +28,7 @@ export const SendBody = Type.Object(
 );
 export type SendInput = Static<typeof SendBody>;
 
-/** platform.md section 8. */
+/** The answer to a send (docs/api.md "Recipients and sending"). */
 export const SendResultSchema = Type.Object({
   id: Id,
   delivered: Type.Integer({ minimum: 0, description: 'Teammate deliveries; a self-copy is not counted.' }),

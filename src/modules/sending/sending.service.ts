@@ -1,19 +1,19 @@
-/** Sending a report to inboxes, its recipient candidates and send history (reports-api.md 4.1). */
-import type { AppContext } from '../../http/types.js';
+/** Sending a report to inboxes, its recipient candidates and send history (docs/api.md "Reports"). */
+import type { Actor, AppContext } from '../../context.js';
 import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AuthContext } from '../auth/auth.js';
-import { isActiveOwner, reportReadGrant } from '../reports/report-access.js';
-import { findReport } from '../reports/reports.repository.js';
-import * as repo from './sending.repository.js';
+import { blankToNull } from '../../lib/text.js';
+import { isActiveOwner, reportReadGrant } from '../access/access.js';
+import { findReport } from '../../repositories/reports.repository.js';
+import * as repo from '../../repositories/sending.repository.js';
 import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
 
-export function toCandidate(row: repo.CandidateRow): RecipientCandidate {
+function toCandidate(row: repo.CandidateRow): RecipientCandidate {
   return { id: row.id, name: row.name, email: row.email, imageUrl: row.imageUrl };
 }
 
-/** `readCount` is the owner's business only (platform.md section 8); other readers see 0. */
-export function toSendHistoryEntry(send: repo.SendRow, recipients: repo.TeammateDeliveryRow[], showReads: boolean): SendHistoryEntry {
+/** `readCount` is the owner's business only (docs/api.md "Recipients and sending"); other readers see 0. */
+function toSendHistoryEntry(send: repo.SendRow, recipients: repo.TeammateDeliveryRow[], showReads: boolean): SendHistoryEntry {
   return {
     id: send.id,
     sentAt: send.sentAt.toISOString(),
@@ -26,11 +26,8 @@ export function toSendHistoryEntry(send: repo.SendRow, recipients: repo.Teammate
   };
 }
 
-/** A blank message (empty or whitespace only) collapses to null, like a report's note. */
-const normaliseMessage = (message: string | null | undefined): string | null => (message && message.trim() !== '' ? message : null);
-
 /** Owner only, with current membership in every filtered workspace; anyone else gets 404. */
-export async function recipients(ctx: AppContext, actor: AuthContext, reportId: string): Promise<RecipientCandidate[]> {
+export async function recipients(ctx: AppContext, actor: Actor, reportId: string): Promise<RecipientCandidate[]> {
   const report = await findReport(ctx.db, reportId);
   if (!report || !(await isActiveOwner(ctx.db, actor, report))) throw notFound();
   return (await repo.recipientCandidates(ctx.db, report)).map(toCandidate);
@@ -41,7 +38,7 @@ export async function recipients(ctx: AppContext, actor: AuthContext, reportId: 
  * the frozen report name all come from one locked read of the report, so a send racing an edit
  * delivers one whole version to everyone, checked against that version's restricting projects.
  */
-export async function send(ctx: AppContext, actor: AuthContext, reportId: string, input: SendInput): Promise<SendResult> {
+export async function send(ctx: AppContext, actor: Actor, reportId: string, input: SendInput): Promise<SendResult> {
   const requested = input.recipientUserIds ?? [];
   const teammates = [...new Set(requested)];
   const sendToSelf = input.sendToSelf ?? false;
@@ -62,7 +59,7 @@ export async function send(ctx: AppContext, actor: AuthContext, reportId: string
 
     const sentAt = ctx.clock.now();
     const sendId = newId();
-    const message = normaliseMessage(input.message);
+    const message = blankToNull(input.message);
     await repo.insertSend(tx, {
       id: sendId,
       reportId: report.id,
@@ -102,7 +99,7 @@ export async function send(ctx: AppContext, actor: AuthContext, reportId: string
  * counts follow ownership, not the grant: an owner who is also an instance admin keeps seeing
  * them after losing a filtered workspace.
  */
-export async function history(ctx: AppContext, actor: AuthContext, reportId: string): Promise<SendHistoryEntry[]> {
+export async function history(ctx: AppContext, actor: Actor, reportId: string): Promise<SendHistoryEntry[]> {
   const report = await findReport(ctx.db, reportId);
   const grant = report ? await reportReadGrant(ctx.db, actor, report) : null;
   if (!report || !grant) throw notFound();

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, PASSCODE_MIN_CHARS } from '../../lib/secrets.js';
 
-/** A public share link (reports-api.md 2.3). The passcode is never part of it, hashed or not. */
+/** A public share link (docs/api.md "Share links"). The passcode is never part of it, hashed or not. */
 export const ShareSchema = Type.Object({
   id: Id,
   reportContentId: Id,

@@ -1,5 +1,6 @@
-/** Public share links (reports-api.md 4.2): mint, list and revoke. The public page is viewer.service.ts. */
-import type { AppContext } from '../../http/types.js';
+/** Public share links (docs/api.md "Share links"): mint, list and revoke. The public page is viewer.service.ts. */
+import type { Actor, AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import {
@@ -12,11 +13,9 @@ import {
   passcodeLength,
 } from '../../lib/secrets.js';
 import { hashSecret } from '../../lib/tokens.js';
-import type { AuthContext } from '../auth/auth.js';
-import { findDeliveryForRecipient } from '../inbox/inbox.repository.js';
-import { isActiveOwner, reportReadGrant } from '../reports/report-access.js';
-import { findReport } from '../reports/reports.repository.js';
-import * as repo from './shares.repository.js';
+import { isActiveOwner, ownDelivery, reportReadGrant } from '../access/access.js';
+import { findReport } from '../../repositories/reports.repository.js';
+import * as repo from '../../repositories/shares.repository.js';
 import type { MintShareInput, Share } from './shares.schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -25,7 +24,7 @@ const DAY_MS = 86_400_000;
  * The API shape of a link. The token is kept only encrypted (its SHA-256 is the lookup key), so
  * creators can list their links again; the passcode hash never leaves the database.
  */
-export function toShare(ctx: AppContext, row: repo.ShareRow): Share {
+function toShare(ctx: AppContext, row: repo.ShareRow): Share {
   const token = decryptSecret(ctx.shareKey, row.tokenEncrypted);
   return {
     id: row.id,
@@ -55,17 +54,19 @@ function assertPasscodeLength(input: MintShareInput): void {
 }
 
 /**
- * Start-up check that `ctx.shareKey` is the key the stored links were sealed with. A changed
+ * Start-up check that `shareKey` is the key the stored links were sealed with. A changed
  * SHARE_KEY would otherwise only show when a creator lists their links (every list a 500), so
  * the process refuses to start instead. One row is enough: every link is sealed under the one key.
  */
-export async function assertShareKeyFits(ctx: AppContext): Promise<void> {
-  const sealed = await repo.findAnyEncryptedToken(ctx.db);
+export async function assertShareKeyFits(db: Db, shareKey: Buffer): Promise<void> {
+  const sealed = await repo.findAnyEncryptedToken(db);
   if (sealed === undefined) return;
   try {
-    decryptSecret(ctx.shareKey, sealed);
+    decryptSecret(shareKey, sealed);
   } catch (error) {
-    throw new Error('SHARE_KEY does not decrypt the share links in this database; start with the key they were made with', { cause: error });
+    throw new Error('SHARE_KEY does not decrypt the share links in this database; start with the key they were made with', {
+      cause: error,
+    });
   }
 }
 
@@ -75,10 +76,10 @@ interface MintTarget {
   deliveryId: string | null;
 }
 
-async function mint(ctx: AppContext, actor: AuthContext, target: MintTarget, input: MintShareInput): Promise<Share> {
+async function mint(ctx: AppContext, actor: Actor, target: MintTarget, input: MintShareInput): Promise<Share> {
   const token = generateShareToken();
   // PBKDF2 runs on the libuv pool; the hash is made before the insert so no transaction waits on it.
-  const passcodeHash = input.passcode === undefined ? null : await hashPasscode(input.passcode);
+  const passcodeHash = input.passcode === undefined ? null : await hashPasscode(input.passcode, ctx.config.passcodeIterations);
   const now = ctx.clock.now();
   // A report or delivery deleted while the passcode was hashed fails the foreign key: 404.
   const row = await repo.insertShare(ctx.db, {
@@ -95,7 +96,7 @@ async function mint(ctx: AppContext, actor: AuthContext, target: MintTarget, inp
 }
 
 /** Owner only, with current membership in every filtered workspace; serves the current version. */
-export async function mintForReport(ctx: AppContext, actor: AuthContext, reportId: string, input: MintShareInput): Promise<Share> {
+export async function mintForReport(ctx: AppContext, actor: Actor, reportId: string, input: MintShareInput): Promise<Share> {
   assertPasscodeLength(input);
   const report = await findReport(ctx.db, reportId);
   if (!report || !(await isActiveOwner(ctx.db, actor, report))) throw notFound();
@@ -106,32 +107,30 @@ export async function mintForReport(ctx: AppContext, actor: AuthContext, reportI
  * The report's readers (reportReadGrant) see the links its owner minted, over any version and
  * including those the owner minted on a self-copy; links of recipients never appear.
  */
-export async function listForReport(ctx: AppContext, actor: AuthContext, reportId: string): Promise<Share[]> {
+export async function listForReport(ctx: AppContext, actor: Actor, reportId: string): Promise<Share[]> {
   const report = await findReport(ctx.db, reportId);
   if (!report || !(await reportReadGrant(ctx.db, actor, report))) throw notFound();
   return (await repo.listReportShares(ctx.db, report.id, report.ownerUserId)).map((row) => toShare(ctx, row));
 }
 
 /** The message's recipient only; no membership check, since the delivery itself is the grant. */
-export async function mintForInbox(ctx: AppContext, actor: AuthContext, deliveryId: string, input: MintShareInput): Promise<Share> {
+export async function mintForInbox(ctx: AppContext, actor: Actor, deliveryId: string, input: MintShareInput): Promise<Share> {
   assertPasscodeLength(input);
-  const delivery = await findDeliveryForRecipient(ctx.db, deliveryId, actor.user.id);
-  if (!delivery) throw notFound();
+  const delivery = await ownDelivery(ctx.db, actor, deliveryId);
   return mint(ctx, actor, { reportId: delivery.reportId, reportContentId: delivery.reportContentId, deliveryId: delivery.id }, input);
 }
 
 /**
- * "The links the caller minted on that message's version" (reports-api.md 4.2): keyed by the
+ * "The links the caller minted on that message's version" (docs/api.md "Share links"): keyed by the
  * version, not the message, so a version delivered twice lists the same links under both.
  */
-export async function listForInbox(ctx: AppContext, actor: AuthContext, deliveryId: string): Promise<Share[]> {
-  const delivery = await findDeliveryForRecipient(ctx.db, deliveryId, actor.user.id);
-  if (!delivery) throw notFound();
+export async function listForInbox(ctx: AppContext, actor: Actor, deliveryId: string): Promise<Share[]> {
+  const delivery = await ownDelivery(ctx.db, actor, deliveryId);
   return (await repo.listVersionShares(ctx.db, delivery, actor.user.id)).map((row) => toShare(ctx, row));
 }
 
 /** Creator only; membership is not re-checked, so a creator who left can still switch a link off. */
-export async function revoke(ctx: AppContext, actor: AuthContext, shareId: string): Promise<Share> {
+export async function revoke(ctx: AppContext, actor: Actor, shareId: string): Promise<Share> {
   const row = await repo.revokeShare(ctx.db, shareId, actor.user.id, ctx.clock.now());
   if (!row) throw notFound();
   return toShare(ctx, row);

@@ -1,13 +1,12 @@
 /**
- * The public viewer, /share/:token (reports-api.md 4.3). It lives in its own encapsulated scope:
+ * The public viewer, /share/:token (docs/api.md "Public viewer"). It is its own encapsulated plugin:
  * only here are form bodies parsed, and every answer, errors included, is an HTML page with the
  * viewer's headers, never problem+json.
  */
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../http/types.js';
+import type { FeatureRoutes } from '../../http/types.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage } from '../../render/share-page.js';
 import { createViewer, type ViewerOutcome } from './viewer.service.js';
@@ -46,8 +45,11 @@ const unlockResponses = {
   429: htmlResponse('Too many wrong passcodes for this link; see Retry-After.'),
 };
 
-function sendPage(reply: FastifyReply, status: number, html: string, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers({ ...VIEWER_HEADERS, ...headers }).send(html);
+function sendPage(reply: FastifyReply, status: number, html: string | Buffer, headers: Record<string, string> = {}): FastifyReply {
+  return reply
+    .code(status)
+    .headers({ ...VIEWER_HEADERS, ...headers })
+    .send(html);
 }
 
 function sendOutcome(reply: FastifyReply, outcome: ViewerOutcome): FastifyReply {
@@ -67,57 +69,53 @@ function sendOutcome(reply: FastifyReply, outcome: ViewerOutcome): FastifyReply 
   }
 }
 
-export function viewerRoutes(app: App, ctx: AppContext): void {
+/** Registered under /share; encapsulated, so its parsers and error handlers stay its own. */
+export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
   const viewer = createViewer(ctx);
-  app.register(
-    async (plain) => {
-      const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-      // Forms only: a JSON or any other body is refused here, and becomes the uniform 404 below.
-      scope.removeAllContentTypeParsers();
-      await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+  // Forms only: a JSON or any other body is refused here, and becomes the uniform 404 below.
+  app.removeAllContentTypeParsers();
+  void app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
 
-      // A request the viewer cannot read (unsupported type, too large, broken body) gets the same
-      // 404 as a dead link: a browser posting our own form never sees it, and the answer does not
-      // depend on the token, so it tells nothing about the link.
-      scope.setErrorHandler((error: FastifyError, request, reply) => {
-        const status = error.statusCode ?? 500;
-        if (status >= 400 && status < 500) return sendPage(reply, 404, NOT_FOUND_PAGE);
-        if (isDatabaseUnavailable(error)) {
-          request.log.warn({ err: error }, 'database unavailable');
-          return sendPage(reply, 503, UNAVAILABLE_PAGE, { 'Retry-After': '5' });
-        }
-        request.log.error({ err: error }, 'unhandled error in the public viewer');
-        return sendPage(reply, 500, UNAVAILABLE_PAGE);
-      });
-      scope.setNotFoundHandler((_request, reply) => sendPage(reply, 404, NOT_FOUND_PAGE));
+  // A request the viewer cannot read (unsupported type, too large, broken body) gets the same
+  // 404 as a dead link: a browser posting our own form never sees it, and the answer does not
+  // depend on the token, so it tells nothing about the link.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return sendPage(reply, 404, NOT_FOUND_PAGE);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendPage(reply, 503, UNAVAILABLE_PAGE, { 'Retry-After': '5' });
+    }
+    request.log.error({ err: error }, 'unhandled error in the public viewer');
+    return sendPage(reply, 500, UNAVAILABLE_PAGE);
+  });
+  app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, NOT_FOUND_PAGE));
 
-      const schema = { tags: ['viewer'], security: [], params: TokenParams };
-      scope.get(
-        '/:token',
-        {
-          config: { scope: 'public' },
-          // A HEAD is not a page view and must not count as one; it gets the viewer's 404.
-          exposeHeadRoute: false,
-          schema: { ...schema, summary: 'The shared report as HTML, or the passcode prompt.', response: openResponses },
-        },
-        async (request, reply) => sendOutcome(reply, await viewer.open(request.params.token)),
-      );
-      scope.post(
-        '/:token',
-        {
-          config: { scope: 'public' },
-          schema: {
-            ...schema,
-            summary: 'Unlocks a passcode link: form field `passcode` (application/x-www-form-urlencoded).',
-            response: unlockResponses,
-          },
-        },
-        async (request, reply) => {
-          const form = request.body as Record<string, unknown> | undefined;
-          return sendOutcome(reply, await viewer.unlock(request.params.token, form?.passcode));
-        },
-      );
+  const schema = { tags: ['viewer'], security: [], params: TokenParams };
+  app.get(
+    '/:token',
+    {
+      config: { scope: 'public' },
+      // A HEAD is not a page view and must not count as one; it gets the viewer's 404.
+      exposeHeadRoute: false,
+      schema: { ...schema, summary: 'The shared report as HTML, or the passcode prompt.', response: openResponses },
     },
-    { prefix: '/share' },
+    async (request, reply) => sendOutcome(reply, await viewer.open(request.params.token)),
   );
-}
+  app.post(
+    '/:token',
+    {
+      config: { scope: 'public' },
+      schema: {
+        ...schema,
+        summary: 'Unlocks a passcode link: form field `passcode` (application/x-www-form-urlencoded).',
+        response: unlockResponses,
+      },
+    },
+    async (request, reply) => {
+      const form = request.body as Record<string, unknown> | undefined;
+      return sendOutcome(reply, await viewer.unlock(request.params.token, form?.passcode));
+    },
+  );
+  done();
+};

@@ -1,84 +1,40 @@
 /**
- * The public viewer's rules (reports-api.md 4.3): which link serves, passcodes and their attempt
+ * The public viewer's rules (docs/api.md "Public viewer"): which link serves, passcodes and their attempt
  * limit, exact view counts, and the page itself. No authentication: the token is the capability.
  */
-import type { AppContext } from '../../http/types.js';
-import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, SHARE_TOKEN_PATTERN, passcodeLength, verifyPasscode } from '../../lib/secrets.js';
+import type { AppContext } from '../../context.js';
+import {
+  PASSCODE_MAX_CHARS,
+  PASSCODE_MAX_INPUT,
+  SHARE_TOKEN_PATTERN,
+  codePoints,
+  passcodeLength,
+  verifyPasscode,
+} from '../../lib/secrets.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../render/document.js';
 import type { ReportPageInput } from '../../render/share-page.js';
-import * as repo from './shares.repository.js';
+import { LRUCache } from 'lru-cache';
+import * as repo from '../../repositories/shares.repository.js';
+import { ViewCounter } from './view-counter.js';
 
 /** Wrong passcodes allowed per link and window; beyond that the passcode is not even checked. */
-export const PASSCODE_ATTEMPT_LIMIT = 10;
-export const PASSCODE_WINDOW_MS = 15 * 60_000;
+const PASSCODE_ATTEMPT_LIMIT = 10;
+const PASSCODE_WINDOW_MS = 15 * 60_000;
 
-const PAGE_CACHE_ENTRIES = 200;
-/** Pages are kept until either bound is hit; a long timesheet can be megabytes of HTML. */
-const PAGE_CACHE_CHARS = 64 * 1024 * 1024;
+/** Rendered pages kept per process, by total size; a long timesheet can be megabytes of HTML. */
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+/** Links kept per process, by token hash: a few hundred bytes each. */
+const LINK_CACHE_ENTRIES = 5_000;
 
 export type ViewerOutcome =
-  | { kind: 'report'; html: string }
+  | { kind: 'report'; html: Buffer }
   | { kind: 'passcode-form' }
   | { kind: 'wrong-passcode' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
   | { kind: 'not-found' };
 
 const NOT_FOUND: ViewerOutcome = { kind: 'not-found' };
-
-/**
- * Rendered pages by content version id, least recently used first. Content versions never change
- * (the database refuses updates), so an entry is never stale and every process may keep its own
- * copy. Whether a link still serves is decided by the database on every request, never by this
- * cache. Pending renders are shared, so a burst of first views renders a version once.
- */
-class PageCache {
-  private readonly pages = new Map<string, Promise<string | null>>();
-  private readonly sizes = new Map<string, number>();
-  private chars = 0;
-
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxChars: number,
-  ) {}
-
-  get(id: string, render: () => Promise<string | null>): Promise<string | null> {
-    const hit = this.pages.get(id);
-    if (hit) {
-      this.pages.delete(id);
-      this.pages.set(id, hit);
-      return hit;
-    }
-    const page = render();
-    this.pages.set(id, page);
-    page.then(
-      (html) => {
-        if (this.pages.get(id) !== page) return;
-        if (html === null) this.pages.delete(id);
-        else {
-          this.sizes.set(id, html.length);
-          this.chars += html.length;
-        }
-        this.trim();
-      },
-      () => {
-        if (this.pages.get(id) === page) this.pages.delete(id);
-      },
-    );
-    this.trim();
-    return page;
-  }
-
-  private trim(): void {
-    while (this.pages.size > this.maxEntries || this.chars > this.maxChars) {
-      const oldest = this.pages.keys().next().value;
-      if (oldest === undefined) return;
-      this.pages.delete(oldest);
-      this.chars -= this.sizes.get(oldest) ?? 0;
-      this.sizes.delete(oldest);
-    }
-  }
-}
 
 /**
  * Provenance comes from the version's own front matter, so the page shows the name, period and
@@ -121,7 +77,7 @@ function serves(share: repo.ShareRow, now: Date): boolean {
  */
 async function passcodeMatches(candidate: unknown, stored: string): Promise<boolean> {
   if (typeof candidate !== 'string' || candidate.length === 0) return false;
-  if ([...candidate].length > PASSCODE_MAX_INPUT) return false;
+  if (codePoints(candidate) > PASSCODE_MAX_INPUT) return false;
   if (passcodeLength(candidate) > PASSCODE_MAX_CHARS) return false;
   return verifyPasscode(candidate, stored);
 }
@@ -133,49 +89,78 @@ export interface Viewer {
   unlock(token: string, passcode: unknown): Promise<ViewerOutcome>;
 }
 
+/**
+ * The viewer keeps two caches, neither of which ever decides whether a link serves:
+ * - pages by content version id: versions never change (the database refuses updates), so a page
+ *   is never stale; concurrent first views render a version once;
+ * - links by token hash: the row's fixed facts (its version, passcode hash, expiry). Whether the
+ *   link still serves is checked by the database in the very statement that counts the view (or,
+ *   for a passcode link, by the statement that books the attempt or a direct check), so a link
+ *   revoked on any process stops serving at once. A link this process saw revoked or expired is
+ *   refused without asking again: revocation is final.
+ */
 export function createViewer(ctx: AppContext): Viewer {
-  const pages = new PageCache(PAGE_CACHE_ENTRIES, PAGE_CACHE_CHARS);
-
-  const renderPage = (reportContentId: string): Promise<string | null> =>
-    pages.get(reportContentId, async () => {
+  const pages = new LRUCache<string, Buffer>({
+    maxSize: PAGE_CACHE_BYTES,
+    sizeCalculation: (page) => Math.max(1, page.length),
+    fetchMethod: async (reportContentId) => {
       const source = await repo.findPageSource(ctx.db, reportContentId);
-      return source ? ctx.renderer.renderPage(pageInput(source)) : null;
-    });
+      return source ? Buffer.from(await ctx.renderer.renderPage(pageInput(source))) : undefined;
+    },
+  });
+  const links = new LRUCache<string, repo.ShareRow>({ max: LINK_CACHE_ENTRIES });
+  const counter = new ViewCounter((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
 
-  /** A link that serves right now; malformed tokens are refused before any database access. */
-  async function serving(token: string): Promise<repo.ShareRow | null> {
+  /** The link a well-formed token names, from the cache or the database; malformed tokens cost nothing. */
+  async function lookup(token: string): Promise<repo.ShareRow | null> {
     if (!SHARE_TOKEN_PATTERN.test(token)) return null;
-    const share = await repo.findShareByTokenHash(ctx.db, hashSecret(token));
-    return share && serves(share, ctx.clock.now()) ? share : null;
+    const tokenHash = hashSecret(token);
+    const cached = links.get(tokenHash);
+    if (cached) return cached;
+    const share = await repo.findShareByTokenHash(ctx.db, tokenHash);
+    if (share) links.set(tokenHash, share);
+    return share ?? null;
   }
 
   /**
    * The page first, then the count: a view is counted only when there is a page to serve, and a
-   * render that fails counts nothing. The share row's version is safe to render before the count
-   * confirms the link, since versions never change and the count re-checks validity itself.
+   * render that fails counts nothing. Rendering the row's version before the count confirms the
+   * link is safe: versions never change, and the count checks validity itself.
    */
   async function view(share: repo.ShareRow, refundWindow?: Date): Promise<ViewerOutcome> {
-    const html = await renderPage(share.reportContentId);
-    if (html === null) return NOT_FOUND;
-    const counted = await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refundWindow);
-    return counted ? { kind: 'report', html } : NOT_FOUND;
+    const html = await pages.fetch(share.reportContentId);
+    if (!html) return NOT_FOUND;
+    const counted = refundWindow
+      ? await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refundWindow)
+      : await counter.count(share.tokenHash);
+    if (!counted) {
+      links.delete(share.tokenHash);
+      return NOT_FOUND;
+    }
+    return { kind: 'report', html };
   }
 
   return {
     async open(token) {
-      const share = await serving(token);
-      if (!share) return NOT_FOUND;
-      if (share.passcodeHash !== null) return { kind: 'passcode-form' };
-      return view(share);
+      const share = await lookup(token);
+      if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
+      if (share.passcodeHash === null) return view(share);
+      if (await repo.shareServes(ctx.db, share.id, ctx.clock.now())) return { kind: 'passcode-form' };
+      links.delete(share.tokenHash);
+      return NOT_FOUND;
     },
 
     async unlock(token, passcode) {
-      const share = await serving(token);
-      if (!share) return NOT_FOUND;
+      const share = await lookup(token);
+      if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
       if (share.passcodeHash === null) return view(share);
+      // The clock is read again: the link may have expired since the lookup.
       const now = ctx.clock.now();
       const booked = await repo.bookPasscodeAttempt(ctx.db, share.id, now, PASSCODE_WINDOW_MS, PASSCODE_ATTEMPT_LIMIT);
-      if (!booked) return NOT_FOUND;
+      if (!booked) {
+        links.delete(share.tokenHash);
+        return NOT_FOUND;
+      }
       if (booked.attempts > PASSCODE_ATTEMPT_LIMIT) {
         const remainingMs = booked.windowStartedAt.getTime() + PASSCODE_WINDOW_MS - now.getTime();
         return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil(remainingMs / 1000)) };

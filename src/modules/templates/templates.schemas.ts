@@ -42,9 +42,7 @@ export type PatchTemplateInput = Static<typeof PatchTemplateBody>;
 
 export const ListTemplatesQuery = Type.Object(
   {
-    includeDisabled: Type.Optional(
-      Type.Boolean({ default: false, description: 'Instance admins only: list disabled templates too.' }),
-    ),
+    includeDisabled: Type.Optional(Type.Boolean({ default: false, description: 'Instance admins only: list disabled templates too.' })),
   },
   { additionalProperties: false },
 );

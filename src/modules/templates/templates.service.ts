@@ -1,13 +1,13 @@
-/** Report templates (platform.md section 6): readable by everyone, managed by instance admins. */
-import type { AppContext } from '../../http/types.js';
-import { badRequest, forbidden, notFound, type FieldError } from '../../lib/errors.js';
+/** Report templates (docs/api.md "Templates"): readable by everyone, managed by instance admins. */
+import type { Actor, AppContext } from '../../context.js';
+import { requireInstanceAdmin } from '../access/access.js';
+import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { checkTemplateSyntax, TemplateError } from '../../render/template-engine.js';
-import type { AuthContext } from '../auth/auth.js';
-import * as repo from './templates.repository.js';
+import * as repo from '../../repositories/templates.repository.js';
 import type { CreateTemplateInput, ListTemplatesInput, PatchTemplateInput, Template } from './templates.schemas.js';
 
-export function toTemplate(row: repo.TemplateRow): Template {
+function toTemplate(row: repo.TemplateRow): Template {
   return {
     id: row.id,
     name: row.name,
@@ -20,10 +20,6 @@ export function toTemplate(row: repo.TemplateRow): Template {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-function requireAdmin(actor: AuthContext): void {
-  if (!actor.user.instanceAdmin) throw forbidden('Only an instance admin may manage templates.');
 }
 
 const TEXT_FIELDS = ['name', 'description', 'body', 'nameTemplate', 'noteTemplate'] as const;
@@ -54,21 +50,21 @@ function assertUsable(input: PatchTemplateInput): void {
 }
 
 /** Asking for disabled templates is an admin-only option: 403 for anyone else, not a silent no-op. */
-export async function listTemplates(ctx: AppContext, actor: AuthContext, query: ListTemplatesInput): Promise<Template[]> {
+export async function listTemplates(ctx: AppContext, actor: Actor, query: ListTemplatesInput): Promise<Template[]> {
   const includeDisabled = query.includeDisabled ?? false;
-  if (includeDisabled) requireAdmin(actor);
+  if (includeDisabled) requireInstanceAdmin(actor, 'list disabled templates');
   return (await repo.listTemplates(ctx.db, includeDisabled)).map(toTemplate);
 }
 
 /** A disabled template is hidden (404) from everyone but instance admins. */
-export async function getTemplate(ctx: AppContext, actor: AuthContext, id: string): Promise<Template> {
+export async function getTemplate(ctx: AppContext, actor: Actor, id: string): Promise<Template> {
   const row = await repo.findTemplate(ctx.db, id);
   if (!row || (!row.enabled && !actor.user.instanceAdmin)) throw notFound();
   return toTemplate(row);
 }
 
-export async function createTemplate(ctx: AppContext, actor: AuthContext, input: CreateTemplateInput): Promise<Template> {
-  requireAdmin(actor);
+export async function createTemplate(ctx: AppContext, actor: Actor, input: CreateTemplateInput): Promise<Template> {
+  requireInstanceAdmin(actor, 'manage templates');
   assertUsable(input);
   const now = ctx.clock.now();
   const row = await repo.insertTemplate(ctx.db, {
@@ -87,8 +83,8 @@ export async function createTemplate(ctx: AppContext, actor: AuthContext, input:
 }
 
 /** Built-in templates may be edited, disabled and deleted like any other; they stay marked built-in. */
-export async function patchTemplate(ctx: AppContext, actor: AuthContext, id: string, input: PatchTemplateInput): Promise<Template> {
-  requireAdmin(actor);
+export async function patchTemplate(ctx: AppContext, actor: Actor, id: string, input: PatchTemplateInput): Promise<Template> {
+  requireInstanceAdmin(actor, 'manage templates');
   assertUsable(input);
   if (Object.keys(input).length === 0) {
     const row = await repo.findTemplate(ctx.db, id);
@@ -101,7 +97,7 @@ export async function patchTemplate(ctx: AppContext, actor: AuthContext, id: str
 }
 
 /** Reports keep their templateId (not a foreign key), so they survive this. */
-export async function deleteTemplate(ctx: AppContext, actor: AuthContext, id: string): Promise<void> {
-  requireAdmin(actor);
+export async function deleteTemplate(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  requireInstanceAdmin(actor, 'manage templates');
   if (!(await repo.deleteTemplate(ctx.db, id))) throw notFound();
 }

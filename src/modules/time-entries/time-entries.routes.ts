@@ -1,20 +1,20 @@
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../http/types.js';
+import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
-import { caller } from '../auth/auth.js';
+import { actorOf } from '../auth/auth.js';
 import * as service from './time-entries.service.js';
 import { CreateTimeEntryBody, ListTimeEntriesQuery, PatchTimeEntryBody, TimeEntrySchema } from './time-entries.schemas.js';
 
 const tags = ['time entries'];
 
-export function timeEntryRoutes(app: App, ctx: AppContext): void {
+export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
-    '/api/v1/time-entries',
+    '/time-entries',
     { config: { scope: 'write' }, schema: { tags, body: CreateTimeEntryBody, response: { 201: TimeEntrySchema, ...problemResponses } } },
-    async (request, reply) => reply.code(201).send(await service.createEntry(ctx, caller(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createEntry(ctx, actorOf(request), request.body)),
   );
   app.get(
-    '/api/v1/time-entries',
+    '/time-entries',
     {
       config: { scope: 'read' },
       schema: {
@@ -29,22 +29,26 @@ export function timeEntryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const page = await service.listEntries(ctx, caller(request), request.query);
+      const page = await service.listEntries(ctx, actorOf(request), request.query);
       reply.header('x-total-count', String(page.total));
       return page.items;
     },
   );
   app.patch(
-    '/api/v1/time-entries/:id',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: PatchTimeEntryBody, response: { 200: TimeEntrySchema, ...problemResponses } } },
-    async (request) => service.patchEntry(ctx, caller(request), request.params.id, request.body),
+    '/time-entries/:id',
+    {
+      config: { scope: 'write' },
+      schema: { tags, params: IdParams, body: PatchTimeEntryBody, response: { 200: TimeEntrySchema, ...problemResponses } },
+    },
+    async (request) => service.patchEntry(ctx, actorOf(request), request.params.id, request.body),
   );
   app.delete(
-    '/api/v1/time-entries/:id',
+    '/time-entries/:id',
     { config: { scope: 'write' }, schema: { tags, params: IdParams, response: { 204: NoContent, ...problemResponses } } },
     async (request, reply) => {
-      await service.deleteEntry(ctx, caller(request), request.params.id);
+      await service.deleteEntry(ctx, actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
-}
+  done();
+};

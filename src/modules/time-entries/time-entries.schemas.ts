@@ -3,7 +3,7 @@ import { Id, Instant, Nullable } from '../../http/schemas.js';
 
 /** Most entries a list returns when `limit` is omitted, and the most it may ask for. */
 export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 1000;
+const MAX_LIMIT = 1000;
 
 export const TimeEntrySchema = Type.Object({
   id: Id,

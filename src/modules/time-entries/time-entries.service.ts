@@ -1,11 +1,9 @@
-/** Time entries (platform.md section 5): who may log, read, edit and delete them. */
-import type { AppContext } from '../../http/types.js';
-import { badRequest, forbidden, notFound, type FieldError } from '../../lib/errors.js';
+/** Time entries (docs/api.md "Time entries"): logging, reading, editing and deleting them; who may is in access.ts. */
+import type { Actor, AppContext } from '../../context.js';
+import { badRequest, conflict, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Db } from '../../db/database.js';
-import type { AuthContext } from '../auth/auth.js';
-import { canReadProject, isAdminRole, workspaceRole } from '../access/access.repository.js';
-import * as repo from './time-entries.repository.js';
+import { editableEntry, explainEntryRefusal, requireProjectForEntry } from '../access/access.js';
+import * as repo from '../../repositories/time-entries.repository.js';
 import {
   DEFAULT_LIMIT,
   type CreateTimeEntryInput,
@@ -14,7 +12,7 @@ import {
   type TimeEntry,
 } from './time-entries.schemas.js';
 
-export function toTimeEntry(row: repo.TimeEntryRow): TimeEntry {
+function toTimeEntry(row: repo.TimeEntryRow): TimeEntry {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -65,53 +63,30 @@ function assertNoNul(description: string | undefined, tags: readonly string[] | 
 }
 
 /**
- * A project on an entry must be one of the entry's workspace, readable by the entry's user
- * (project member or workspace admin/owner), so an entry never lands where its author cannot see it.
+ * Logs an entry (access.ts `explainEntryRefusal` states who may). The insert checks every rule
+ * itself; the checks run only to explain a refusal.
  */
-async function assertProjectFor(db: Db, projectId: string, workspaceId: string, entryUserId: string): Promise<void> {
-  if (!(await repo.projectInWorkspace(db, projectId, workspaceId))) {
-    throw invalid([{ path: '/projectId', message: 'is not a project of this workspace' }]);
-  }
-  if (!(await canReadProject(db, entryUserId, projectId))) {
-    throw invalid([{ path: '/projectId', message: "is not a project the entry's user may read" }]);
-  }
-}
-
-/**
- * Any member logs their own time; naming another `userId` is for workspace admins/owners (403
- * otherwise, like other admin-only options), and that user must be a member (400).
- * Non-members get 404: the workspace stays hidden.
- */
-export async function createEntry(ctx: AppContext, actor: AuthContext, input: CreateTimeEntryInput): Promise<TimeEntry> {
+export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput): Promise<TimeEntry> {
   const start = parseInstant(input.start, '/start');
   assertNoNul(input.description, input.tags);
-  return ctx.db.transaction(async (tx) => {
-    const role = await workspaceRole(tx, input.workspaceId, actor.user.id);
-    if (!role) throw notFound();
-    const userId = input.userId ?? actor.user.id;
-    if (userId !== actor.user.id) {
-      if (!isAdminRole(role)) throw forbidden('Only a workspace admin or owner may log time for another user.');
-      if (!(await workspaceRole(tx, input.workspaceId, userId))) {
-        throw invalid([{ path: '/userId', message: 'is not a member of this workspace' }]);
-      }
-    }
-    const projectId = input.projectId ?? null;
-    if (projectId !== null) await assertProjectFor(tx, projectId, input.workspaceId, userId);
-    const now = ctx.clock.now();
-    const row = await repo.insertEntry(tx, {
-      id: newId(),
-      workspaceId: input.workspaceId,
-      projectId,
-      userId,
-      start,
-      minutes: input.minutes,
-      description: input.description ?? '',
-      tags: input.tags ?? [],
-      createdAt: now,
-      updatedAt: now,
-    });
-    return toTimeEntry(row);
-  });
+  const entry: repo.NewEntry = {
+    id: newId(),
+    workspaceId: input.workspaceId,
+    projectId: input.projectId ?? null,
+    userId: input.userId ?? actor.user.id,
+    start,
+    minutes: input.minutes,
+    description: input.description ?? '',
+    tags: input.tags ?? [],
+    createdAt: ctx.clock.now(),
+  };
+  // A refusal the checks cannot explain means memberships changed in between: try once more.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const row = await repo.insertEntryIfAllowed(ctx.db, entry, actor.user.id);
+    if (row) return toTimeEntry(row);
+    await explainEntryRefusal(ctx.db, actor, entry);
+  }
+  throw conflict('Memberships changed while the entry was being saved; try again.');
 }
 
 export interface EntryPage {
@@ -124,7 +99,7 @@ export interface EntryPage {
  * The entries the caller may read, newest first. `from`/`to` bound `start` as [from, to);
  * filters the caller cannot satisfy simply match nothing, so they reveal nothing.
  */
-export async function listEntries(ctx: AppContext, actor: AuthContext, query: ListTimeEntriesInput): Promise<EntryPage> {
+export async function listEntries(ctx: AppContext, actor: Actor, query: ListTimeEntriesInput): Promise<EntryPage> {
   const from = query.from === undefined ? undefined : parseInstant(query.from, '/query/from');
   const to = query.to === undefined ? undefined : parseInstant(query.to, '/query/to');
   if (from && to && to < from) throw invalid([{ path: '/query/to', message: 'must not be before from' }]);
@@ -144,28 +119,15 @@ export async function listEntries(ctx: AppContext, actor: AuthContext, query: Li
 }
 
 /**
- * The entry when the caller may change it: its own user or an admin/owner of its workspace,
- * either of them still a member there (writes need membership, as creating does). Everyone else
- * gets 404, readers included, as for other owner-only actions (platform.md section 1).
- */
-async function editableEntry(db: Db, actor: AuthContext, id: string): Promise<repo.TimeEntryRow> {
-  const entry = await repo.findReadableEntry(db, id, actor.user.id);
-  if (!entry) throw notFound();
-  const role = await workspaceRole(db, entry.workspaceId, actor.user.id);
-  if (!role || (entry.userId !== actor.user.id && !isAdminRole(role))) throw notFound();
-  return entry;
-}
-
-/**
  * Project rules are checked when the patch names a project; an entry left on a project its user
  * has since lost access to stays editable otherwise.
  */
-export async function patchEntry(ctx: AppContext, actor: AuthContext, id: string, input: PatchTimeEntryInput): Promise<TimeEntry> {
+export async function patchEntry(ctx: AppContext, actor: Actor, id: string, input: PatchTimeEntryInput): Promise<TimeEntry> {
   const start = input.start === undefined ? undefined : parseInstant(input.start, '/start');
   assertNoNul(input.description, input.tags);
   return ctx.db.transaction(async (tx) => {
     const entry = await editableEntry(tx, actor, id);
-    if (input.projectId) await assertProjectFor(tx, input.projectId, entry.workspaceId, entry.userId);
+    if (input.projectId) await requireProjectForEntry(tx, input.projectId, entry.workspaceId, entry.userId);
     const patch = {
       ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
       ...(start === undefined ? {} : { start }),
@@ -175,11 +137,12 @@ export async function patchEntry(ctx: AppContext, actor: AuthContext, id: string
     };
     if (Object.keys(patch).length === 0) return toTimeEntry(entry);
     const row = await repo.updateEntry(tx, id, { ...patch, updatedAt: ctx.clock.now() });
-    return toTimeEntry(row!);
+    if (!row) throw notFound();
+    return toTimeEntry(row);
   });
 }
 
-export async function deleteEntry(ctx: AppContext, actor: AuthContext, id: string): Promise<void> {
+export async function deleteEntry(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     await editableEntry(tx, actor, id);
     await repo.deleteEntry(tx, id);

@@ -16,7 +16,9 @@ const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name, e.g. Europe/Berlin.' });
 // An https: URL with a host: format 'uri' alone accepts `https://`.
-const ImageUrl = Nullable(Type.String({ format: 'uri', pattern: '^https://[^/?#\\s@]+([/?#]\\S*)?$', maxLength: 2048, description: 'An https: URL.' }));
+const ImageUrl = Nullable(
+  Type.String({ format: 'uri', pattern: '^https://[^/?#\\s@]+([/?#]\\S*)?$', maxLength: 2048, description: 'An https: URL.' }),
+);
 
 export const CreateUserBody = Type.Object(
   {
@@ -67,6 +69,3 @@ export const CreatedTokenSchema = Type.Object({
   ...TokenSchema.properties,
   token: Type.String({ description: 'The bearer secret; shown only in this response.' }),
 });
-
-export const UserTokenParams = Type.Object({ id: Id });
-export const TokenIdParams = Type.Object({ id: Id });

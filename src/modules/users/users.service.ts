@@ -1,12 +1,12 @@
-/** Users, tokens and account deletion (platform.md section 3). */
-import type { AppContext } from '../../http/types.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+/** Users, tokens and account deletion (docs/api.md "Users and tokens"). */
+import type { Actor, AppContext } from '../../context.js';
+import { requireInstanceAdmin, requireInstanceAdminFor, requireTokenIssuer, requireUserReader } from '../access/access.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { generateSecret, hashSecret } from '../../lib/tokens.js';
+import { hashSecret, newApiToken } from '../../lib/tokens.js';
 import { canonicalTimezone, isValidTimezone } from '../../render/date-range.js';
 import { pgConstraint, pgErrorCode } from '../../db/errors.js';
-import type { AuthContext } from '../auth/auth.js';
-import * as repo from './users.repository.js';
+import * as repo from '../../repositories/users.repository.js';
 import type { CreateTokenInput, CreateUserInput, PatchUserInput, Token, User } from './users.schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -23,7 +23,7 @@ export function toUser(row: repo.UserRow): User {
   };
 }
 
-export function toToken(row: repo.TokenRow): Token {
+function toToken(row: repo.TokenRow): Token {
   return {
     id: row.id,
     name: row.name,
@@ -42,10 +42,6 @@ function checkedTimezone<T extends string | undefined>(timezone: T): T {
   return canonicalTimezone(timezone) as T;
 }
 
-function requireAdmin(actor: AuthContext): void {
-  if (!actor.user.instanceAdmin) throw forbidden('Only an instance admin may do this.');
-}
-
 /** Unique-email violations become a 409 the caller can act on. */
 async function guardEmail<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -58,8 +54,8 @@ async function guardEmail<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createUser(ctx: AppContext, actor: AuthContext, input: CreateUserInput): Promise<User> {
-  requireAdmin(actor);
+export async function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput): Promise<User> {
+  requireInstanceAdmin(actor);
   const timezone = checkedTimezone(input.timezone);
   const row = await guardEmail(() =>
     repo.insertUser(ctx.db, {
@@ -75,28 +71,21 @@ export async function createUser(ctx: AppContext, actor: AuthContext, input: Cre
   return toUser(row);
 }
 
-export async function listUsers(ctx: AppContext, actor: AuthContext): Promise<User[]> {
-  requireAdmin(actor);
+export async function listUsers(ctx: AppContext, actor: Actor): Promise<User[]> {
+  requireInstanceAdmin(actor);
   return (await repo.listUsers(ctx.db)).map(toUser);
 }
 
 /** Instance admins see everyone; anyone else sees only themself (404 hides the rest). */
-export async function getUser(ctx: AppContext, actor: AuthContext, id: string): Promise<User> {
-  if (!actor.user.instanceAdmin && actor.user.id !== id) throw notFound();
+export async function getUser(ctx: AppContext, actor: Actor, id: string): Promise<User> {
+  requireUserReader(actor, id);
   const row = await repo.findUser(ctx.db, id);
   if (!row) throw notFound();
   return toUser(row);
 }
 
-/** Admin-only actions on another user: 404 for non-admins unless the target is themself (then 403). */
-function requireAdminFor(actor: AuthContext, targetId: string): void {
-  if (actor.user.instanceAdmin) return;
-  if (actor.user.id === targetId) throw forbidden('Only an instance admin may do this.');
-  throw notFound();
-}
-
-export async function patchUser(ctx: AppContext, actor: AuthContext, id: string, input: PatchUserInput): Promise<User> {
-  requireAdminFor(actor, id);
+export async function patchUser(ctx: AppContext, actor: Actor, id: string, input: PatchUserInput): Promise<User> {
+  requireInstanceAdminFor(actor, id);
   const patch = { ...input, timezone: checkedTimezone(input.timezone) };
   if (patch.timezone === undefined) delete patch.timezone;
   return ctx.db.transaction(async (tx) => {
@@ -106,11 +95,12 @@ export async function patchUser(ctx: AppContext, actor: AuthContext, id: string,
       throw conflict('The last instance admin cannot lose the role.');
     }
     const row = await guardEmail(() => repo.updateUser(tx, id, patch));
-    return toUser(row!);
+    if (!row) throw notFound();
+    return toUser(row);
   });
 }
 
-export async function patchMe(ctx: AppContext, actor: AuthContext, input: Pick<PatchUserInput, 'name' | 'timezone' | 'imageUrl'>): Promise<User> {
+export async function patchMe(ctx: AppContext, actor: Actor, input: Pick<PatchUserInput, 'name' | 'timezone' | 'imageUrl'>): Promise<User> {
   const patch = { ...input, timezone: checkedTimezone(input.timezone) };
   if (patch.timezone === undefined) delete patch.timezone;
   const row = await repo.updateUser(ctx.db, actor.user.id, patch);
@@ -119,13 +109,13 @@ export async function patchMe(ctx: AppContext, actor: AuthContext, input: Pick<P
 }
 
 /**
- * Account deletion (platform.md section 3). Cascades remove tokens, memberships, entries, owned
+ * Account deletion (docs/api.md "Users and tokens"). Cascades remove tokens, memberships, entries, owned
  * reports with everything hanging off them, reactions and inbox messages; comments stay with a
  * null author. Refused (409) while the user is the only owner of a workspace that has other
  * members. A workspace they were alone in stays, with no members; instance admins manage it.
  */
-export async function deleteUser(ctx: AppContext, actor: AuthContext, id: string): Promise<void> {
-  requireAdminFor(actor, id);
+export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  requireInstanceAdminFor(actor, id);
   await ctx.db.transaction(async (tx) => {
     const existing = await repo.findUser(tx, id);
     if (!existing) throw notFound();
@@ -141,14 +131,14 @@ export async function deleteUser(ctx: AppContext, actor: AuthContext, id: string
 
 export async function createToken(
   ctx: AppContext,
-  actor: AuthContext,
+  actor: Actor,
   userId: string,
   input: CreateTokenInput,
 ): Promise<Token & { token: string }> {
-  if (!actor.user.instanceAdmin && actor.user.id !== userId) throw notFound();
+  requireTokenIssuer(actor, userId);
   const user = await repo.findUser(ctx.db, userId);
   if (!user) throw notFound();
-  const secret = `chr_${generateSecret(32)}`;
+  const secret = newApiToken();
   const now = ctx.clock.now();
   const row = await repo.insertToken(ctx.db, {
     id: newId(),
@@ -162,11 +152,10 @@ export async function createToken(
   return { ...toToken(row), token: secret };
 }
 
-export async function listMyTokens(ctx: AppContext, actor: AuthContext): Promise<Token[]> {
+export async function listMyTokens(ctx: AppContext, actor: Actor): Promise<Token[]> {
   return (await repo.listActiveTokens(ctx.db, actor.user.id)).map(toToken);
 }
 
-export async function revokeMyToken(ctx: AppContext, actor: AuthContext, tokenId: string): Promise<void> {
+export async function revokeMyToken(ctx: AppContext, actor: Actor, tokenId: string): Promise<void> {
   if (!(await repo.revokeToken(ctx.db, actor.user.id, tokenId, ctx.clock.now()))) throw notFound();
 }
-

@@ -1,47 +1,65 @@
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../http/types.js';
+import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { caller } from '../auth/auth.js';
-import { projectRoutes } from '../projects/projects.routes.js';
+import { actorOf } from '../auth/auth.js';
 import * as service from './workspaces.service.js';
-import { CreateWorkspaceBody, MemberParams, MemberSchema, PatchWorkspaceBody, PutMemberBody, WorkspaceSchema } from './workspaces.schemas.js';
+import {
+  CreateWorkspaceBody,
+  MemberParams,
+  MemberSchema,
+  PatchWorkspaceBody,
+  PutMemberBody,
+  WorkspaceSchema,
+} from './workspaces.schemas.js';
 
 const tags = ['workspaces'];
 
-export function workspaceRoutes(app: App, ctx: AppContext): void {
+export const workspaceRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
-    '/api/v1/workspaces',
+    '/workspaces',
     { config: { scope: 'write' }, schema: { tags, body: CreateWorkspaceBody, response: { 201: WorkspaceSchema, ...problemResponses } } },
-    async (request, reply) => reply.code(201).send(await service.createWorkspace(ctx, caller(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.createWorkspace(ctx, actorOf(request), request.body)),
   );
   app.get(
-    '/api/v1/workspaces',
+    '/workspaces',
     {
       config: { scope: 'read' },
-      schema: { tags, description: "The caller's own workspaces, newest first.", response: { 200: Type.Array(WorkspaceSchema), ...problemResponses } },
+      schema: {
+        tags,
+        description: "The caller's own workspaces, newest first.",
+        response: { 200: Type.Array(WorkspaceSchema), ...problemResponses },
+      },
     },
-    async (request) => service.listWorkspaces(ctx, caller(request)),
+    async (request) => service.listWorkspaces(ctx, actorOf(request)),
   );
   app.get(
-    '/api/v1/workspaces/:id',
+    '/workspaces/:id',
     { config: { scope: 'read' }, schema: { tags, params: IdParams, response: { 200: WorkspaceSchema, ...problemResponses } } },
-    async (request) => service.getWorkspace(ctx, caller(request), request.params.id),
+    async (request) => service.getWorkspace(ctx, actorOf(request), request.params.id),
   );
   app.patch(
-    '/api/v1/workspaces/:id',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, body: PatchWorkspaceBody, response: { 200: WorkspaceSchema, ...problemResponses } } },
-    async (request) => service.patchWorkspace(ctx, caller(request), request.params.id, request.body),
+    '/workspaces/:id',
+    {
+      config: { scope: 'write' },
+      schema: { tags, params: IdParams, body: PatchWorkspaceBody, response: { 200: WorkspaceSchema, ...problemResponses } },
+    },
+    async (request) => service.patchWorkspace(ctx, actorOf(request), request.params.id, request.body),
   );
   app.get(
-    '/api/v1/workspaces/:id/members',
+    '/workspaces/:id/members',
     {
       config: { scope: 'read' },
-      schema: { tags, description: 'Newest membership first (then user id, descending).', params: IdParams, response: { 200: Type.Array(MemberSchema), ...problemResponses } },
+      schema: {
+        tags,
+        description: 'Newest membership first (then user id, descending).',
+        params: IdParams,
+        response: { 200: Type.Array(MemberSchema), ...problemResponses },
+      },
     },
-    async (request) => service.listMembers(ctx, caller(request), request.params.id),
+    async (request) => service.listMembers(ctx, actorOf(request), request.params.id),
   );
   app.put(
-    '/api/v1/workspaces/:id/members/:userId',
+    '/workspaces/:id/members/:userId',
     {
       config: { scope: 'write' },
       schema: {
@@ -52,23 +70,23 @@ export function workspaceRoutes(app: App, ctx: AppContext): void {
         response: { 200: MemberSchema, ...problemResponses, 409: ProblemSchema },
       },
     },
-    async (request) => service.putMember(ctx, caller(request), request.params.id, request.params.userId, request.body),
+    async (request) => service.putMember(ctx, actorOf(request), request.params.id, request.params.userId, request.body),
   );
   app.delete(
-    '/api/v1/workspaces/:id/members/:userId',
+    '/workspaces/:id/members/:userId',
     {
       config: { scope: 'write' },
       schema: {
         tags,
-        description: "Removes the member and their project memberships in the workspace. Members may remove themselves.",
+        description: 'Removes the member and their project memberships in the workspace. Members may remove themselves.',
         params: MemberParams,
         response: { 204: NoContent, ...problemResponses, 409: ProblemSchema },
       },
     },
     async (request, reply) => {
-      await service.removeMember(ctx, caller(request), request.params.id, request.params.userId);
+      await service.removeMember(ctx, actorOf(request), request.params.id, request.params.userId);
       return reply.code(204).send(null);
     },
   );
-  projectRoutes(app, ctx);
-}
+  done();
+};

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
-export const RoleSchema = Type.Enum(['owner', 'admin', 'member'], { description: 'Role in a workspace.' });
+const RoleSchema = Type.Enum(['owner', 'admin', 'member'], { description: 'Role in a workspace.' });
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -9,7 +9,7 @@ export const WorkspaceSchema = Type.Object({
   id: Id,
   name: Type.String(),
   role: Type.Enum(['owner', 'admin', 'member'], {
-    description: "The caller's role; an instance admin who is not a member sees \"owner\", the role they act with.",
+    description: 'The caller\'s role; an instance admin who is not a member sees "owner", the role they act with.',
   }),
   createdAt: Instant,
 });

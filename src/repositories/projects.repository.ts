@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { projectMembers, projects, users } from '../../db/schema.js';
+import type { Db } from '../db/database.js';
+import { onlyRow } from '../db/rows.js';
+import { projectMembers, projects, users } from '../db/schema.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type ProjectListRow = ProjectRow & { isMember: boolean };
@@ -10,8 +11,7 @@ export interface ProjectMemberRow {
 }
 
 export async function insertProject(db: Db, row: typeof projects.$inferInsert): Promise<ProjectRow> {
-  const [created] = await db.insert(projects).values(row).returning();
-  return created!;
+  return onlyRow(await db.insert(projects).values(row).returning());
 }
 
 export async function findProject(db: Db, id: string): Promise<ProjectRow | undefined> {
@@ -43,7 +43,7 @@ export async function removeProjectMember(db: Db, projectId: string, userId: str
   await db.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
 }
 
-/** Newest first by when they were added, the user id breaking ties (platform.md section 1). */
+/** Newest first by when they were added, the user id breaking ties (docs/api.md "Conventions"). */
 export function listProjectMembers(db: Db, projectId: string): Promise<ProjectMemberRow[]> {
   return db
     .select({ userId: projectMembers.userId, name: users.name })

@@ -1,10 +1,10 @@
 /**
- * Who may read what (platform.md sections 4 and 5), in one place. Every feature that needs a
+ * Who may read what (docs/api.md "Workspaces and projects", "Time entries"), in one place. Every feature that needs a
  * membership, a project's readability or the entry read rule calls these.
  */
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { projectMembers, projects, timeEntries, workspaceMembers } from '../../db/schema.js';
+import type { Db } from '../db/database.js';
+import { projectMembers, projects, timeEntries, workspaceMembers } from '../db/schema.js';
 
 export type Role = 'owner' | 'admin' | 'member';
 
@@ -29,12 +29,6 @@ export async function workspaceRoles(db: Db, userId: string, workspaceIds: reado
   return new Map(rows.map((r) => [r.workspaceId, r.role]));
 }
 
-/** True when the user belongs to every one of `workspaceIds`. */
-export async function belongsToAll(db: Db, userId: string, workspaceIds: readonly string[]): Promise<boolean> {
-  const unique = [...new Set(workspaceIds)];
-  return (await workspaceRoles(db, userId, unique)).size === unique.length;
-}
-
 /** A project is readable by its members and by admins/owners of its workspace. */
 export async function canReadProject(db: Db, userId: string, projectId: string): Promise<boolean> {
   const [row] = await db
@@ -54,7 +48,7 @@ export function projectReadableBy(userId: string | SQLWrapper): SQL {
 }
 
 /**
- * SQL condition over `time_entries` (platform.md section 5): an entry is readable by its own user,
+ * SQL condition over `time_entries` (docs/api.md "Time entries"): an entry is readable by its own user,
  * by admins/owners of its workspace, and by members of its project. Unassigned entries of others
  * are readable only by workspace admins/owners. Reports use the same bound, silently.
  */
@@ -62,4 +56,40 @@ export function entryReadableBy(userId: string): SQL {
   return sql`(${timeEntries.userId} = ${userId}
     or exists (select 1 from ${workspaceMembers} wm where wm.workspace_id = ${timeEntries.workspaceId} and wm.user_id = ${userId} and wm.role in ('owner','admin'))
     or (${timeEntries.projectId} is not null and exists (select 1 from ${projectMembers} pm where pm.project_id = ${timeEntries.projectId} and pm.user_id = ${userId})))`;
+}
+
+/** A user's standing towards a report's workspaces: what the report read rules need to know. */
+export interface ReportStanding {
+  /** A member of every one of the report's workspaces. */
+  memberOfAll: boolean;
+  /** An admin or owner of the report's workspace, the report being scoped to exactly one. */
+  adminOfOnlyWorkspace: boolean;
+}
+
+/**
+ * SQL columns computing a user's ReportStanding towards the report of the current row;
+ * `workspaceIds` is that row's workspace array (a column). `userId` may be a placeholder.
+ */
+export function reportStandingColumns(userId: SQLWrapper | string, workspaceIds: SQLWrapper) {
+  return {
+    memberOfAll:
+      sql<boolean>`((select count(*) from ${workspaceMembers} sm where sm.user_id = ${userId} and sm.workspace_id = any(${workspaceIds})) = cardinality(${workspaceIds}))`.mapWith(
+        Boolean,
+      ),
+    adminOfOnlyWorkspace:
+      sql<boolean>`(cardinality(${workspaceIds}) = 1 and exists (select 1 from ${workspaceMembers} sa where sa.user_id = ${userId} and sa.workspace_id = (${workspaceIds})[1] and sa.role in ('owner', 'admin')))`.mapWith(
+        Boolean,
+      ),
+  };
+}
+
+/** A user's ReportStanding towards a report with these workspaces, in one query. */
+export async function reportStanding(db: Db, userId: string, workspaceIds: readonly string[]): Promise<ReportStanding> {
+  const unique = [...new Set(workspaceIds)];
+  const roles = await workspaceRoles(db, userId, unique);
+  const [only, ...rest] = unique;
+  return {
+    memberOfAll: roles.size === unique.length,
+    adminOfOnlyWorkspace: only !== undefined && rest.length === 0 && isAdminRole(roles.get(only)),
+  };
 }

@@ -1,9 +1,9 @@
 /** SQL of sending: recipient candidates, send batches and their deliveries. */
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { deliveries, projects, reportContents, reports, sends, users, workspaceMembers } from '../../db/schema.js';
-import { projectReadableBy } from '../access/access.repository.js';
-import type { ReportRow } from '../reports/reports.repository.js';
+import type { Db } from '../db/database.js';
+import { deliveries, projects, reportContents, reports, sends, users, workspaceMembers } from '../db/schema.js';
+import { projectReadableBy } from './access.repository.js';
+import type { ReportRow } from './reports.repository.js';
 
 /** A send batch with the version number of the content it sent. */
 export type SendRow = typeof sends.$inferSelect & { version: number };
@@ -26,24 +26,24 @@ export async function lockReport(db: Db, id: string): Promise<ReportRow | undefi
 }
 
 /**
- * Recipient candidates of a report (reports-api.md 4.1), in one query: members of any of its
- * workspaces except the owner, who can read every project of the snapshot's entries by other
- * users; the owner's own entries restrict nobody. A null snapshot (scope unknown) makes nobody
- * eligible; a report rendered before the restricting projects were tracked falls back to every
- * snapshot project, the stricter rule. A restricting project that no longer exists can be read
- * by nobody. All of these hold until the report is re-rendered.
+ * Recipient candidates of a report (docs/api.md "Recipients and sending"), in one query, the same for the candidate
+ * list and the send check: members of any of its workspaces except the owner; when the snapshot
+ * holds someone else's entry on a project, only those who can read every snapshot project, the
+ * owner's own projects included (a snapshot of only own or unassigned entries restricts nobody).
+ * An unknown scope (`snapshotProjectIds` or `restrictsRecipients` null) makes nobody eligible, and
+ * a snapshot project that no longer exists can be read by nobody, until the report is re-rendered.
  * `onlyUserIds` narrows the answer to those users (the send-time check).
  */
 export function recipientCandidates(
   db: Db,
-  report: Pick<ReportRow, 'ownerUserId' | 'workspaceIds' | 'snapshotProjectIds' | 'restrictingProjectIds'>,
+  report: Pick<ReportRow, 'ownerUserId' | 'workspaceIds' | 'snapshotProjectIds' | 'restrictsRecipients'>,
   onlyUserIds?: readonly string[],
 ): Promise<CandidateRow[]> {
-  const projectIds = [...new Set(report.restrictingProjectIds ?? report.snapshotProjectIds ?? [])];
+  const projectIds = [...new Set(report.snapshotProjectIds ?? [])];
   const readsEveryProject =
-    report.snapshotProjectIds === null
+    report.snapshotProjectIds === null || report.restrictsRecipients === null
       ? sql`false`
-      : projectIds.length === 0
+      : !report.restrictsRecipients || projectIds.length === 0
         ? undefined
         : sql`(select count(*)::int from ${projects} where ${inArray(projects.id, projectIds)} and ${projectReadableBy(users.id)}) = ${projectIds.length}`;
   return db

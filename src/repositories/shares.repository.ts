@@ -1,13 +1,13 @@
 /** SQL of public share links and of what the public viewer reads. */
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { reportContents, reports, shares, users } from '../../db/schema.js';
+import type { Db } from '../db/database.js';
+import { reportContents, reports, shares, users } from '../db/schema.js';
+import { onlyRow, rowsOf } from '../db/rows.js';
 
 export type ShareRow = typeof shares.$inferSelect;
 
 export async function insertShare(db: Db, row: typeof shares.$inferInsert): Promise<ShareRow> {
-  const [created] = await db.insert(shares).values(row).returning();
-  return created!;
+  return onlyRow(await db.insert(shares).values(row).returning());
 }
 
 /** Links `creatorUserId` minted on the report (over any of its versions), newest first. */
@@ -23,7 +23,11 @@ export function listReportShares(db: Db, reportId: string, creatorUserId: string
  * Links `creatorUserId` minted on one content version, newest first, whichever message or report
  * they were minted from. `reportId` narrows the scan to the (report, creator) index.
  */
-export function listVersionShares(db: Db, version: { reportId: string; reportContentId: string }, creatorUserId: string): Promise<ShareRow[]> {
+export function listVersionShares(
+  db: Db,
+  version: { reportId: string; reportContentId: string },
+  creatorUserId: string,
+): Promise<ShareRow[]> {
   return db
     .select()
     .from(shares)
@@ -61,6 +65,15 @@ export async function findShareByTokenHash(db: Db, tokenHash: string): Promise<S
   return row;
 }
 
+/** Whether the link still serves at `now`: not revoked, not expired. */
+export async function shareServes(db: Db, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .select({ id: shares.id })
+    .from(shares)
+    .where(and(eq(shares.id, id), servesAt(now)));
+  return rows.length > 0;
+}
+
 /** The link still serves at `now`: not revoked, not expired. */
 function servesAt(now: Date) {
   return and(isNull(shares.revokedAt), or(isNull(shares.expiresAt), gt(shares.expiresAt, now)));
@@ -80,7 +93,13 @@ export interface AttemptWindow {
  * processes can never get more than `limit` checks into one window. A link revoked or expired since
  * it was looked up books nothing and gives undefined (the viewer's 404), never a 401 or 429.
  */
-export async function bookPasscodeAttempt(db: Db, shareId: string, now: Date, windowMs: number, limit: number): Promise<AttemptWindow | undefined> {
+export async function bookPasscodeAttempt(
+  db: Db,
+  shareId: string,
+  now: Date,
+  windowMs: number,
+  limit: number,
+): Promise<AttemptWindow | undefined> {
   const nowText = now.toISOString();
   const staleBefore = new Date(now.getTime() - windowMs).toISOString();
   const stale = sql`(${shares.failedWindowStartedAt} is null or ${shares.failedWindowStartedAt} <= ${staleBefore}::timestamptz)`;
@@ -92,7 +111,28 @@ export async function bookPasscodeAttempt(db: Db, shareId: string, now: Date, wi
     })
     .where(and(eq(shares.id, shareId), servesAt(now)))
     .returning({ attempts: shares.failedAttempts, windowStartedAt: shares.failedWindowStartedAt });
-  return row ? { attempts: row.attempts, windowStartedAt: row.windowStartedAt! } : undefined;
+  // The statement always sets the window's start, so a row without one cannot come back.
+  return row?.windowStartedAt ? { attempts: row.attempts, windowStartedAt: row.windowStartedAt } : undefined;
+}
+
+/**
+ * Counts a batch of page views (views per link, by token hash) in one statement, and checks in
+ * that same statement that each link still serves at `now`: a link revoked or expired a moment
+ * ago, on this process or another, counts nothing and is left out of the answer (the viewer's
+ * 404). `greatest` (which skips the null before a first view) keeps lastViewedAt from moving back
+ * when the clocks of several processes differ.
+ */
+export async function countViews(db: Db, views: ReadonlyMap<string, number>, now: Date): Promise<Set<string>> {
+  const hashes = [...views.keys()];
+  const counts = hashes.map((hash) => views.get(hash) ?? 0);
+  const at = now.toISOString();
+  const result = await db.execute(sql`
+    update shares s
+    set view_count = s.view_count + v.n, last_viewed_at = greatest(s.last_viewed_at, ${at}::timestamptz)
+    from unnest(${sql.param(hashes)}::text[], ${sql.param(counts)}::int[]) as v(token_hash, n)
+    where s.token_hash = v.token_hash and s.revoked_at is null and (s.expires_at is null or s.expires_at > ${at}::timestamptz)
+    returning s.token_hash`);
+  return new Set(rowsOf<{ token_hash: string }>(result).map((r) => r.token_hash));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { users, workspaceMembers, workspaces } from '../../db/schema.js';
-import type { Role } from '../access/access.repository.js';
+import type { Db } from '../db/database.js';
+import { onlyRow } from '../db/rows.js';
+import { users, workspaceMembers, workspaces } from '../db/schema.js';
+import type { Role } from './access.repository.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceWithRoleRow = WorkspaceRow & { role: Role };
@@ -22,8 +23,7 @@ const memberColumns = {
 };
 
 export async function insertWorkspace(db: Db, row: typeof workspaces.$inferInsert): Promise<WorkspaceRow> {
-  const [created] = await db.insert(workspaces).values(row).returning();
-  return created!;
+  return onlyRow(await db.insert(workspaces).values(row).returning());
 }
 
 export async function findWorkspace(db: Db, id: string): Promise<WorkspaceRow | undefined> {
@@ -55,7 +55,7 @@ export async function renameWorkspace(db: Db, id: string, name: string): Promise
   return row;
 }
 
-/** Members newest first by when they joined, the user id breaking ties (platform.md section 1). */
+/** Members newest first by when they joined, the user id breaking ties (docs/api.md "Conventions"). */
 export function listMembers(db: Db, workspaceId: string): Promise<MemberRow[]> {
   return db
     .select(memberColumns)
@@ -84,9 +84,7 @@ export async function upsertMember(db: Db, row: typeof workspaceMembers.$inferIn
 
 /** Removes the membership; the project memberships in that workspace go with it (foreign key cascade). */
 export async function deleteMember(db: Db, workspaceId: string, userId: string): Promise<void> {
-  await db
-    .delete(workspaceMembers)
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+  await db.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
 }
 
 export async function countOwners(db: Db, workspaceId: string): Promise<number> {

@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { apiTokens, instanceState, templates } from '../../db/schema.js';
+import type { Db } from '../db/database.js';
+import { apiTokens, instanceState, templates } from '../db/schema.js';
 
 /** Claims a one-off task; true for exactly one caller, even across processes. */
 export async function claimOnce(db: Db, key: string, now: Date): Promise<boolean> {

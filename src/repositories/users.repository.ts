@@ -1,14 +1,14 @@
-import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { apiTokens, users, workspaceMembers } from '../../db/schema.js';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { onlyRow } from '../db/rows.js';
+import { apiTokens, users, workspaceMembers } from '../db/schema.js';
 import { alias } from 'drizzle-orm/pg-core';
 
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof apiTokens.$inferSelect;
 
 export async function insertUser(db: Db, row: typeof users.$inferInsert): Promise<UserRow> {
-  const [created] = await db.insert(users).values(row).returning();
-  return created!;
+  return onlyRow(await db.insert(users).values(row).returning());
 }
 
 /** Inserts unless a user with the same email (case-insensitive) exists. */
@@ -29,7 +29,7 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return row;
 }
 
-/** Newest first, the id breaking ties (platform.md section 1). */
+/** Newest first, the id breaking ties (docs/api.md "Conventions"). */
 export function listUsers(db: Db): Promise<UserRow[]> {
   return db.select().from(users).orderBy(desc(users.createdAt), desc(users.id));
 }
@@ -75,8 +75,7 @@ export async function workspacesOwnedOnlyBy(db: Db, userId: string): Promise<str
 }
 
 export async function insertToken(db: Db, row: typeof apiTokens.$inferInsert): Promise<TokenRow> {
-  const [created] = await db.insert(apiTokens).values(row).returning();
-  return created!;
+  return onlyRow(await db.insert(apiTokens).values(row).returning());
 }
 
 export function listActiveTokens(db: Db, userId: string): Promise<TokenRow[]> {
@@ -95,13 +94,4 @@ export async function revokeToken(db: Db, userId: string, tokenId: string, now: 
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id });
   return rows.length > 0;
-}
-
-export async function deleteBootstrapTokens(db: Db, exceptHash: string): Promise<void> {
-  await db.delete(apiTokens).where(and(eq(apiTokens.bootstrap, true), ne(apiTokens.tokenHash, exceptHash)));
-}
-
-export async function findTokenByHash(db: Db, tokenHash: string): Promise<TokenRow | undefined> {
-  const [row] = await db.select().from(apiTokens).where(eq(apiTokens.tokenHash, tokenHash));
-  return row;
 }

@@ -1,6 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { templates } from '../../db/schema.js';
+import type { Db } from '../db/database.js';
+import { onlyRow } from '../db/rows.js';
+import { templates } from '../db/schema.js';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
@@ -9,7 +10,7 @@ export async function findTemplate(db: Db, id: string): Promise<TemplateRow | un
   return row;
 }
 
-/** Newest first, the id breaking ties (platform.md section 1). */
+/** Newest first, the id breaking ties (docs/api.md "Conventions"). */
 export function listTemplates(db: Db, includeDisabled: boolean): Promise<TemplateRow[]> {
   return db
     .select()
@@ -19,8 +20,7 @@ export function listTemplates(db: Db, includeDisabled: boolean): Promise<Templat
 }
 
 export async function insertTemplate(db: Db, row: typeof templates.$inferInsert): Promise<TemplateRow> {
-  const [created] = await db.insert(templates).values(row).returning();
-  return created!;
+  return onlyRow(await db.insert(templates).values(row).returning());
 }
 
 export async function updateTemplate(db: Db, id: string, patch: Partial<typeof templates.$inferInsert>): Promise<TemplateRow | undefined> {

@@ -1,17 +1,13 @@
 /** SQL of the inbox: a user's deliveries. */
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { deliveries, reportContents } from '../../db/schema.js';
+import type { Db } from '../db/database.js';
+import { deliveries, reportContents } from '../db/schema.js';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type DeliveryWithContent = DeliveryRow & { renderedMarkdown: string };
 
 export function listInbox(db: Db, userId: string): Promise<DeliveryRow[]> {
-  return db
-    .select()
-    .from(deliveries)
-    .where(eq(deliveries.recipientUserId, userId))
-    .orderBy(desc(deliveries.sentAt), desc(deliveries.id));
+  return db.select().from(deliveries).where(eq(deliveries.recipientUserId, userId)).orderBy(desc(deliveries.sentAt), desc(deliveries.id));
 }
 
 /** The delivery if `userId` is its recipient; undefined for anyone else, the sender included. */

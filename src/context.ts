@@ -1,0 +1,35 @@
+/**
+ * The types every service works with, independent of HTTP: the application's context (built once
+ * in app.ts) and the actor of a request (who is calling, with which scopes).
+ */
+import type { Config } from './config.js';
+import type { Database, Db } from './db/database.js';
+import type { users } from './db/schema.js';
+import type { Clock } from './lib/clock.js';
+import type { KeyedQueue } from './lib/keyed-queue.js';
+import type { RenderPool } from './render/render-pool.js';
+
+/** What services need from the outside world; built once in buildApp. */
+export interface AppContext {
+  readonly config: Config;
+  readonly database: Database;
+  readonly db: Db;
+  readonly clock: Clock;
+  /** AES-256-GCM key for share tokens at rest. */
+  readonly shareKey: Buffer;
+  /** Worker threads that render Liquid templates and share pages. */
+  readonly renderer: RenderPool;
+  /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
+  readonly reportEdits: KeyedQueue;
+}
+
+export type Scope = 'read' | 'write';
+
+type UserRow = typeof users.$inferSelect;
+
+/** Who makes a request: the token's user and the token's scopes. */
+export interface Actor {
+  readonly user: UserRow;
+  readonly tokenId: string;
+  readonly scopes: readonly Scope[];
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "reports" DROP COLUMN "restricting_project_ids";

@@ -1,0 +1,156 @@
+/**
+ * A PGlite client for Drizzle that runs each query in one call into the embedded engine, with a
+ * named prepared statement per SQL text.
+ *
+ * PGlite's own `query` makes six calls into WebAssembly per statement (Parse, Describe, Bind,
+ * Describe, Execute, Sync, each waiting for the last) and plans the statement every time: about
+ * 0.4-0.7 ms for a primary-key lookup, all of it on the main thread. Here a statement is parsed
+ * and planned once under a name, and each query sends Bind, Describe, Execute and Sync together:
+ * about 0.1 ms. Parameters go as text with their types left for the server to infer (as any
+ * driver does for `unknown`); results are parsed by PGlite's own result parser, so rows look
+ * exactly as they would through `query`.
+ *
+ * Only what Drizzle calls is provided: `query`, and `transaction` with a `query` of its own.
+ */
+import { protocol, type PGlite, type Results } from '@electric-sql/pglite';
+
+type QueryOptions = Parameters<PGlite['query']>[2];
+type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
+
+export interface DrizzlePgliteClient {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  transaction<T>(work: (tx: Pick<Transaction, 'query'>) => Promise<T>): Promise<T>;
+}
+
+/** Named statements kept; the least recently used beyond this is closed. */
+const MAX_STATEMENTS = 500;
+
+const { serialize } = protocol;
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/** A PostgreSQL array literal: `{"a","b\"c",NULL}`, nested arrays as nested braces. */
+function arrayLiteral(values: readonly unknown[]): string {
+  const items = values.map((value) => {
+    if (value === null || value === undefined) return 'NULL';
+    if (Array.isArray(value)) return arrayLiteral(value);
+    return `"${textOf(value).replace(/[\\"]/g, '\\$&')}"`;
+  });
+  return `{${items.join(',')}}`;
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`;
+  if (Array.isArray(value)) return arrayLiteral(value);
+  return JSON.stringify(value);
+}
+
+/** A parameter in text form; null stays SQL NULL. */
+function serializeParam(value: unknown): string | null {
+  return value === null || value === undefined ? null : textOf(value);
+}
+
+export function drizzlePgliteClient(pg: PGlite): DrizzlePgliteClient {
+  /** SQL text -> statement name, least recently used first. */
+  const statements = new Map<string, string>();
+  const closing: string[] = [];
+  let nextName = 1;
+
+  /** The statement's name, parsing (and planning) it on first use. */
+  async function statementFor(text: string): Promise<string> {
+    const known = statements.get(text);
+    if (known !== undefined) {
+      statements.delete(text);
+      statements.set(text, known);
+      return known;
+    }
+    const name = `chronicle_${nextName++}`;
+    const close = closing.splice(0).map((old) => serialize.close({ type: 'S', name: old }));
+    // Parsed on its own: a statement that fails to parse must never be remembered.
+    await pg.execProtocol(concat([...close, serialize.parse({ name, text, types: [] }), serialize.sync()]), { syncToFs: false });
+    statements.set(text, name);
+    if (statements.size > MAX_STATEMENTS) {
+      const [oldestText, oldestName] = statements.entries().next().value as [string, string];
+      statements.delete(oldestText);
+      closing.push(oldestName);
+    }
+    return name;
+  }
+
+  async function run<T>(text: string, params: unknown[], options: QueryOptions): Promise<Results<T>> {
+    const statement = await statementFor(text);
+    const message = concat([
+      serialize.bind({ statement, values: params.map(serializeParam) }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
+    const { messages } = await pg.execProtocol(message, { syncToFs: false });
+    return results<T>(messages, options);
+  }
+
+  /**
+   * Rows as PGlite's own parser makes them (object or array rows, the caller's parsers before
+   * PGlite's), without its per-query copy of the whole parser table.
+   */
+  function results<T>(messages: BackendMessage[], options: QueryOptions): Results<T> {
+    const overrides = options?.parsers;
+    const parsers = pg.parsers;
+    const asArray = options?.rowMode === 'array';
+    const rows: unknown[] = [];
+    let fields: { name: string; dataTypeID: number }[] = [];
+    let affectedRows = 0;
+    for (const message of messages) {
+      if (message.name === 'rowDescription') {
+        fields = (message as unknown as { fields: { name: string; dataTypeID: number }[] }).fields.map((f) => ({
+          name: f.name,
+          dataTypeID: f.dataTypeID,
+        }));
+      } else if (message.name === 'dataRow') {
+        const texts = (message as unknown as { fields: (string | null)[] }).fields;
+        const values: unknown[] = [];
+        const byName: Record<string, unknown> = {};
+        fields.forEach(({ name, dataTypeID: type }, i) => {
+          const text = texts[i] ?? null;
+          const parser = text === null ? undefined : (overrides?.[type] ?? parsers[type]);
+          const value: unknown = text === null ? null : parser ? parser(text, type) : text;
+          values.push(value);
+          byName[name] = value;
+        });
+        rows.push(asArray ? values : byName);
+      } else if (message.name === 'commandComplete') {
+        const words = (message as unknown as { text: string }).text.split(' ');
+        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0] ?? '')) affectedRows += Number(words[words.length - 1]) || 0;
+      }
+    }
+    return { rows: rows as T[], fields, affectedRows };
+  }
+
+  return {
+    async query<T>(text: string, params: unknown[] = [], options?: QueryOptions) {
+      // As PGlite's own query: wait for any transaction, then run alone, then sync the files.
+      return pg._runExclusiveTransaction(async () => {
+        const result = await pg._runExclusiveQuery(() => run<T>(text, params, options));
+        await pg.syncToFs();
+        return result;
+      });
+    },
+    transaction<T>(work: (tx: Pick<Transaction, 'query'>) => Promise<T>) {
+      return pg.transaction((tx) =>
+        work({
+          query: <R>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+            if (tx.closed) throw new Error('Transaction is closed');
+            return pg._runExclusiveQuery(() => run<R>(text, params, options));
+          },
+        }),
+      );
+    },
+  };
+}

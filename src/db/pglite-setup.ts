@@ -1,0 +1,35 @@
+/**
+ * How the embedded engine is started, and kept small.
+ *
+ * - `shared_buffers` is 32 MB instead of PostgreSQL's 128 MB: the data files are read through the
+ *   operating system's page cache anyway, and the embedded engine serves one process.
+ * - A new data directory is initialised (initdb) by a short-lived child process: initdb's own
+ *   WebAssembly instance takes several hundred MB, which would otherwise stay resident in the
+ *   server (a worker thread's memory is not all given back either).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+export const PGLITE_SETTINGS = ['shared_buffers = 32MB'];
+
+/** Creates and initialises `dataDir` if it holds no database yet, in a child process. */
+export async function initialiseDataDir(dataDir: string): Promise<void> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
+  const source = `
+    const { PGlite } = await import(${JSON.stringify(pglite)});
+    const db = await PGlite.create(process.argv[1], { postgresqlconf: ${JSON.stringify(PGLITE_SETTINGS)} });
+    await db.close();`;
+  try {
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source, dataDir], { timeout: 120_000 });
+  } catch (error) {
+    throw new Error(`initialising the embedded database in ${dataDir} failed: ${(error as Error).message.split('\n')[0] ?? ''}`, {
+      cause: error,
+    });
+  }
+}

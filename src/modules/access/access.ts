@@ -1,0 +1,267 @@
+/**
+ * Who may do what, in one place. Every rule of docs/api.md ("Access") is one function here, named
+ * for what it guards, citing the rule it implements; services call these and nothing else decides
+ * access. Two answers recur:
+ * - 404 when the caller may not know the thing exists (every report, share, inbox message, comment
+ *   and workspace they cannot read, and owner- or creator-only actions by anyone else);
+ * - 403 when they can see it but their role does not allow the action.
+ * The SQL these rules need lives in repositories/access.repository.ts; rules that are a condition
+ * inside a single statement (an entry insert, a revoke by its creator) say so and where.
+ */
+import type { Actor } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import {
+  canReadProject,
+  isAdminRole,
+  reportStanding,
+  workspaceRole,
+  type ReportStanding,
+  type Role,
+} from '../../repositories/access.repository.js';
+import type { ContentState } from '../../repositories/discussion.repository.js';
+import { findDeliveryForRecipient, type DeliveryRow } from '../../repositories/inbox.repository.js';
+import { findProject, type ProjectRow } from '../../repositories/projects.repository.js';
+import type { ReportRow } from '../../repositories/reports.repository.js';
+import { findReadableEntry, projectInWorkspace, type NewEntry, type TimeEntryRow } from '../../repositories/time-entries.repository.js';
+import { findWorkspace } from '../../repositories/workspaces.repository.js';
+
+export type { ReportStanding };
+
+// ---------------------------------------------------------------------------------------------
+// Instance admins (docs/api.md "Access: instance admins")
+
+/** Instance-admin-only actions on collections (users, templates): 403 for anyone else. */
+export function requireInstanceAdmin(actor: Actor, action = 'do this'): void {
+  if (!actor.user.instanceAdmin) throw forbidden(`Only an instance admin may ${action}.`);
+}
+
+/**
+ * Instance-admin-only actions on one user (edit, delete): 404 for another user, whose existence
+ * stays hidden; 403 on oneself, whom the caller already knows.
+ */
+export function requireInstanceAdminFor(actor: Actor, targetUserId: string): void {
+  if (actor.user.instanceAdmin) return;
+  if (actor.user.id === targetUserId) throw forbidden('Only an instance admin may do this.');
+  throw notFound();
+}
+
+/** A user is readable by instance admins and by themself; 404 for anyone else. */
+export function requireUserReader(actor: Actor, userId: string): void {
+  if (!actor.user.instanceAdmin && actor.user.id !== userId) throw notFound();
+}
+
+/** Tokens are created by instance admins for anyone, and by a user for themself; 404 otherwise. */
+export function requireTokenIssuer(actor: Actor, userId: string): void {
+  requireUserReader(actor, userId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workspaces and projects (docs/api.md "Access: workspaces")
+
+/** The caller's standing in one workspace. */
+export interface WorkspaceAccess {
+  /** Their own membership role; null for an instance admin who is not a member. */
+  readonly role: Role | null;
+  /** The role they act with: instance admins act as owners everywhere. */
+  readonly effectiveRole: Role;
+}
+
+/**
+ * The one gate in front of a workspace and everything under it: members and instance admins pass,
+ * everyone else gets the same 404 as for a workspace that does not exist.
+ */
+export async function workspaceAccess(db: Db, actor: Actor, workspaceId: string): Promise<WorkspaceAccess> {
+  const role = await workspaceRole(db, workspaceId, actor.user.id);
+  if (actor.user.instanceAdmin) {
+    if (role || (await findWorkspace(db, workspaceId))) return { role, effectiveRole: 'owner' };
+    throw notFound();
+  }
+  if (!role) throw notFound();
+  return { role, effectiveRole: role };
+}
+
+/** Writes reserved to admins/owners: 403, since a member can already see the workspace exists. */
+export function requireWorkspaceAdmin(access: WorkspaceAccess): void {
+  if (!isAdminRole(access.effectiveRole)) throw forbidden('Only a workspace admin or owner may do this.');
+}
+
+/** Granting or taking the owner role, and removing an owner: owners only (instance admins act as owners). */
+export function requireWorkspaceOwner(access: WorkspaceAccess): void {
+  if (access.effectiveRole !== 'owner') throw forbidden('Only a workspace owner may grant or take the owner role.');
+}
+
+/** A workspace keeps at least one owner. */
+export function refuseLastOwner(): never {
+  throw conflict('A workspace must keep at least one owner; make someone else owner first.');
+}
+
+/** A project is behind its workspace's gate: 404 for anyone who may not see the workspace. */
+export async function projectAccess(db: Db, actor: Actor, projectId: string): Promise<{ project: ProjectRow; access: WorkspaceAccess }> {
+  const project = await findProject(db, projectId);
+  if (!project) throw notFound();
+  return { project, access: await workspaceAccess(db, actor, project.workspaceId) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time entries (docs/api.md "Access: time entries")
+
+const invalidEntry = (path: string, message: string) => badRequest('The request is not valid.', [{ path, message }]);
+
+/**
+ * A project on an entry must be one of the entry's workspace, readable by the entry's user
+ * (project member or workspace admin/owner), so an entry never lands where its author cannot see it.
+ */
+export async function requireProjectForEntry(db: Db, projectId: string, workspaceId: string, entryUserId: string): Promise<void> {
+  if (!(await projectInWorkspace(db, projectId, workspaceId))) throw invalidEntry('/projectId', 'is not a project of this workspace');
+  if (!(await canReadProject(db, entryUserId, projectId))) throw invalidEntry('/projectId', "is not a project the entry's user may read");
+}
+
+/**
+ * Who may log an entry: any member logs their own time (non-members 404: the workspace stays
+ * hidden); naming another user needs a workspace admin/owner (403 otherwise), and that user must
+ * be a member (400); the project rule above. The insert checks all of it in its own statement
+ * (time-entries.repository.ts `insertEntryIfAllowed`); this explains a refusal, and returns when
+ * every rule holds.
+ */
+export async function explainEntryRefusal(db: Db, actor: Actor, entry: NewEntry): Promise<void> {
+  const role = await workspaceRole(db, entry.workspaceId, actor.user.id);
+  if (!role) throw notFound();
+  if (entry.userId !== actor.user.id) {
+    if (!isAdminRole(role)) throw forbidden('Only a workspace admin or owner may log time for another user.');
+    if (!(await workspaceRole(db, entry.workspaceId, entry.userId))) throw invalidEntry('/userId', 'is not a member of this workspace');
+  }
+  if (entry.projectId !== null) await requireProjectForEntry(db, entry.projectId, entry.workspaceId, entry.userId);
+}
+
+/**
+ * The entry when the caller may change it: its own user or an admin/owner of its workspace,
+ * either of them still a member there. Everyone else gets 404, readers included, as for other
+ * owner-only actions.
+ */
+export async function editableEntry(db: Db, actor: Actor, id: string): Promise<TimeEntryRow> {
+  const entry = await findReadableEntry(db, id, actor.user.id);
+  if (!entry) throw notFound();
+  const role = await workspaceRole(db, entry.workspaceId, actor.user.id);
+  if (!role || (entry.userId !== actor.user.id && !isAdminRole(role))) throw notFound();
+  return entry;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports (docs/api.md "Access: reports")
+
+export type ReadGrant = 'owner' | 'instance-admin' | 'workspace-admin';
+
+type ReportKeys = Pick<ReportRow, 'ownerUserId' | 'workspaceIds'>;
+
+/**
+ * Who may read a report: the owner while they still belong to every filtered workspace; any
+ * instance admin; an admin/owner of the report's workspace when the report is scoped to exactly
+ * one. null: 404. The standing comes from the statement that loaded the report, or reportStanding.
+ */
+export function readGrant(report: ReportKeys, actor: Actor, standing: ReportStanding): ReadGrant | null {
+  if (report.ownerUserId === actor.user.id && standing.memberOfAll) return 'owner';
+  if (actor.user.instanceAdmin) return 'instance-admin';
+  if (standing.adminOfOnlyWorkspace) return 'workspace-admin';
+  return null;
+}
+
+/**
+ * Owner-only actions (edit, recipients, send, mint on the report): the owner with current
+ * membership in every filtered workspace; 404 for everyone else, readers included.
+ */
+function actsAsOwner(report: ReportKeys, actor: Actor, standing: ReportStanding): boolean {
+  return report.ownerUserId === actor.user.id && standing.memberOfAll;
+}
+
+/** readGrant for a report row already in hand: one query for the standing. */
+export async function reportReadGrant(db: Db, actor: Actor, report: ReportKeys): Promise<ReadGrant | null> {
+  return readGrant(report, actor, await reportStanding(db, actor.user.id, report.workspaceIds));
+}
+
+/** actsAsOwner for a report row already in hand (no query for anyone but the owner). */
+export async function isActiveOwner(db: Db, actor: Actor, report: ReportKeys): Promise<boolean> {
+  if (report.ownerUserId !== actor.user.id) return false;
+  return actsAsOwner(report, actor, await reportStanding(db, actor.user.id, report.workspaceIds));
+}
+
+/** Deleting a report: its owner only, even after losing a workspace (they may clean up what they made). */
+export function mayDeleteReport(report: Pick<ReportRow, 'ownerUserId'>, actor: Actor): boolean {
+  return report.ownerUserId === actor.user.id;
+}
+
+/**
+ * Listing reports: another user's reports need an instance admin; a workspace's reports need an
+ * admin/owner of it or an instance admin (403 otherwise: the caller names what they ask for).
+ */
+export async function requireReportListAccess(
+  db: Db,
+  actor: Actor,
+  query: { ownerUserId?: string | undefined; workspaceId?: string | undefined },
+): Promise<void> {
+  if (query.ownerUserId !== undefined && query.ownerUserId !== actor.user.id && !actor.user.instanceAdmin) {
+    throw forbidden('Only an instance admin may list the reports of another user.');
+  }
+  if (
+    query.workspaceId !== undefined &&
+    !actor.user.instanceAdmin &&
+    !isAdminRole(await workspaceRole(db, query.workspaceId, actor.user.id))
+  ) {
+    throw forbidden('Only an admin or owner of the workspace may list its reports.');
+  }
+}
+
+/*
+ * Who may receive a report (recipient candidates, and the check of every send): members of any
+ * of its workspaces but the owner; when someone else's entry on a project is in the snapshot,
+ * only those who can read every snapshot project. One SQL condition serves both, in
+ * sending.repository.ts `recipientCandidates`, built on access.repository.ts `projectReadableBy`.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Inbox messages and share links (docs/api.md "Access: inbox and links")
+
+/**
+ * An inbox message is its recipient's alone (the sender and instance admins included get 404).
+ * A recipient's links on it need no workspace membership: the delivery itself is the grant.
+ */
+export async function ownDelivery(db: Db, actor: Actor, deliveryId: string): Promise<DeliveryRow> {
+  const delivery = await findDeliveryForRecipient(db, deliveryId, actor.user.id);
+  if (!delivery) throw notFound();
+  return delivery;
+}
+
+/*
+ * Revoking a link: its creator only (the report owner or the recipient who minted it), without
+ * any membership check; the revoke statement itself names the creator
+ * (shares.repository.ts `revokeShare`), so anyone else finds nothing: 404.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Discussion (docs/api.md "Access: discussion")
+
+export interface DiscussionAccess {
+  shared: boolean;
+  /** The report owner (with current membership) or a holder of a delivery of this version. */
+  participant: boolean;
+}
+
+/**
+ * Who may see a version's discussion. A recipient of the version (a self-copy included) is a
+ * participant whatever their workspace memberships: they hold the version in their inbox, which
+ * is not re-checked either. Everyone else goes through the report read rule, where only the
+ * owner grant makes a participant; admins read only. No delivery and no grant: 404.
+ */
+export function discussionAccess(state: ContentState | undefined, actor: Actor): DiscussionAccess {
+  if (!state) throw notFound();
+  if (state.received) return { shared: true, participant: true };
+  const grant = readGrant(state.report, actor, state.standing);
+  if (grant === null) throw notFound();
+  return { shared: state.shared, participant: grant === 'owner' };
+}
+
+/** Writes need a participant (readers who are not get 403) and a version that was sent (409). */
+export function requireDiscussionWriter(access: DiscussionAccess): void {
+  if (!access.participant) throw forbidden('Only the report owner and the recipients of this version may write to its discussion.');
+  if (!access.shared) throw conflict('This version has not been sent; its discussion opens once it is.');
+}

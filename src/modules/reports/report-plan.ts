@@ -1,0 +1,114 @@
+/**
+ * Step one of a render: everything about it that follows from the request, the owner and the
+ * template alone, decided without touching the database. Step two (report-render.ts) executes it.
+ */
+import type { FieldError } from '../../lib/errors.js';
+import { MAX_RANGE_DAYS, periodBounds, rangeSpanDays, resolvePreset, type DatePreset } from '../../render/date-range.js';
+import { readsEntries } from '../../render/render-context.js';
+import { variablePaths } from '../../render/template-engine.js';
+import type { EntrySelection } from '../../repositories/report-data.repository.js';
+import type { Filters, FiltersInput } from './reports.schemas.js';
+
+interface PlanOwner {
+  id: string;
+  name: string;
+  email: string;
+  timezone: string;
+}
+
+interface PlanTemplate {
+  id: string;
+  name: string;
+  body: string;
+  nameTemplate: string;
+  noteTemplate: string;
+}
+
+/** Filters as the request sent them, resolved: a preset becomes absolute dates in the owner's zone. */
+export interface ResolvedFilters {
+  filters: Filters;
+  preset: DatePreset | null;
+  /** What is wrong with the range (from after to, more than 366 days); empty when it is fine. */
+  errors: FieldError[];
+}
+
+export function resolveFilters(input: FiltersInput, timezone: string, now: Date): ResolvedFilters {
+  const { dateRange, ...rest } = input;
+  const range = typeof dateRange === 'string' ? resolvePreset(dateRange, timezone, now) : dateRange;
+  const errors: FieldError[] = [];
+  if (range.from > range.to) errors.push({ path: '/filters/dateRange/to', message: 'must not be before from' });
+  else if (rangeSpanDays(range) > MAX_RANGE_DAYS)
+    errors.push({ path: '/filters/dateRange', message: `must span at most ${MAX_RANGE_DAYS} days` });
+  return {
+    filters: { ...rest, dateRange: { from: range.from, to: range.to } },
+    preset: typeof dateRange === 'string' ? dateRange : null,
+    errors,
+  };
+}
+
+export interface RenderRequest {
+  name: string;
+  note: string | null;
+  /** Resolved, and admitted by the caller (memberships, projects, an enabled template, a valid range). */
+  filters: Filters;
+  preset: DatePreset | null;
+  owner: PlanOwner;
+  template: PlanTemplate;
+  /** The report the version belongs to (null in a preview) and the version it will be. */
+  target: { reportId: string | null; version: number };
+  /** Also render the template's name and note templates (a preview's suggestions). */
+  suggestions: boolean;
+  now: Date;
+}
+
+export interface RenderPlan {
+  report: { id: string | null; name: string; note: string | null; version: number };
+  owner: PlanOwner;
+  template: { id: string; name: string };
+  /** The filters as stored: the date range resolved to absolute dates. */
+  filters: Filters;
+  /** The preset the range came from; null for an absolute range. */
+  preset: DatePreset | null;
+  selection: EntrySelection;
+  /** Body first, then (for suggestions) the name and note templates. */
+  sources: string[];
+  /** False when no source can read entries, so none are loaded. */
+  readsEntries: boolean;
+  generatedAt: Date;
+}
+
+/** The plan of one render, from an admitted request. */
+export function planRender(request: RenderRequest): RenderPlan {
+  const { owner, template, filters } = request;
+  const { start, end } = periodBounds(filters.dateRange, owner.timezone);
+  const sources = request.suggestions ? [template.body, template.nameTemplate, template.noteTemplate] : [template.body];
+  return {
+    report: { id: request.target.reportId, name: request.name, note: request.note, version: request.target.version },
+    owner,
+    template: { id: template.id, name: template.name },
+    filters,
+    preset: request.preset,
+    selection: {
+      ownerUserId: owner.id,
+      workspaceIds: filters.workspaceIds,
+      projectIds: filters.projectIds,
+      userIds: filters.userIds,
+      tags: filters.tags,
+      start,
+      end,
+      timezone: owner.timezone,
+    },
+    sources,
+    readsEntries: sources.some(mayReadEntries),
+    generatedAt: request.now,
+  };
+}
+
+/** A source that does not parse reads nothing, but the render must still run to report the error. */
+function mayReadEntries(source: string): boolean {
+  try {
+    return readsEntries(variablePaths(source));
+  } catch {
+    return true;
+  }
+}

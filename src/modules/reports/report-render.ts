@@ -1,0 +1,112 @@
+/**
+ * Step two of a render: executes a plan (report-plan.ts). One statement loads the data, the
+ * render worker builds the context and renders the template, and the document gets its
+ * system-generated front matter (docs/api.md "Reports", docs/templates.md).
+ */
+import type { Db } from '../../db/database.js';
+import { badRequest } from '../../lib/errors.js';
+import { buildDocument } from '../../render/document.js';
+import type { RenderAggregates } from '../../render/render-context.js';
+import type { RenderPool } from '../../render/render-pool.js';
+import { limitsFor, TemplateError } from '../../render/template-engine.js';
+import { loadRenderData, type RenderAggregatesRow } from '../../repositories/report-data.repository.js';
+import type { RenderPlan } from './report-plan.js';
+
+export interface RenderedVersion {
+  renderedMarkdown: string;
+  totalMinutes: number;
+  snapshotProjectIds: string[];
+  /** Stored on the report for the recipient rule; never part of an API response. */
+  restrictsRecipients: boolean;
+  suggestedName: string;
+  suggestedNote: string;
+}
+
+export interface RenderSettings {
+  /** Most entries one render may take; more is a 400 naming the limit. */
+  maxEntries: number;
+  /** The base of a render's time limit, before the allowance per entry. */
+  baseTimeMs: number;
+}
+
+const NO_PROJECT = 'No project';
+
+/** The aggregates as the render context takes them, workspaces in filter order. */
+function frameAggregates(row: RenderAggregatesRow): RenderAggregates {
+  return {
+    totalMinutes: row.totalMinutes,
+    entryCount: row.entryCount,
+    byProject: row.byProject.map((g) => ({
+      id: g.id,
+      name: g.id === null ? NO_PROJECT : (g.name ?? ''),
+      minutes: g.minutes,
+      entryCount: g.entryCount,
+    })),
+    byUser: row.byUser,
+    byTag: row.byTag,
+    byDay: row.byDay,
+  };
+}
+
+function inFilterOrder(workspaces: RenderAggregatesRow['workspaces'], ids: readonly string[]): { id: string; name: string }[] {
+  const byId = new Map(workspaces.map((w) => [w.id, w]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPlan, settings: RenderSettings): Promise<RenderedVersion> {
+  const data = await loadRenderData(db, plan.selection, { withEntries: plan.readsEntries, maxEntries: settings.maxEntries });
+  if (data.kind === 'too-many') {
+    throw badRequest(
+      `The filters match more than ${data.limit.toLocaleString('en-US')} entries, the most one report may render; narrow them.`,
+      [{ path: '/filters', message: `matches more than ${data.limit} entries` }],
+    );
+  }
+  const { aggregates } = data;
+  const generatedAt = plan.generatedAt.toISOString();
+  const period = { from: plan.filters.dateRange.from, to: plan.filters.dateRange.to };
+  let outputs: string[];
+  try {
+    outputs = await renderer.renderReport({
+      sources: plan.sources,
+      frame: {
+        report: plan.report,
+        period: { ...period, preset: plan.preset },
+        timezone: plan.owner.timezone,
+        generatedAt,
+        owner: { id: plan.owner.id, name: plan.owner.name, email: plan.owner.email },
+        workspaces: inFilterOrder(aggregates.workspaces, plan.filters.workspaceIds),
+        template: plan.template,
+        aggregates: frameAggregates(aggregates),
+      },
+      entriesJson: data.entriesJson,
+      limits: limitsFor(aggregates.entryCount, settings.baseTimeMs),
+    });
+  } catch (error) {
+    if (error instanceof TemplateError) {
+      throw badRequest(`The template could not be rendered: ${error.message}`, [{ path: '/templateId', message: error.message }]);
+    }
+    throw error;
+  }
+  const [body = '', suggestedName = '', suggestedNote = ''] = outputs;
+  const renderedMarkdown = buildDocument(
+    {
+      report: { id: plan.report.id, name: plan.report.name, version: plan.report.version },
+      owner: { id: plan.owner.id, name: plan.owner.name },
+      period,
+      timezone: plan.owner.timezone,
+      generatedAt,
+      template: plan.template,
+      filters: plan.filters,
+      totalMinutes: aggregates.totalMinutes,
+    },
+    body,
+  );
+  return {
+    renderedMarkdown,
+    totalMinutes: aggregates.totalMinutes,
+    snapshotProjectIds: aggregates.byProject.flatMap((g) => (g.id === null ? [] : [g.id])).sort(),
+    restrictsRecipients: aggregates.restrictsRecipients,
+    suggestedName,
+    suggestedNote,
+  };
+}

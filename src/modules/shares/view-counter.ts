@@ -1,0 +1,54 @@
+/**
+ * Group commit for share-page views. A view is answered only after the statement that counts it
+ * has committed, so every page served is counted even if the process dies right after. Views
+ * that arrive while a count is being written wait for the next one, which counts them all in
+ * one statement: a lone view is written at once, and a burst costs one write per batch instead
+ * of one per view (and no queue of row-lock waits on the link's row).
+ */
+
+/** Writes one batch (views per link token hash) and returns the hashes whose link still served. */
+export type CountBatch = (views: ReadonlyMap<string, number>) => Promise<ReadonlySet<string>>;
+
+interface Waiting {
+  views: number;
+  settle: Array<{ resolve(counted: boolean): void; reject(error: unknown): void }>;
+}
+
+export class ViewCounter {
+  private pending = new Map<string, Waiting>();
+  private writing = false;
+
+  constructor(private readonly countBatch: CountBatch) {}
+
+  /** Counts one view of the link; true once committed, false when the link no longer serves. */
+  count(tokenHash: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      let waiting = this.pending.get(tokenHash);
+      if (!waiting) {
+        waiting = { views: 0, settle: [] };
+        this.pending.set(tokenHash, waiting);
+      }
+      waiting.views += 1;
+      waiting.settle.push({ resolve, reject });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.pending.size > 0) {
+        const batch = this.pending;
+        this.pending = new Map();
+        try {
+          const counted = await this.countBatch(new Map([...batch].map(([hash, waiting]) => [hash, waiting.views])));
+          for (const [hash, waiting] of batch) for (const s of waiting.settle) s.resolve(counted.has(hash));
+        } catch (error) {
+          for (const waiting of batch.values()) for (const s of waiting.settle) s.reject(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+}

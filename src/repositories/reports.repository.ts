@@ -1,0 +1,167 @@
+/** SQL of reports and their immutable content versions. */
+import { and, arrayContains, count, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { onlyRow } from '../db/rows.js';
+import { prepared } from '../db/prepared.js';
+import { reportStandingColumns, type ReportStanding } from './access.repository.js';
+import { reportContents, reports } from '../db/schema.js';
+
+export type ReportRow = typeof reports.$inferSelect;
+export type ReportWithContent = ReportRow & { renderedMarkdown: string };
+
+/** Inserts a report with its first content version (the caller's transaction makes them one write). */
+export async function insertReport(
+  db: Db,
+  report: typeof reports.$inferInsert,
+  content: typeof reportContents.$inferInsert,
+): Promise<ReportRow> {
+  // The report's key to its current content is deferred to commit, so the report goes in first.
+  const row = onlyRow(await db.insert(reports).values(report).returning());
+  await db.insert(reportContents).values(content);
+  return row;
+}
+
+export async function findReport(db: Db, id: string): Promise<ReportRow | undefined> {
+  const [row] = await db.select().from(reports).where(eq(reports.id, id));
+  return row;
+}
+
+/** The report row, locked against every other edit until the caller's transaction ends. */
+export async function lockReportForEdit(db: Db, id: string): Promise<ReportRow | undefined> {
+  const [row] = await db.select().from(reports).where(eq(reports.id, id)).for('no key update');
+  return row;
+}
+
+const reportForReader = prepared((db) =>
+  db
+    .select({
+      report: reports,
+      renderedMarkdown: reportContents.renderedMarkdown,
+      ...reportStandingColumns(sql.placeholder('readerId'), reports.workspaceIds),
+    })
+    .from(reports)
+    .innerJoin(reportContents, eq(reportContents.id, reports.currentContentId))
+    .where(eq(reports.id, sql.placeholder('id')))
+    .prepare('report_for_reader'),
+);
+
+/** The report with its current document and the reader's standing towards it, in one statement. */
+export async function findReportForReader(
+  db: Db,
+  id: string,
+  readerId: string,
+): Promise<{ report: ReportWithContent; standing: ReportStanding } | undefined> {
+  const [row] = await reportForReader(db).execute({ id, readerId });
+  if (!row) return undefined;
+  return {
+    report: { ...row.report, renderedMarkdown: row.renderedMarkdown },
+    standing: { memberOfAll: row.memberOfAll, adminOfOnlyWorkspace: row.adminOfOnlyWorkspace },
+  };
+}
+
+/**
+ * Appends version `expectedVersion + 1` and moves the report to it, only if the report is still at
+ * `expectedVersion`: a concurrent edit makes this return undefined and the caller renders again.
+ */
+export async function appendVersion(
+  db: Db,
+  expectedVersion: number,
+  patch: Omit<typeof reports.$inferInsert, 'ownerUserId' | 'createdAt'> & { id: string },
+  content: typeof reportContents.$inferInsert,
+): Promise<ReportRow | undefined> {
+  const [row] = await db
+    .update(reports)
+    .set(patch)
+    .where(and(eq(reports.id, patch.id), eq(reports.version, expectedVersion)))
+    .returning();
+  if (!row) return undefined;
+  await db.insert(reportContents).values(content);
+  return row;
+}
+
+export async function deleteReport(db: Db, id: string): Promise<void> {
+  await db.delete(reports).where(eq(reports.id, id));
+}
+
+export interface ListFilter {
+  ownerUserId?: string;
+  /** Reports scoped to exactly this one workspace. */
+  singleWorkspaceId?: string;
+  templateId?: string;
+  projectId?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset: number;
+}
+
+function listWhere(f: ListFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (f.ownerUserId) conditions.push(eq(reports.ownerUserId, f.ownerUserId));
+  if (f.singleWorkspaceId) conditions.push(sql`${reports.workspaceIds} = array[${f.singleWorkspaceId}]::text[]`);
+  if (f.templateId) conditions.push(eq(reports.templateId, f.templateId));
+  if (f.projectId) {
+    conditions.push(or(sql`${reports.filters} -> 'projectIds' ? ${f.projectId}`, arrayContains(reports.snapshotProjectIds, [f.projectId])));
+  }
+  if (f.from) conditions.push(gte(reports.periodTo, f.from));
+  if (f.to) conditions.push(lte(reports.periodFrom, f.to));
+  return and(...conditions);
+}
+
+/** A report as lists show it, with the reader's membership of all its workspaces. */
+export type ReportListRow = Pick<
+  ReportRow,
+  | 'id'
+  | 'name'
+  | 'ownerUserId'
+  | 'templateId'
+  | 'filters'
+  | 'note'
+  | 'totalMinutes'
+  | 'snapshotProjectIds'
+  | 'version'
+  | 'createdAt'
+  | 'updatedAt'
+> & { readerMemberOfAll: boolean };
+
+/**
+ * One page of reports, newest first with the id as tie-break, and the size of the whole filtered
+ * set, in one statement (a window count); only a page past the end needs a second one to count.
+ */
+export async function listReports(db: Db, f: ListFilter, readerId: string): Promise<{ rows: ReportListRow[]; total: number }> {
+  const where = listWhere(f);
+  const query = db
+    .select({
+      id: reports.id,
+      name: reports.name,
+      ownerUserId: reports.ownerUserId,
+      templateId: reports.templateId,
+      filters: reports.filters,
+      note: reports.note,
+      totalMinutes: reports.totalMinutes,
+      snapshotProjectIds: reports.snapshotProjectIds,
+      version: reports.version,
+      createdAt: reports.createdAt,
+      updatedAt: reports.updatedAt,
+      readerMemberOfAll: reportStandingColumns(readerId, reports.workspaceIds).memberOfAll,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(reports)
+    .where(where)
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .offset(f.offset);
+  const found = await (f.limit === undefined ? query : query.limit(f.limit));
+  const total = found[0]?.total ?? (f.offset > 0 ? ((await db.select({ n: count() }).from(reports).where(where))[0]?.n ?? 0) : 0);
+  return { rows: found.map(({ total: _total, ...row }) => row), total };
+}
+
+/** The distinct template ids of the owner's reports, the one used by the newest report first (ties: id desc). */
+export async function listTemplateIds(db: Db, ownerUserId: string): Promise<string[]> {
+  const rows = await db
+    .select({ templateId: reports.templateId })
+    .from(reports)
+    .where(eq(reports.ownerUserId, ownerUserId))
+    .groupBy(reports.templateId)
+    .orderBy(desc(sql`max(${reports.createdAt})`), desc(reports.templateId));
+  return rows.map((r) => r.templateId);
+}

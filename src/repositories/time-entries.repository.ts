@@ -1,0 +1,118 @@
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
+import { projects, timeEntries } from '../db/schema.js';
+import { entryReadableBy } from './access.repository.js';
+
+export type TimeEntryRow = typeof timeEntries.$inferSelect;
+
+export interface EntryFilters {
+  workspaceId?: string;
+  userId?: string;
+  projectId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export type NewEntry = Required<
+  Pick<
+    typeof timeEntries.$inferInsert,
+    'id' | 'workspaceId' | 'projectId' | 'userId' | 'start' | 'minutes' | 'description' | 'tags' | 'createdAt'
+  >
+>;
+
+const p = (name: string) => sql.placeholder(name);
+
+/**
+ * Inserts the entry in one statement that also checks every rule of docs/api.md "Time entries": the
+ * actor is a member of the workspace; an entry for someone else needs the actor to be an
+ * admin/owner there and that user a member; a project belongs to the workspace and the entry's
+ * user may read it (project member, or workspace admin/owner). Undefined when any rule fails;
+ * the caller then asks why (the slow path, only for refusals).
+ */
+const insertIfAllowed = prepared((db) =>
+  db
+    .insert(timeEntries)
+    .select(
+      sql`select ${p('id')}::text, ${p('workspaceId')}::text, ${p('projectId')}::text, ${p('userId')}::text,
+          ${p('start')}::timestamptz, ${p('minutes')}::int, ${p('description')}::text, ${p('tags')}::text[],
+          ${p('createdAt')}::timestamptz, ${p('createdAt')}::timestamptz
+        where exists (select 1 from workspace_members a where a.workspace_id = ${p('workspaceId')} and a.user_id = ${p('actorId')}
+            and (${p('userId')} = ${p('actorId')} or a.role in ('owner', 'admin')))
+          and exists (select 1 from workspace_members m where m.workspace_id = ${p('workspaceId')} and m.user_id = ${p('userId')})
+          and (${p('projectId')}::text is null or exists (
+            select 1 from projects pr where pr.id = ${p('projectId')} and pr.workspace_id = ${p('workspaceId')}
+              and (exists (select 1 from workspace_members wa where wa.workspace_id = ${p('workspaceId')} and wa.user_id = ${p('userId')} and wa.role in ('owner', 'admin'))
+                or exists (select 1 from project_members pm where pm.project_id = ${p('projectId')} and pm.user_id = ${p('userId')}))))`,
+    )
+    .returning()
+    .prepare('insert_time_entry'),
+);
+
+export async function insertEntryIfAllowed(db: Db, entry: NewEntry, actorId: string): Promise<TimeEntryRow | undefined> {
+  const [row] = await insertIfAllowed(db).execute({
+    ...entry,
+    start: entry.start.toISOString(),
+    createdAt: entry.createdAt.toISOString(),
+    actorId,
+  });
+  return row;
+}
+
+/** The entry when `readerId` may read it; undefined hides missing and unreadable alike. */
+export async function findReadableEntry(db: Db, id: string, readerId: string): Promise<TimeEntryRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(timeEntries)
+    .where(and(eq(timeEntries.id, id), entryReadableBy(readerId)));
+  return row;
+}
+
+/** Each filter is a plain column condition so the (workspace|user|project, start) indexes apply. */
+function listCondition(readerId: string, filters: EntryFilters): SQL | undefined {
+  return and(
+    entryReadableBy(readerId),
+    filters.workspaceId === undefined ? undefined : eq(timeEntries.workspaceId, filters.workspaceId),
+    filters.userId === undefined ? undefined : eq(timeEntries.userId, filters.userId),
+    filters.projectId === undefined ? undefined : eq(timeEntries.projectId, filters.projectId),
+    filters.from === undefined ? undefined : gte(timeEntries.start, filters.from),
+    filters.to === undefined ? undefined : lt(timeEntries.start, filters.to),
+  );
+}
+
+export function listReadableEntries(
+  db: Db,
+  readerId: string,
+  filters: EntryFilters,
+  page: { limit: number; offset: number },
+): Promise<TimeEntryRow[]> {
+  return db
+    .select()
+    .from(timeEntries)
+    .where(listCondition(readerId, filters))
+    .orderBy(desc(timeEntries.start), desc(timeEntries.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+export async function countReadableEntries(db: Db, readerId: string, filters: EntryFilters): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(timeEntries).where(listCondition(readerId, filters));
+  return row?.n ?? 0;
+}
+
+export async function updateEntry(db: Db, id: string, patch: Partial<typeof timeEntries.$inferInsert>): Promise<TimeEntryRow | undefined> {
+  const [row] = await db.update(timeEntries).set(patch).where(eq(timeEntries.id, id)).returning();
+  return row;
+}
+
+export async function deleteEntry(db: Db, id: string): Promise<void> {
+  await db.delete(timeEntries).where(eq(timeEntries.id, id));
+}
+
+export async function projectInWorkspace(db: Db, projectId: string, workspaceId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.id, projectId), eq(projects.workspaceId, workspaceId)));
+  return row !== undefined;
+}

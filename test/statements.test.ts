@@ -1,0 +1,69 @@
+/**
+ * Hot paths run a fixed, small number of statements whatever the size of the data, and
+ * authentication is one of them. A change that adds a statement to one of these shows here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, newWorkspace } from './helpers/factories.js';
+import { newReport, type TestReport } from './helpers/report-factories.js';
+import { buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
+
+let t: TestContext;
+let owner: TestUser;
+let reader: TestUser;
+let workspaceId: string;
+let report: TestReport;
+let shareToken: string;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  owner = await newUser(t);
+  reader = await newUser(t);
+  workspaceId = (await newWorkspace(t, owner)).id;
+  await addMember(t, workspaceId, reader, 'member', owner.token);
+  for (let i = 0; i < 20; i++) {
+    const res = await t.post(
+      '/api/v1/time-entries',
+      { workspaceId, start: `2026-11-0${1 + (i % 9)}T09:00:00Z`, minutes: 30 + i, tags: ['a'] },
+      owner.token,
+    );
+    expect(res.status).toBe(201);
+  }
+  for (let i = 0; i < 5; i++) report = await newReport(t, owner, [workspaceId]);
+  expect((await t.post(`/api/v1/reports/${report.id}/send`, { recipientUserIds: [reader.id] }, owner.token)).status).toBe(201);
+  for (let i = 0; i < 10; i++) {
+    const comment = await t.post(`/api/v1/report-contents/${report.reportContentId}/comments`, { body: `c${i}` }, reader.token);
+    await t.put(`/api/v1/report-contents/${report.reportContentId}/comments/${comment.body.id}/reactions`, { emoji: 'heart' }, owner.token);
+  }
+  shareToken = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token)).body.token;
+});
+afterAll(() => t.close());
+
+/** The statements one request runs, after a first request has warmed whatever it caches. */
+async function statementsOf(request: () => Promise<Response>): Promise<string[]> {
+  expect((await request()).status).toBeLessThan(300);
+  const seen: string[] = [];
+  const stop = t.database.observeQueries((sql) => seen.push(sql));
+  try {
+    expect((await request()).status).toBeLessThan(300);
+  } finally {
+    stop();
+  }
+  return seen;
+}
+
+describe('statements per request', () => {
+  it.each([
+    ['GET /api/v1/me', 1, () => t.get('/api/v1/me', owner.token)],
+    ['GET /api/v1/reports/:id', 2, () => t.get(`/api/v1/reports/${report.id}`, owner.token)],
+    ['GET /api/v1/reports?limit=50', 2, () => t.get('/api/v1/reports', owner.token, { limit: 50 })],
+    ['GET …/discussion', 3, () => t.get(`/api/v1/report-contents/${report.reportContentId}/discussion`, reader.token)],
+    [
+      'POST /api/v1/time-entries',
+      2,
+      () => t.post('/api/v1/time-entries', { workspaceId, start: '2026-11-20T09:00:00Z', minutes: 15 }, owner.token),
+    ],
+    ['GET /share/:token (a link seen before)', 1, () => t.request('GET', `/share/${shareToken}`, { token: null })],
+  ] as const)('%s: %i', async (_route, expected, request) => {
+    expect(await statementsOf(request)).toHaveLength(expected);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ViewCounter } from '../../src/modules/shares/view-counter.js';
+
+/** A batch writer whose writes finish only when the test says so. */
+function controlledWriter(counted: (hash: string) => boolean = () => true) {
+  const batches: Map<string, number>[] = [];
+  const finish: Array<(error?: Error) => void> = [];
+  const write = (views: ReadonlyMap<string, number>) =>
+    new Promise<ReadonlySet<string>>((resolve, reject) => {
+      batches.push(new Map(views));
+      finish.push((error) => {
+        if (error) reject(error);
+        else resolve(new Set([...views.keys()].filter(counted)));
+      });
+    });
+  return { batches, finish, write };
+}
+
+describe('ViewCounter', () => {
+  it('writes a lone view at once, and the views that arrive meanwhile together in the next write', async () => {
+    const writer = controlledWriter();
+    const counter = new ViewCounter(writer.write);
+    const first = counter.count('a');
+    expect(writer.batches).toEqual([new Map([['a', 1]])]);
+
+    const waiting = [counter.count('a'), counter.count('b'), counter.count('a')];
+    expect(writer.batches).toHaveLength(1);
+    writer.finish[0]!();
+    expect(await first).toBe(true);
+    await Promise.resolve();
+    expect(writer.batches[1]).toEqual(
+      new Map([
+        ['a', 2],
+        ['b', 1],
+      ]),
+    );
+    writer.finish[1]!();
+    expect(await Promise.all(waiting)).toEqual([true, true, true]);
+  });
+
+  it('answers false for a link the write did not count, and true for the others', async () => {
+    const writer = controlledWriter((hash) => hash !== 'revoked');
+    const counter = new ViewCounter(writer.write);
+    const views = [counter.count('live'), counter.count('revoked')];
+    writer.finish[0]!();
+    await Promise.resolve();
+    writer.finish[1]!();
+    expect(await Promise.all(views)).toEqual([true, false]);
+  });
+
+  it('fails every view of a batch whose write fails, and goes on with the next', async () => {
+    const writer = controlledWriter();
+    const counter = new ViewCounter(writer.write);
+    const failed = counter.count('a');
+    writer.finish[0]!(new Error('database away'));
+    await expect(failed).rejects.toThrow('database away');
+    const next = counter.count('a');
+    writer.finish[1]!();
+    expect(await next).toBe(true);
+  });
+});
