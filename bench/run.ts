@@ -1,140 +1,415 @@
 /**
- * `npm run bench`: request throughput of the main read paths on an in-memory PGlite, each quoted as
- * a ratio to a baseline measured in the same run (GET /api/v1/me: auth plus one query), because
- * absolute numbers on a shared machine say little.
+ * `npm run bench`: the real server under load (autocannon), on PGlite and on PostgreSQL, each
+ * figure beside a baseline measured in the same run: a bare Fastify server answering the same
+ * bytes for HTTP paths, one plain SQL query plus the same LiquidJS render for report renders.
+ * BENCH_SCALE=small (about 100,000 entries) runs in a few minutes; the full scale has 1,000,000.
+ * BENCH_ENGINES=pglite|postgres runs one engine; BENCH_SECONDS sets each load's duration.
+ * Writes bench/results.json and prints a table per engine.
  */
-import { performance } from 'node:perf_hooks';
-import { buildApp } from '../src/app.js';
-import { openDatabase } from '../src/db/database.js';
-import type { App } from '../src/http/types.js';
-import { BUILTIN_TEMPLATES } from '../src/render/builtin-templates.js';
-import { buildRenderContext, type RenderEntryInput } from '../src/render/render-context.js';
-import { createRenderPool } from '../src/render/render-pool.js';
-import { renderTemplate } from '../src/render/template-engine.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { BENCH_USER, generate, RENDER_USERS, SCALES, tokenOf, type Scale } from './generate.js';
+import { capture, load, startBaseline, type LoadResult } from './load.js';
+import { baselineRender, type RenderTiming } from './render-baseline.js';
+import { startServer, type Server } from './server-process.js';
+import type { BaselineRoute } from './baseline-server.js';
 
-const TOKEN = 'bench-bootstrap-admin-token-0123456789abcdef';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const scale: Scale = SCALES[process.env.BENCH_SCALE === 'small' ? 'small' : 'full'];
+const seconds = Number(process.env.BENCH_SECONDS ?? (scale.name === 'small' ? 2 : 10));
+const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-interface Result {
-  name: string;
-  opsPerSec: number;
-  msPerOp: number;
+interface Figure {
+  scenario: string;
+  unit: string;
+  chronicle: number;
+  baseline: number | null;
+  ratio: number | null;
+  target: string;
+  holds: boolean | null;
+  note?: string;
 }
 
-async function measure(name: string, op: () => Promise<unknown>): Promise<Result> {
-  for (let i = 0; i < 10; i++) await op();
-  let n = 0;
-  const start = performance.now();
-  while (performance.now() - start < SECONDS * 1000) {
-    await op();
-    n++;
-  }
-  const elapsed = performance.now() - start;
-  return { name, opsPerSec: (n / elapsed) * 1000, msPerOp: elapsed / n };
-}
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const auth = (userId: string) => ({ authorization: `Bearer ${tokenOf(userId)}` });
+const json = (userId: string) => ({ ...auth(userId), 'content-type': 'application/json' });
 
-async function call(app: App, method: string, url: string, payload?: unknown, token: string | null = TOKEN) {
-  const res = await app.inject({
-    method: method as 'GET',
-    url,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
+async function api<T>(server: Server, method: string, path: string, userId: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: body === undefined ? auth(userId) : json(userId),
+    body: body === undefined ? null : JSON.stringify(body),
   });
-  if (res.statusCode >= 400) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-  return res.body ? JSON.parse(res.body.startsWith('<') ? '{}' : res.body) : null;
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+  return (await res.json()) as T;
 }
 
-const database = await openDatabase({ databaseUrl: null, dataDir: null });
-await database.migrate();
-const app = await buildApp({
-  config: {
-    databaseUrl: null,
-    dataDir: null,
-    host: '127.0.0.1',
-    port: 0,
-    publicBaseUrl: 'http://bench.local',
-    bootstrapAdminToken: TOKEN,
-    logLevel: 'silent',
-    shareKey: Buffer.alloc(32, 3),
-  },
-  database,
-  logger: false,
-});
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function inBatches<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
+}
 
-try {
-  const ws = await call(app, 'POST', '/api/v1/workspaces', { name: 'Bench' });
-  const project = await call(app, 'POST', `/api/v1/workspaces/${ws.id}/projects`, { name: 'Bench project' });
-  const ENTRIES = 2000;
-  for (let i = 0; i < ENTRIES; i += 100) {
-    await Promise.all(
-      Array.from({ length: 100 }, (_, j) =>
-        call(app, 'POST', '/api/v1/time-entries', {
-          workspaceId: ws.id,
-          projectId: (i + j) % 2 ? project.id : null,
-          start: new Date(Date.UTC(2026, 9, 1) + (i + j) * 3_600_000).toISOString(),
-          minutes: 15 + ((i + j) % 90),
-          description: `Entry ${i + j} with | pipes and [links](https://x.example)`,
-          tags: [`t${(i + j) % 7}`],
+const EMOJI = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'];
+
+/** A sent version with `comments` comments and `reactions` reactions spread over its participants. */
+async function thread(server: Server, reportId: string, recipients: string[], comments: number, reactions: number): Promise<string> {
+  const report = await api<{ reportContentId: string }>(server, 'GET', `/api/v1/reports/${reportId}`, BENCH_USER);
+  await api(server, 'POST', `/api/v1/reports/${reportId}/send`, BENCH_USER, { recipientUserIds: recipients });
+  const participants = [BENCH_USER, ...recipients];
+  const base = `/api/v1/report-contents/${report.reportContentId}`;
+  const ids: string[] = [];
+  await inBatches(Array.from({ length: comments }), 16, async (_, i) => {
+    const made = await api<{ id: string }>(server, 'POST', `${base}/comments`, participants[i % participants.length]!, {
+      body: `Comment ${i}: looks **right** to me`,
+    });
+    ids[i] = made.id;
+  });
+  const targets = comments + 1;
+  await inBatches(Array.from({ length: reactions }), 16, async (_, i) => {
+    const target = i % targets;
+    const user = participants[Math.floor(i / targets) % participants.length]!;
+    const emoji = EMOJI[Math.floor(i / (targets * participants.length)) % EMOJI.length]!;
+    const path = target === 0 ? `${base}/reactions` : `${base}/comments/${ids[target - 1]}/reactions`;
+    await api(server, 'PUT', path, user, { emoji });
+  });
+  return `${base}/discussion`;
+}
+
+interface HttpScenario {
+  name: string;
+  path: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  /** Which figure is compared: throughput (higher is better) or a latency percentile (lower is better). */
+  metric: 'rps' | 'p50' | 'p99';
+  target: number;
+}
+
+function figureOf(s: HttpScenario, real: LoadResult, bare: LoadResult, note?: string): Figure {
+  const pick = (r: LoadResult) => (s.metric === 'rps' ? r.requestsPerSecond : s.metric === 'p50' ? r.p50Ms : r.p99Ms);
+  const chronicle = pick(real);
+  const baseline = pick(bare);
+  const ratio = baseline > 0 ? chronicle / baseline : null;
+  const higherIsBetter = s.metric === 'rps';
+  const holds = ratio === null ? null : higherIsBetter ? ratio >= s.target : ratio <= s.target;
+  return {
+    scenario: s.name,
+    unit: s.metric === 'rps' ? 'req/s' : `${s.metric} ms`,
+    chronicle: round(chronicle),
+    baseline: round(baseline),
+    ratio: ratio === null ? null : round(ratio, 2),
+    target: `${higherIsBetter ? '>=' : '<='} ${s.target}x`,
+    holds,
+    ...(note ? { note } : {}),
+  };
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+async function runEngine(
+  engine: 'pglite' | 'postgres',
+): Promise<{ figures: Figure[]; memory: { scenario: string; rssMiB: number }[]; peakMiB: number }> {
+  log(`\n== ${engine}: ${scale.name} scale`);
+  let dataDir: string | null = null;
+  let dbName: string | null = null;
+  let database: Database;
+  const admin = engine === 'postgres' ? new pg.Client({ connectionString: PG_URL }) : null;
+  if (admin) {
+    await admin.connect();
+    dbName = `chronicle_bench_${Date.now().toString(36)}`;
+    await admin.query(`create database "${dbName}"`);
+  }
+  const dbUrl = dbName ? Object.assign(new URL(PG_URL), { pathname: `/${dbName}` }).toString() : null;
+  if (engine === 'pglite') dataDir = mkdtempSync(join(tmpdir(), 'chronicle-bench-'));
+  let server: Server | null = null;
+  const figures: Figure[] = [];
+  const memory: { scenario: string; rssMiB: number }[] = [];
+  try {
+    database = await openDatabase({ databaseUrl: dbUrl, dataDir });
+    await database.migrate();
+    const started = performance.now();
+    await generate(database, scale, (line) => log(`   ${line}`));
+    log(`   generated in ${Math.round((performance.now() - started) / 1000)} s`);
+    // The render baseline reads the same data directly: before the server holds the data directory.
+    const renderBaselines = new Map<string, RenderTiming>();
+    for (const user of RENDER_USERS) {
+      if (user.entries > 20_000 && scale.name === 'small') continue;
+      renderBaselines.set(user.id, await baselineRender(database, user.id, user.entries > 20_000 ? 1 : 3));
+    }
+    await database.close();
+
+    server = await startServer({
+      ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: dbUrl ?? '', SHARE_KEY: Buffer.alloc(32, 5).toString('base64') }),
+      BOOTSTRAP_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
+      API_RATE_LIMIT: '0',
+      RENDER_MAX_ENTRIES: '200000',
+    });
+    const srv = server;
+    log(`   server up (${srv.memory().rssMiB} MiB)`);
+
+    // What only the server can make: links, sent versions, discussions.
+    const share = await api<{ token: string; id: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {});
+    const locked = await api<{ token: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {
+      passcode: 'correct horse battery',
+    });
+    const w00 = ['user-20', 'user-40', 'user-13', 'user-33', 'user-07', 'user-27', 'user-47'];
+    const smallThread = await thread(srv, 'r2', w00.slice(0, 5), 300, 750);
+    const bigThread = scale.name === 'full' ? await thread(srv, 'r3', [...w00, ...RENDER_USERS.map((u) => u.id)], 1000, 5000) : null;
+    memory.push({ scenario: 'after setup', rssMiB: srv.memory().rssMiB });
+
+    const entryBody = JSON.stringify({
+      workspaceId: 'w00',
+      projectId: 'w00-p1',
+      start: '2026-06-01T09:00:00Z',
+      minutes: 30,
+      description: 'Benchmark entry',
+      tags: ['bench'],
+    });
+    const scenarios: HttpScenario[] = [
+      {
+        name: 'GET /share/:token (cached page)',
+        path: `/share/${share.token}`,
+        method: 'GET',
+        headers: {},
+        connections: 50,
+        metric: 'rps',
+        target: 0.5,
+      },
+      {
+        name: 'GET /api/v1/reports/:id',
+        path: '/api/v1/reports/r1',
+        method: 'GET',
+        headers: auth(BENCH_USER),
+        connections: 50,
+        metric: 'rps',
+        target: 0.4,
+      },
+      {
+        name: `GET /api/v1/reports?limit=50 (${scale.benchUserReports} reports)`,
+        path: '/api/v1/reports?limit=50',
+        method: 'GET',
+        headers: auth(BENCH_USER),
+        connections: 50,
+        metric: 'p99',
+        target: 3,
+      },
+      {
+        name: 'discussion, 300 comments + 750 reactions',
+        path: smallThread,
+        method: 'GET',
+        headers: auth(BENCH_USER),
+        connections: 10,
+        metric: 'p50',
+        target: 3,
+      },
+      ...(bigThread
+        ? [
+            {
+              name: 'discussion, 1,000 comments + 5,000 reactions',
+              path: bigThread,
+              method: 'GET' as const,
+              headers: auth(BENCH_USER),
+              connections: 10,
+              metric: 'p50' as const,
+              target: 3,
+            },
+          ]
+        : []),
+      {
+        name: 'POST /api/v1/time-entries (16 in flight)',
+        path: '/api/v1/time-entries',
+        method: 'POST',
+        headers: json(BENCH_USER),
+        body: entryBody,
+        connections: 16,
+        metric: 'rps',
+        target: 0.3,
+      },
+    ];
+    const routes: BaselineRoute[] = [];
+    for (const s of scenarios) {
+      routes.push(
+        await capture(
+          `${srv.url}${s.path}`,
+          { method: s.method, path: s.path.split('?')[0]! },
+          { headers: s.headers, ...(s.body ? { body: s.body } : {}) },
+        ),
+      );
+    }
+    const baseline = await startBaseline(routes);
+    try {
+      for (const s of scenarios) {
+        const options = { method: s.method, headers: s.headers, connections: s.connections, seconds, ...(s.body ? { body: s.body } : {}) };
+        const before = s.path.startsWith('/share/') ? await viewCount(srv, share.id) : 0;
+        const real = await load({ url: `${srv.url}${s.path}`, ...options });
+        let note: string | undefined;
+        if (s.path.startsWith('/share/')) {
+          const counted = (await viewCount(srv, share.id)) - before;
+          note = `viewCount exact: ${counted === real.ok ? 'yes' : `no (${counted} counted, ${real.ok} served)`}`;
+        }
+        if (real.non2xx + real.errors > 0) note = `${note ? `${note}; ` : ''}${real.non2xx} non-2xx, ${real.errors} errors`;
+        const bare = await load({ url: `${baseline.url}${s.path}`, ...options });
+        figures.push(figureOf(s, real, bare, note));
+        memory.push({ scenario: s.name, rssMiB: srv.memory().rssMiB });
+        log(`   ${s.name}: ${JSON.stringify(figures.at(-1))}`);
+      }
+
+      // The page while a wrong-passcode storm hits another link.
+      const pageScenario = scenarios[0]!;
+      const storm = load({
+        url: `${srv.url}/share/${locked.token}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'passcode=wrong',
+        connections: 10,
+        seconds,
+      });
+      const during = await load({ url: `${srv.url}${pageScenario.path}`, connections: 50, seconds });
+      await storm;
+      const bare = await load({ url: `${baseline.url}${pageScenario.path}`, connections: 50, seconds });
+      figures.push(figureOf({ ...pageScenario, name: 'GET /share/:token during a wrong-passcode storm' }, during, bare));
+      memory.push({ scenario: 'passcode storm', rssMiB: srv.memory().rssMiB });
+    } finally {
+      baseline.stop();
+    }
+
+    // Report renders: the same entries and template, through the API and directly.
+    const timesheet = (await api<{ id: string; name: string }[]>(srv, 'GET', '/api/v1/templates', BENCH_USER)).find(
+      (t) => t.name === 'Timesheet',
+    )!.id;
+    const templates = await api<{ id: string; name: string }[]>(srv, 'GET', '/api/v1/templates', BENCH_USER);
+    for (const user of RENDER_USERS) {
+      const base = renderBaselines.get(user.id);
+      if (!base) continue;
+      const body = {
+        name: 'Bench',
+        templateId: timesheet,
+        filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
+      };
+      const times: number[] = [];
+      for (let i = 0; i < (user.entries > 20_000 ? 1 : 3); i++) {
+        const t0 = performance.now();
+        await api(srv, 'POST', '/api/v1/reports', user.id, body);
+        times.push(performance.now() - t0);
+      }
+      const ms = median(times);
+      figures.push({
+        scenario: `POST /api/v1/reports, Timesheet, ${user.entries.toLocaleString('en-US')} entries`,
+        unit: 'ms',
+        chronicle: round(ms),
+        baseline: round(base.ms),
+        ratio: round(ms / base.ms, 2),
+        target: '<= 1.5x',
+        holds: ms / base.ms <= 1.5,
+        note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))})`,
+      });
+      memory.push({ scenario: `render ${user.entries}`, rssMiB: srv.memory().rssMiB });
+      log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
+    }
+    const biggest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id))!;
+    for (const template of templates) {
+      const t0 = performance.now();
+      const res = await fetch(`${srv.url}/api/v1/reports/preview`, {
+        method: 'POST',
+        headers: json(biggest.id),
+        body: JSON.stringify({
+          name: 'Big',
+          templateId: template.id,
+          filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
         }),
-      ),
+      });
+      const ms = performance.now() - t0;
+      await res.arrayBuffer();
+      figures.push({
+        scenario: `preview, ${template.name}, ${biggest.entries.toLocaleString('en-US')} entries`,
+        unit: 'ms',
+        chronicle: round(ms),
+        baseline: null,
+        ratio: null,
+        target: 'renders (200)',
+        holds: res.status === 200,
+        note: `status ${res.status}`,
+      });
+      memory.push({ scenario: `preview ${template.name}`, rssMiB: srv.memory().rssMiB });
+    }
+    const peakMiB = srv.memory().peakMiB;
+    const limit = engine === 'postgres' ? 200 : 500;
+    figures.push({
+      scenario: 'peak RSS of the server',
+      unit: 'MiB',
+      chronicle: peakMiB,
+      baseline: null,
+      ratio: null,
+      target: `<= ${limit} MiB`,
+      holds: peakMiB <= limit,
+    });
+    return { figures, memory, peakMiB };
+  } finally {
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (admin && dbName) {
+      await admin.query(`drop database if exists "${dbName}" with (force)`);
+      await admin.end();
+    }
+  }
+}
+
+async function viewCount(server: Server, shareId: string): Promise<number> {
+  const list = await api<{ id: string; viewCount: number }[]>(server, 'GET', '/api/v1/reports/r1/shares', BENCH_USER);
+  return list.find((s) => s.id === shareId)?.viewCount ?? 0;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function printTable(engine: string, figures: Figure[]): void {
+  log(`\n${engine} (${scale.name} scale)`);
+  log(`${'scenario'.padEnd(58)} ${'chronicle'.padStart(11)} ${'baseline'.padStart(10)} ${'ratio'.padStart(7)}  target          holds`);
+  for (const f of figures) {
+    const holds = f.holds === null ? '' : f.holds ? 'yes' : 'NO';
+    log(
+      `${f.scenario.padEnd(58)} ${`${f.chronicle}`.padStart(7)} ${f.unit.padEnd(3).slice(0, 3)} ${f.baseline === null ? ''.padStart(10) : `${f.baseline}`.padStart(10)} ${f.ratio === null ? ''.padStart(7) : `${f.ratio}x`.padStart(7)}  ${f.target.padEnd(15)} ${holds}${f.note ? `  (${f.note})` : ''}`,
     );
   }
-  const templates = await call(app, 'GET', '/api/v1/templates');
-  const timesheet = templates.find((t: { name: string }) => /timesheet/i.test(t.name)).id;
-  const body = { name: 'Bench', templateId: timesheet, filters: { workspaceIds: [ws.id], dateRange: { from: '2026-10-01', to: '2026-12-31' } } };
-  const report = await call(app, 'POST', '/api/v1/reports', body);
-  for (let i = 0; i < 200; i++) await call(app, 'POST', '/api/v1/reports', { ...body, filters: { ...body.filters, dateRange: { from: '2026-10-01', to: '2026-10-02' } } });
-  await call(app, 'POST', `/api/v1/reports/${report.id}/send`, { sendToSelf: true });
-  for (let i = 0; i < 500; i += 50) {
-    await Promise.all(Array.from({ length: 50 }, (_, j) => call(app, 'POST', `/api/v1/report-contents/${report.reportContentId}/comments`, { body: `Comment ${i + j}` })));
-  }
-  const share = await call(app, 'POST', `/api/v1/reports/${report.id}/shares`, {});
-
-  const results: Result[] = [];
-  results.push(await measure('baseline: GET /api/v1/me', () => call(app, 'GET', '/api/v1/me')));
-  results.push(await measure('GET /api/v1/reports (201 reports)', () => call(app, 'GET', '/api/v1/reports')));
-  results.push(await measure('GET /api/v1/reports/:id', () => call(app, 'GET', `/api/v1/reports/${report.id}`)));
-  results.push(await measure(`POST /api/v1/reports/preview (${ENTRIES} entries, timesheet)`, () => call(app, 'POST', '/api/v1/reports/preview', body)));
-  results.push(await measure('GET discussion (500 comments)', () => call(app, 'GET', `/api/v1/report-contents/${report.reportContentId}/discussion`)));
-  results.push(await measure('GET /share/:token (public page)', () => call(app, 'GET', `/share/${share.token}`, undefined, null)));
-
-  // The price of rendering in a worker: the same template and context on this thread vs in the pool.
-  const entries: RenderEntryInput[] = Array.from({ length: ENTRIES }, (_, i) => ({
-    id: String(i),
-    start: new Date(Date.UTC(2026, 9, 1) + i * 3_600_000),
-    minutes: 30,
-    description: `Entry ${i}`,
-    tags: ['a'],
-    project: { id: 'p', name: 'Project' },
-    user: { id: 'u', name: 'User' },
-    workspace: { id: 'w', name: 'Workspace' },
-  }));
-  const context = buildRenderContext({
-    report: { id: 'r', name: 'Bench', note: null, version: 1 },
-    period: { from: '2026-10-01', to: '2026-12-31', preset: null },
-    timezone: 'UTC',
-    generatedAt: new Date(),
-    owner: { id: 'u', name: 'User', email: 'u@example.com' },
-    workspaces: [{ id: 'w', name: 'Workspace' }],
-    template: { id: 't', name: 'Timesheet' },
-    entries,
-    aggregates: { totalMinutes: ENTRIES * 30, entryCount: ENTRIES, byProject: [], byUser: [], byTag: [], byDay: [] },
-  });
-  const source = BUILTIN_TEMPLATES.find((x) => x.key === 'timesheet')!.body;
-  const pool = createRenderPool({ size: 1 });
-  try {
-    results.push(await measure(`render timesheet of ${ENTRIES} entries on the main thread`, () => renderTemplate(source, context)));
-    results.push(await measure(`render timesheet of ${ENTRIES} entries in a worker`, () => pool.render([source], context)));
-  } finally {
-    await pool.close();
-  }
-
-  const base = results[0]!;
-  console.log(`\n${'benchmark'.padEnd(58)} ${'ops/s'.padStart(9)} ${'ms/op'.padStart(9)} ${'x baseline'.padStart(11)}`);
-  for (const r of results) {
-    console.log(`${r.name.padEnd(58)} ${r.opsPerSec.toFixed(1).padStart(9)} ${r.msPerOp.toFixed(2).padStart(9)} ${(r.msPerOp / base.msPerOp).toFixed(1).padStart(11)}`);
-  }
-} finally {
-  await app.close();
-  await database.close();
 }
+
+const results: Record<string, unknown> = {
+  scale: scale.name,
+  date: new Date().toISOString(),
+  machine: { cpus: availableParallelism(), model: cpus()[0]?.model ?? 'unknown', node: process.version },
+  seconds,
+};
+const started = performance.now();
+for (const engine of engines) {
+  if (engine !== 'pglite' && engine !== 'postgres') throw new Error(`unknown engine ${engine}`);
+  if (engine === 'postgres') {
+    const probe = new pg.Client({ connectionString: PG_URL });
+    try {
+      await probe.connect();
+      await probe.end();
+    } catch {
+      log(`\n== postgres: skipped, ${PG_URL} does not answer`);
+      continue;
+    }
+  }
+  const outcome = await runEngine(engine);
+  results[engine] = outcome;
+  printTable(engine, outcome.figures);
+}
+writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
+log(`\nbench/results.json written; ${Math.round((performance.now() - started) / 1000)} s in all`);

@@ -1,0 +1,89 @@
+/** HTTP load with autocannon as a library, and the bare baseline server it is compared with. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import type { BaselineRoute } from './baseline-server.js';
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 30,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export interface Baseline {
+  url: string;
+  stop(): void;
+}
+
+/** Starts the bare server with `routes` in a process of its own. */
+export async function startBaseline(routes: BaselineRoute[]): Promise<Baseline> {
+  const file = join(mkdtempSync(join(tmpdir(), 'chronicle-baseline-')), 'routes.json');
+  writeFileSync(file, JSON.stringify(routes));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], {
+    env: { ...process.env, BASELINE_ROUTES: file },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve(Number(line));
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`the baseline server exited with ${code}`));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+/** Captures what the real endpoint answers, as a baseline route answering the same bytes. */
+export async function capture(
+  url: string,
+  route: Omit<BaselineRoute, 'status' | 'contentType' | 'body'>,
+  init: RequestInit = {},
+): Promise<BaselineRoute> {
+  const res = await fetch(url, { method: route.method, ...init });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status >= 400) throw new Error(`${route.method} ${url}: ${res.status} ${body.toString().slice(0, 300)}`);
+  return {
+    ...route,
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+    body: body.toString('base64'),
+  };
+}
