@@ -22,6 +22,8 @@ export interface Config {
   readonly renderTimeLimitMs: number;
   /** PBKDF2 iterations for new share passcodes (PASSCODE_PBKDF2_ITERATIONS); tests pass a low count. */
   readonly passcodeIterations: number;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); null leaves /metrics open. */
+  readonly metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +116,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
 
   const passcodeIterations = integerSetting(read, 'PASSCODE_PBKDF2_ITERATIONS', 600_000, 100_000, 10_000_000);
 
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || metricsToken.length > 256 || !BEARER_TOKEN_CHARS.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 characters of letters, digits and - . _ ~ + / =');
+  }
+
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
     dataDir: read('DATA_DIR') ?? './data',
@@ -126,5 +133,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     renderMaxEntries,
     renderTimeLimitMs,
     passcodeIterations,
+    metricsToken: metricsToken ?? null,
   });
 }

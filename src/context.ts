@@ -7,6 +7,7 @@ import type { Database, Db } from './db/database.js';
 import type { users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
+import type { Metrics } from './lib/metrics.js';
 import type { RenderPool } from './render/render-pool.js';
 
 /** What services need from the outside world; built once in buildApp. */
@@ -21,6 +22,8 @@ export interface AppContext {
   readonly renderer: RenderPool;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
+  /** Prometheus metrics of this app (GET /metrics). */
+  readonly metrics: Metrics;
 }
 
 export type Scope = 'read' | 'write';

@@ -46,6 +46,11 @@ describe('loadConfig', () => {
     expect(config.shareKey?.length).toBe(32);
   });
 
+  it('reads METRICS_TOKEN, unset by default', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-secret-0123456789' }).metricsToken).toBe('scrape-secret-0123456789');
+  });
+
   it('does not need the share key just to migrate', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://x@y/z' }, 'migrate').databaseUrl).toBe('postgres://x@y/z');
   });
@@ -68,6 +73,8 @@ describe('loadConfig', () => {
     [{ RENDER_MAX_ENTRIES: '1e5' }, 'RENDER_MAX_ENTRIES'],
     [{ RENDER_TIME_LIMIT_MS: '50' }, 'RENDER_TIME_LIMIT_MS'],
     [{ PASSCODE_PBKDF2_ITERATIONS: '99999' }, 'PASSCODE_PBKDF2_ITERATIONS'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'METRICS_TOKEN'],
   ])('refuses %j naming %s in one line', (env, variable) => {
     let error: unknown;
     try {
