@@ -9,6 +9,7 @@ const SLOW = [
   'test/migrations.test.ts',
   'test/viewer-xss.test.ts',
   'test/cli.test.ts',
+  'test/demo.test.ts',
 ];
 
 /** TEST_TIER picks a tier (npm run test:unit, test:api, test:slow); unset runs everything. */
