@@ -50,11 +50,11 @@ export interface Baseline {
 }
 
 /** Starts the bare server with `routes` in a process of its own. */
-export async function startBaseline(routes: BaselineRoute[]): Promise<Baseline> {
+export async function startBaseline(routes: BaselineRoute[], db?: string): Promise<Baseline> {
   const file = join(mkdtempSync(join(tmpdir(), 'chronicle-baseline-')), 'routes.json');
   writeFileSync(file, JSON.stringify(routes));
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], {
-    env: { ...process.env, BASELINE_ROUTES: file },
+    env: { ...process.env, BASELINE_ROUTES: file, ...(db ? { BASELINE_DB: db } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {

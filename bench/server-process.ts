@@ -41,10 +41,13 @@ export async function waitForReady(url: string, child?: ChildProcess): Promise<v
   }
 }
 
-/** Starts `node --import tsx src/server.ts` with `env`; resolves once /readyz answers 200. */
+/**
+ * Starts the built server (`node dist/src/server.js`, what `npm start` runs; the bench builds it
+ * first) with `env`; resolves once /readyz answers 200.
+ */
 export async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['dist/src/server.js'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

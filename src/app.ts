@@ -121,6 +121,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     shareKey,
     renderer: measuredRenderPool(pool, metrics),
     reportEdits: new KeyedQueue(),
+    reactionToggles: new KeyedQueue(),
     metrics,
   };
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
-import { reportContents, reports } from '../db/schema.js';
+import { reportContents, reports, workspaceMembers } from '../db/schema.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type ReportWithContent = ReportRow & { renderedMarkdown: string };
@@ -126,11 +126,26 @@ export type ReportListRow = Pick<
 
 /**
  * One page of reports, newest first with the id as tie-break, and the size of the whole filtered
- * set, in one statement (a window count); only a page past the end needs a second one to count.
+ * set, in one statement: a narrow page of ids (ordered by the owner index, counted by a window)
+ * is joined back to the wide rows, so only the page's rows are read in full and only they get the
+ * reader's membership check. Only a page past the end needs a second statement to count.
  */
 export async function listReports(db: Db, f: ListFilter, readerId: string): Promise<{ rows: ReportListRow[]; total: number }> {
   const where = listWhere(f);
-  const query = db
+  const ids = db
+    .select({ id: reports.id, total: sql<number>`count(*) over ()`.as('total') })
+    .from(reports)
+    .where(where)
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .offset(f.offset);
+  const page = (f.limit === undefined ? ids : ids.limit(f.limit)).as('page');
+  // The reader's workspaces, read once for the page rather than once per row.
+  const mine = db
+    .select({ ids: sql<string[]>`coalesce(array_agg(${workspaceMembers.workspaceId}), '{}')`.as('ids') })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.userId, readerId))
+    .as('mine');
+  const found = await db
     .select({
       id: reports.id,
       name: reports.name,
@@ -143,14 +158,13 @@ export async function listReports(db: Db, f: ListFilter, readerId: string): Prom
       version: reports.version,
       createdAt: reports.createdAt,
       updatedAt: reports.updatedAt,
-      readerMemberOfAll: reportStandingColumns(readerId, reports.workspaceIds).memberOfAll,
-      total: sql<number>`count(*) over ()`.mapWith(Number),
+      readerMemberOfAll: sql<boolean>`${reports.workspaceIds} <@ ${mine.ids}`.mapWith(Boolean),
+      total: sql<number>`${page.total}`.mapWith(Number),
     })
-    .from(reports)
-    .where(where)
-    .orderBy(desc(reports.createdAt), desc(reports.id))
-    .offset(f.offset);
-  const found = await (f.limit === undefined ? query : query.limit(f.limit));
+    .from(page)
+    .innerJoin(reports, eq(reports.id, page.id))
+    .crossJoin(mine)
+    .orderBy(desc(reports.createdAt), desc(reports.id));
   const total = found[0]?.total ?? (f.offset > 0 ? ((await db.select({ n: count() }).from(reports).where(where))[0]?.n ?? 0) : 0);
   return { rows: found.map(({ total: _total, ...row }) => row), total };
 }
