@@ -17,6 +17,9 @@ import { KeyedQueue } from './lib/keyed-queue.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
+import { measuredRenderPool } from './render/measured-render-pool.js';
+import { createMetrics } from './lib/metrics.js';
+import { requestIdOf } from './http/request-id.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { OPTIONAL_BODY } from './http/schemas.js';
@@ -28,6 +31,7 @@ import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
@@ -43,6 +47,7 @@ import { viewerRoutes } from './modules/shares/viewer.routes.js';
 /** Every feature's routes, and where they live. */
 const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '', routes: healthRoutes },
+  { prefix: '', routes: metricsRoutes },
   { prefix: '/api/v1', routes: userRoutes },
   { prefix: '/api/v1', routes: workspaceRoutes },
   { prefix: '/api/v1', routes: projectRoutes },
@@ -110,15 +115,18 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const { config } = options;
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
+  const pool = createRenderPool();
+  const metrics = createMetrics({ renderQueue: () => pool.stats(), databasePool: () => database.poolStats() });
   return {
     config,
     database,
     db: database.db,
     clock: options.clock ?? systemClock,
     shareKey,
-    renderer: createRenderPool(),
+    renderer: measuredRenderPool(pool, metrics),
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
+    metrics,
   };
 }
 
@@ -129,7 +137,10 @@ function createServer(options: BuildOptions): App {
       : { logger: options.logger === false ? false : loggerOptions(options.config.logLevel) }),
     // One line per request comes from the onResponse hook, with the URL redacted.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => newId(),
+    // A client's X-Request-Id when well-formed, otherwise a new id; it is in every request's log
+    // lines (reqId) and in the X-Request-Id of every response.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']) ?? newId(),
     bodyLimit: 1024 * 1024,
     // A URL the router cannot even decode, or a path segment over 100 characters: the public
     // viewer answers with its uniform 404 page, the API with a problem.
@@ -170,6 +181,11 @@ function installHooks(app: App, ctx: AppContext): void {
     request.log.debug({ method: request.method, url: loggedUrl(request) }, 'incoming request');
   });
   app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.httpDuration.observe(
+      // The route pattern, never the URL: share tokens stay out, and the label set stays small.
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
     request.log.info(
       { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',

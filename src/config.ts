@@ -24,6 +24,8 @@ export interface Config {
   readonly passcodeIterations: number;
   /** Browser origins allowed to call the API across origins (CORS_ORIGINS); empty allows none. */
   readonly corsOrigins: readonly string[];
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); null leaves /metrics open. */
+  readonly metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +119,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
   const passcodeIterations = integerSetting(read, 'PASSCODE_PBKDF2_ITERATIONS', 600_000, 100_000, 10_000_000);
   const corsOrigins = parseOrigins(read('CORS_ORIGINS'));
 
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || metricsToken.length > 256 || !BEARER_TOKEN_CHARS.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 characters of letters, digits and - . _ ~ + / =');
+  }
+
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
     dataDir: read('DATA_DIR') ?? './data',
@@ -130,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     renderTimeLimitMs,
     passcodeIterations,
     corsOrigins,
+    metricsToken: metricsToken ?? null,
   });
 }
 

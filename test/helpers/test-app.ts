@@ -44,6 +44,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Hashing is tested at full cost in test/unit/secrets.test.ts; elsewhere it only slows tests down.
     passcodeIterations: 1_000,
     corsOrigins: [],
+    metricsToken: null,
     ...overrides,
   };
 }

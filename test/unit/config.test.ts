@@ -49,6 +49,11 @@ describe('loadConfig', () => {
     expect(config.shareKey?.length).toBe(32);
   });
 
+  it('reads METRICS_TOKEN, unset by default', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-secret-0123456789' }).metricsToken).toBe('scrape-secret-0123456789');
+  });
+
   it('does not need the share key just to migrate', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://x@y/z' }, 'migrate').databaseUrl).toBe('postgres://x@y/z');
   });
@@ -75,6 +80,8 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://a.example.com,,https://b.example.com' }, 'CORS_ORIGINS'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'METRICS_TOKEN'],
   ])('refuses %j naming %s in one line', (env, variable) => {
     let error: unknown;
     try {
