@@ -4,6 +4,7 @@ import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, problemResponses } from '../../http/schemas.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './history.service.js';
+import { MAX_DIFF_EDITS } from './version-diff.js';
 import { DiffQuery, ReportContentSchema, VersionDiffSchema, VersionSchema } from './history.schemas.js';
 
 const tags = ['history'];
@@ -81,7 +82,7 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
           'template and filters, and a unified line diff of the Markdown bodies (front matter excluded). `from` and `to` are ' +
           "content version ids of this report, in either order. Readable by the report's readers and by anyone who received " +
           "both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null when " +
-          'the bodies differ in more than 5,000 lines.',
+          `the bodies differ in more than ${MAX_DIFF_EDITS.toLocaleString('en-US')} lines or it takes more than a second.`,
         params: IdParams,
         querystring: DiffQuery,
         response: { 200: VersionDiffSchema, ...problemResponses },

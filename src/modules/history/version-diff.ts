@@ -27,10 +27,12 @@ export function versionMeta(markdown: string): VersionMeta | null {
 }
 
 /**
- * The most lines two bodies may differ in for a line diff: past it the diff is left out (null)
- * rather than spend seconds of the event loop on documents that share almost nothing.
+ * The most lines two bodies may differ in for a line diff, and the most time it may take: past
+ * either the diff is left out (null). The diff runs on the main thread, and its cost grows with
+ * the size of the documents times the lines that differ (docs/decisions.md "Version history").
  */
-export const MAX_DIFF_EDITS = 5_000;
+export const MAX_DIFF_EDITS = 1_000;
+const DIFF_TIME_LIMIT_MS = 1_000;
 
 interface Group {
   key: string | null;
@@ -80,7 +82,7 @@ function filterChanges(from: Filters | null, to: Filters | null): VersionDiff['f
   });
 }
 
-/** A unified diff of the bodies (front matter left out); null past MAX_DIFF_EDITS. */
+/** A unified diff of the bodies (front matter left out); null past MAX_DIFF_EDITS or the time limit. */
 export function bodyDiff(fromMarkdown: string, toMarkdown: string, fromVersion: number, toVersion: number): string | null {
   const a = parseDocument(fromMarkdown).body;
   const b = parseDocument(toMarkdown).body;
@@ -88,6 +90,7 @@ export function bodyDiff(fromMarkdown: string, toMarkdown: string, fromVersion: 
   const patch = createTwoFilesPatch(`v${fromVersion}.md`, `v${toVersion}.md`, a, b, undefined, undefined, {
     context: 3,
     maxEditLength: MAX_DIFF_EDITS,
+    timeout: DIFF_TIME_LIMIT_MS,
   });
   return patch ?? null;
 }
