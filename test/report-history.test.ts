@@ -113,8 +113,13 @@ describe('GET /api/v1/reports/:id/versions', () => {
     expect(third.snapshotProjectIds).toEqual([beta.id]);
   });
 
-  it('is readable by instance admins and with a read-only token', async () => {
+  it("is readable by instance admins, admins of the report's one workspace, and with a read-only token", async () => {
     expect((await t.get(versions(v1.id))).status).toBe(200);
+    const admin = await newUser(t, { name: 'Workspace admin' });
+    await addMember(t, workspaceId, admin, 'admin', owner.token);
+    expect((await t.get(versions(v1.id), admin.token)).status).toBe(200);
+    expect((await t.get(content(v3.reportContentId), admin.token)).status).toBe(200);
+    expect((await t.get(diff(v1.id), admin.token, { from: v1.reportContentId, to: v3.reportContentId })).status).toBe(200);
     expect((await t.get(versions(v1.id), await readOnlyToken(t, owner))).status).toBe(200);
   });
 
@@ -161,6 +166,16 @@ describe('GET /api/v1/report-contents/:id', () => {
     const narrowed = await t.get(content(v3.reportContentId), owner.token);
     expect(narrowed.body.summary.totalMinutes).toBe(v3.totalMinutes);
     expect(narrowed.body.summary.byTag.reduce((sum: number, g: { minutes: number }) => sum + g.minutes, 0)).toBe(v3.totalMinutes);
+  });
+
+  it('stays readable by a recipient who has left the workspace, as their inbox does', async () => {
+    const leaver = await newUser(t, { name: 'Leaver' });
+    await addMember(t, workspaceId, leaver, 'member', owner.token);
+    await send(v1.id, [leaver]);
+    const contentId = (await t.get(`/api/v1/reports/${v1.id}`, owner.token)).body.reportContentId as string;
+    expect((await t.del(`/api/v1/workspaces/${workspaceId}/members/${leaver.id}`, leaver.token)).status).toBe(204);
+    expect((await t.get(content(contentId), leaver.token)).status).toBe(200);
+    expectProblem(await t.get(versions(v1.id), leaver.token), 404);
   });
 
   it('is readable by the recipients of that version only, besides the report readers', async () => {
