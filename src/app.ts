@@ -116,6 +116,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     shareKey,
     renderer: createRenderPool(),
     reportEdits: new KeyedQueue(),
+    reactionToggles: new KeyedQueue(),
   };
 }
 
