@@ -42,6 +42,7 @@ import { sendingRoutes } from './modules/sending/sending.routes.js';
 import { inboxRoutes } from './modules/inbox/inbox.routes.js';
 import { shareRoutes } from './modules/shares/shares.routes.js';
 import { discussionRoutes } from './modules/discussion/discussion.routes.js';
+import { historyRoutes } from './modules/history/history.routes.js';
 import { viewerRoutes } from './modules/shares/viewer.routes.js';
 
 /** Every feature's routes, and where they live. */
@@ -58,6 +59,7 @@ const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '/api/v1', routes: inboxRoutes },
   { prefix: '/api/v1', routes: shareRoutes },
   { prefix: '/api/v1', routes: discussionRoutes },
+  { prefix: '/api/v1', routes: historyRoutes },
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: docsRoutes },
 ];

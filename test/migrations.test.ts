@@ -145,3 +145,52 @@ describe('0004_recipient_rule', () => {
     }
   });
 });
+
+describe('0006_version_history', () => {
+  it('gives existing links the number of the version they serve, and existing versions no summary', async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(6);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(sql`insert into users (id, name, email) values ('u1', 'Owner', 'owner@example.com')`);
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w1', 'W')`);
+      await database.db.transaction(async (tx) => {
+        await tx.execute(
+          sql.raw(`insert into reports (id, owner_user_id, template_id, name, filters, workspace_ids, period_from, period_to, version, current_content_id)
+            values ('r1', 'u1', 't', 'R', '{}', '{w1}', '2026-11-01', '2026-11-30', 2, 'c2')`),
+        );
+        for (const version of [1, 2]) {
+          await tx.execute(
+            sql.raw(`insert into report_contents (id, report_id, version, rendered_markdown, total_minutes, snapshot_project_ids)
+              values ('c${version}', 'r1', ${version}, '# v${version}', 0, '{}')`),
+          );
+        }
+      });
+      for (const version of [1, 2]) {
+        await database.db.execute(
+          sql.raw(`insert into shares (id, report_id, report_content_id, created_by_user_id, token_hash, token_encrypted)
+            values ('s${version}', 'r1', 'c${version}', 'u1', 'h${version}', 'e${version}')`),
+        );
+      }
+
+      await database.migrate();
+      const shares = rowsOf<{ id: string; version: number }>(await database.db.execute(sql`select id, version from shares order by id`));
+      expect(shares).toEqual([
+        { id: 's1', version: 1 },
+        { id: 's2', version: 2 },
+      ]);
+      const summaries = rowsOf<{ summary: unknown }>(await database.db.execute(sql`select summary from report_contents`));
+      expect(summaries).toEqual([{ summary: null }, { summary: null }]);
+      // A link's version must be its content's.
+      await expect(
+        database.db.execute(
+          sql.raw(`insert into shares (id, report_id, report_content_id, version, created_by_user_id, token_hash, token_encrypted)
+            values ('s3', 'r1', 'c1', 2, 'u1', 'h3', 'e3')`),
+        ),
+      ).rejects.toThrow();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
+    }
+  });
+});

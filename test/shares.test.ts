@@ -25,6 +25,7 @@ const SHARE_KEYS = [
   'revokedAt',
   'token',
   'url',
+  'version',
   'viewCount',
 ];
 

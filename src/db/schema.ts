@@ -246,6 +246,11 @@ export const reportContents = pgTable(
     renderedMarkdown: text('rendered_markdown').notNull(),
     totalMinutes: integer('total_minutes').notNull(),
     snapshotProjectIds: text('snapshot_project_ids').array().notNull(),
+    /**
+     * Minutes by project, user, tag and day, computed with the document (version-summary.ts).
+     * Null for versions rendered before it was stored: the entries may have changed since.
+     */
+    summary: jsonb('summary'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -324,6 +329,8 @@ export const shares = pgTable(
     reportContentId: text('report_content_id')
       .notNull()
       .references(() => reportContents.id, { onDelete: 'cascade' }),
+    /** The served version's number; the composite key below makes it agree with reportContentId. */
+    version: integer('version').notNull(),
     createdByUserId: text('created_by_user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -343,6 +350,10 @@ export const shares = pgTable(
   (t) => [
     index('shares_report_idx').on(t.reportId, t.createdByUserId),
     index('shares_delivery_idx').on(t.deliveryId),
+    foreignKey({
+      columns: [t.reportContentId, t.reportId, t.version],
+      foreignColumns: [reportContents.id, reportContents.reportId, reportContents.version],
+    }).onDelete('cascade'),
     check('shares_view_count_nonnegative', sql`${t.viewCount} >= 0`),
   ],
 );

@@ -295,3 +295,44 @@ export function requireDiscussionWriter(access: DiscussionAccess): void {
   if (!access.participant) throw forbidden('Only the report owner and the recipients of this version may write to its discussion.');
   if (!access.shared) throw conflict('This version has not been sent; its discussion opens once it is.');
 }
+
+// ---------------------------------------------------------------------------------------------
+// Version history (docs/api.md "Version history")
+
+/** The list of a report's versions: the report read rule (readGrant); 404 for everyone else. */
+export function requireHistoryReader<T extends { report: ReportKeys; standing: ReportStanding }>(
+  found: T | undefined,
+  actor: Actor,
+): asserts found is T {
+  if (!found || readGrant(found.report, actor, found.standing) === null) throw notFound();
+}
+
+/**
+ * One content version: the readers of its report, and the recipients of that very version (a
+ * self-copy included), who keep it whatever their memberships, as their inbox does. 404 otherwise.
+ */
+export function requireVersionReader<T extends { report: ReportKeys; standing: ReportStanding; version: { received: boolean } }>(
+  found: T | undefined,
+  actor: Actor,
+): asserts found is T {
+  if (!found) throw notFound();
+  if (found.version.received) return;
+  if (readGrant(found.report, actor, found.standing) === null) throw notFound();
+}
+
+/**
+ * Comparing two versions of a report: its readers; otherwise only someone who received both
+ * versions (a recipient of one of them learns nothing of the other). Versions that are not the
+ * report's are missing like any other resource. 404 in every refused case.
+ */
+export function requireDiffReader<T extends { received: boolean }>(
+  report: ReportKeys,
+  standing: ReportStanding,
+  versions: { from: T | undefined; to: T | undefined },
+  actor: Actor,
+): asserts versions is { from: T; to: T } {
+  const { from, to } = versions;
+  if (!from || !to) throw notFound();
+  if (readGrant(report, actor, standing) !== null) return;
+  if (!from.received || !to.received) throw notFound();
+}

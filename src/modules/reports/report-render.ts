@@ -11,11 +11,14 @@ import type { RenderPool } from '../../render/render-pool.js';
 import { limitsFor, TemplateError } from '../../render/template-engine.js';
 import { loadRenderData, type RenderAggregatesRow } from '../../repositories/report-data.repository.js';
 import type { RenderPlan } from './report-plan.js';
+import { summaryOf, type VersionSummary } from './version-summary.js';
 
 export interface RenderedVersion {
   renderedMarkdown: string;
   totalMinutes: number;
   snapshotProjectIds: string[];
+  /** Stored next to the document (version-summary.ts). */
+  summary: VersionSummary;
   /** Stored on the report for the recipient rule; never part of an API response. */
   restrictsRecipients: boolean;
   suggestedName: string;
@@ -62,6 +65,7 @@ export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPl
     );
   }
   const { aggregates } = data;
+  const framed = frameAggregates(aggregates);
   const generatedAt = plan.generatedAt.toISOString();
   const period = { from: plan.filters.dateRange.from, to: plan.filters.dateRange.to };
   let outputs: string[];
@@ -76,7 +80,7 @@ export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPl
         owner: { id: plan.owner.id, name: plan.owner.name, email: plan.owner.email },
         workspaces: inFilterOrder(aggregates.workspaces, plan.filters.workspaceIds),
         template: plan.template,
-        aggregates: frameAggregates(aggregates),
+        aggregates: framed,
       },
       entriesJson: data.entriesJson,
       limits: limitsFor(aggregates.entryCount, settings.baseTimeMs),
@@ -105,6 +109,7 @@ export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPl
     renderedMarkdown,
     totalMinutes: aggregates.totalMinutes,
     snapshotProjectIds: aggregates.byProject.flatMap((g) => (g.id === null ? [] : [g.id])).sort(),
+    summary: summaryOf(framed),
     restrictsRecipients: aggregates.restrictsRecipients,
     suggestedName,
     suggestedNote,

@@ -35,6 +35,9 @@ export type Filters = Static<typeof Filters>;
 
 const checkFilters = Compile(Filters);
 
+/** Whether a value (for example from a version's front matter) has the stored filters' shape. */
+export const isFilters = (value: unknown): value is Filters => checkFilters.Check(value);
+
 /** Filters read back from the database (jsonb), checked rather than trusted to have the stored shape. */
 export function parseFilters(value: unknown): Filters {
   if (!checkFilters.Check(value)) throw new Error('a stored report has filters of an unexpected shape');

@@ -106,6 +106,7 @@ function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
       renderedMarkdown: out.renderedMarkdown,
       totalMinutes: out.totalMinutes,
       snapshotProjectIds: out.snapshotProjectIds,
+      summary: out.summary,
       createdAt: now,
     },
   };

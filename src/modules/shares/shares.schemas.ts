@@ -6,6 +6,7 @@ import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, PASSCODE_MIN_CHARS } from '../.
 export const ShareSchema = Type.Object({
   id: Id,
   reportContentId: Id,
+  version: Type.Integer({ minimum: 1, description: 'The number of the version the link serves.' }),
   token: Type.String({ description: 'Capability token, 22 base64url characters; the public page is /share/<token>.' }),
   url: Type.String({ description: 'The public page: <PUBLIC_BASE_URL>/share/<token>.' }),
   hasPasscode: Type.Boolean(),

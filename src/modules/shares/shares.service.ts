@@ -29,6 +29,7 @@ function toShare(ctx: AppContext, row: repo.ShareRow): Share {
   return {
     id: row.id,
     reportContentId: row.reportContentId,
+    version: row.version,
     token,
     url: `${ctx.config.publicBaseUrl}/share/${token}`,
     hasPasscode: row.passcodeHash !== null,
@@ -73,6 +74,7 @@ export async function assertShareKeyFits(db: Db, shareKey: Buffer): Promise<void
 interface MintTarget {
   reportId: string;
   reportContentId: string;
+  version: number;
   deliveryId: string | null;
 }
 
@@ -100,7 +102,12 @@ export async function mintForReport(ctx: AppContext, actor: Actor, reportId: str
   assertPasscodeLength(input);
   const report = await findReport(ctx.db, reportId);
   if (!report || !(await isActiveOwner(ctx.db, actor, report))) throw notFound();
-  return mint(ctx, actor, { reportId: report.id, reportContentId: report.currentContentId, deliveryId: null }, input);
+  return mint(
+    ctx,
+    actor,
+    { reportId: report.id, reportContentId: report.currentContentId, version: report.version, deliveryId: null },
+    input,
+  );
 }
 
 /**
@@ -117,7 +124,17 @@ export async function listForReport(ctx: AppContext, actor: Actor, reportId: str
 export async function mintForInbox(ctx: AppContext, actor: Actor, deliveryId: string, input: MintShareInput): Promise<Share> {
   assertPasscodeLength(input);
   const delivery = await ownDelivery(ctx.db, actor, deliveryId);
-  return mint(ctx, actor, { reportId: delivery.reportId, reportContentId: delivery.reportContentId, deliveryId: delivery.id }, input);
+  return mint(
+    ctx,
+    actor,
+    {
+      reportId: delivery.reportId,
+      reportContentId: delivery.reportContentId,
+      version: delivery.version,
+      deliveryId: delivery.id,
+    },
+    input,
+  );
 }
 
 /**

@@ -1,0 +1,93 @@
+import { Type, type Static } from 'typebox';
+import { CalendarDate, Id, Instant, Nullable } from '../../http/schemas.js';
+import { Filters } from '../reports/reports.schemas.js';
+import { VersionSummarySchema } from '../reports/version-summary.js';
+
+const versionFields = {
+  reportContentId: Id,
+  reportId: Id,
+  version: Type.Integer({ minimum: 1 }),
+  name: Type.String({ description: "The report's name as this version was rendered." }),
+  createdAt: Instant,
+  totalMinutes: Type.Integer({ minimum: 0 }),
+  snapshotProjectIds: Type.Array(Type.String()),
+  templateId: Nullable(Type.String({ description: "Read from the version's front matter; null only if it cannot be read." })),
+  filters: Nullable(Filters),
+  sent: Type.Boolean({ description: 'The version has at least one delivery (a self-copy counts).' }),
+};
+
+/** One entry of a report's version history (docs/api.md "Version history"). */
+export const VersionSchema = Type.Object(versionFields);
+export type Version = Static<typeof VersionSchema>;
+
+/** One version with its document and its summary. */
+export const ReportContentSchema = Type.Object({
+  ...versionFields,
+  summary: Type.Union([VersionSummarySchema, Type.Null()], {
+    description: 'null for versions rendered before summaries were stored (their entries may have changed since).',
+  }),
+  renderedMarkdown: Type.String(),
+});
+export type ReportContent = Static<typeof ReportContentSchema>;
+
+export const DiffQuery = Type.Object(
+  {
+    from: Id,
+    to: Id,
+  },
+  { additionalProperties: false },
+);
+export type DiffQuery = Static<typeof DiffQuery>;
+
+const GroupChange = Type.Object({
+  key: Nullable(Type.String({ description: 'Project id (null: no project), user id, tag or date.' })),
+  label: Type.String({ description: 'Project or user name (as the newer version has it), tag or date.' }),
+  fromMinutes: Type.Integer({ minimum: 0 }),
+  toMinutes: Type.Integer({ minimum: 0 }),
+  deltaMinutes: Type.Integer(),
+});
+export type GroupChange = Static<typeof GroupChange>;
+
+const GroupDiff = Type.Union(
+  [
+    Type.Object({
+      added: Type.Array(GroupChange, { description: 'Only in `to`.' }),
+      removed: Type.Array(GroupChange, { description: 'Only in `from`.' }),
+      changed: Type.Array(GroupChange, { description: 'In both, with different minutes.' }),
+    }),
+    Type.Null(),
+  ],
+  { description: 'null when either version has no stored summary.' },
+);
+export type GroupDiff = Static<typeof GroupDiff>;
+
+const VersionRef = Type.Object({ reportContentId: Id, version: Type.Integer({ minimum: 1 }), createdAt: Instant });
+const Period = Nullable(Type.Object({ from: CalendarDate, to: CalendarDate }));
+const FilterField = Type.Union([Type.Literal('workspaceIds'), Type.Literal('projectIds'), Type.Literal('userIds'), Type.Literal('tags')]);
+
+export const VersionDiffSchema = Type.Object({
+  reportId: Id,
+  from: VersionRef,
+  to: VersionRef,
+  totalMinutes: Type.Object({ from: Type.Integer(), to: Type.Integer(), deltaMinutes: Type.Integer() }),
+  byProject: GroupDiff,
+  byUser: GroupDiff,
+  byTag: GroupDiff,
+  byDay: GroupDiff,
+  period: Type.Object({ from: Period, to: Period, changed: Type.Boolean() }),
+  templateId: Type.Object({ from: Nullable(Type.String()), to: Nullable(Type.String()), changed: Type.Boolean() }),
+  filters: Type.Object({
+    from: Nullable(Filters),
+    to: Nullable(Filters),
+    changes: Type.Array(Type.Object({ field: FilterField, added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }), {
+      description: 'Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`.',
+    }),
+  }),
+  markdownDiff: Nullable(
+    Type.String({
+      description:
+        'Unified line diff of the two Markdown bodies (front matter excluded); empty when they are equal; null when they differ in more lines than a diff may cover.',
+    }),
+  ),
+});
+export type VersionDiff = Static<typeof VersionDiffSchema>;

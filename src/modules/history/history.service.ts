@@ -1,0 +1,103 @@
+/**
+ * Version history (docs/api.md "Version history"): a report's immutable versions, one version as
+ * JSON or as its Markdown document, and what changed between two versions.
+ */
+import { create as contentDisposition } from 'content-disposition';
+import type { Actor, AppContext } from '../../context.js';
+import { notFound } from '../../lib/errors.js';
+import * as repo from '../../repositories/history.repository.js';
+import { requireDiffReader, requireHistoryReader, requireVersionReader } from '../access/access.js';
+import { parseSummary } from '../reports/version-summary.js';
+import type { ReportContent, Version, VersionDiff } from './history.schemas.js';
+import { diffVersions, versionMeta, type DiffSide } from './version-diff.js';
+
+/** The fields of a version row with what its front matter says (name, template, filters). */
+function toVersion(row: Omit<repo.VersionListRow, 'header'>, document: string, reportName: string): Version {
+  const meta = versionMeta(document);
+  return {
+    reportContentId: row.id,
+    reportId: row.reportId,
+    version: row.version,
+    name: meta?.name ?? reportName,
+    createdAt: row.createdAt.toISOString(),
+    totalMinutes: row.totalMinutes,
+    snapshotProjectIds: row.snapshotProjectIds,
+    templateId: meta?.templateId ?? null,
+    filters: meta?.filters ?? null,
+    sent: row.sent,
+  };
+}
+
+/** Every version of the report, newest first; the report's readers only. */
+export async function listVersions(ctx: AppContext, actor: Actor, reportId: string): Promise<Version[]> {
+  const found = await repo.findReportWithStanding(ctx.db, reportId, actor.user.id);
+  requireHistoryReader(found, actor);
+  const rows = await repo.listVersions(ctx.db, reportId);
+  return rows.map(({ header, ...row }) => toVersion(row, header, found.report.name));
+}
+
+/** One version with its document and summary: the report's readers and the version's recipients. */
+export async function getVersion(ctx: AppContext, actor: Actor, contentId: string): Promise<ReportContent> {
+  const found = await repo.findVersionForReader(ctx.db, contentId, actor.user.id);
+  requireVersionReader(found, actor);
+  const { version, report } = found;
+  return {
+    ...toVersion(version, version.renderedMarkdown, report.name),
+    summary: parseSummary(version.summary),
+    renderedMarkdown: version.renderedMarkdown,
+  };
+}
+
+/** Longest name part of a download's file name, in characters. */
+const MAX_FILE_NAME = 80;
+
+/**
+ * A file name for a version's download: `<name>-v<version>.md`, where the name keeps letters,
+ * digits, spaces, dots, dashes and underscores and turns every run of anything else (path
+ * separators, quotes, control and format characters) into one dash; no leading dot, so it never
+ * names a hidden file or a parent directory. content-disposition then quotes it, with an ASCII
+ * fallback and the UTF-8 form (RFC 6266).
+ */
+export function downloadFileName(name: string, version: number): string {
+  const safe = Array.from(
+    name
+      .normalize('NFC')
+      .replace(/[^\p{L}\p{M}\p{N} ._-]+/gu, '-')
+      .replace(/\s+/gu, ' ')
+      .replace(/^[\s.-]+|[\s.-]+$/gu, ''),
+  )
+    .slice(0, MAX_FILE_NAME)
+    .join('')
+    .trim();
+  return `${safe || 'report'}-v${version}.md`;
+}
+
+/** The Content-Disposition header of a version's Markdown download. */
+export function downloadDisposition(content: Pick<ReportContent, 'name' | 'version'>): string {
+  return contentDisposition(downloadFileName(content.name, content.version));
+}
+
+/**
+ * What changed from one version to another (either order); the report's readers, and those who
+ * received both versions. Both must be versions of this report.
+ */
+export async function diff(ctx: AppContext, actor: Actor, reportId: string, fromId: string, toId: string): Promise<VersionDiff> {
+  const found = await repo.findReportWithStanding(ctx.db, reportId, actor.user.id);
+  if (!found) throw notFound();
+  const rows = await repo.findReportVersions(ctx.db, reportId, [fromId, toId], actor.user.id);
+  const versions = { from: rows.find((r) => r.id === fromId), to: rows.find((r) => r.id === toId) };
+  requireDiffReader(found.report, found.standing, versions, actor);
+  return diffVersions(reportId, diffSide(versions.from), diffSide(versions.to));
+}
+
+function diffSide(row: repo.VersionRow): DiffSide {
+  return {
+    reportContentId: row.id,
+    version: row.version,
+    createdAt: row.createdAt,
+    totalMinutes: row.totalMinutes,
+    summary: parseSummary(row.summary),
+    meta: versionMeta(row.renderedMarkdown),
+    renderedMarkdown: row.renderedMarkdown,
+  };
+}

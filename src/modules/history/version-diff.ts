@@ -1,0 +1,143 @@
+/**
+ * What changed between two versions of a report (docs/api.md "Version history"), computed from
+ * what each version stored: its summary, its front matter and its Markdown body. Pure.
+ */
+import { createTwoFilesPatch } from 'diff';
+import { parseDocument } from '../../render/document.js';
+import type { VersionSummary } from '../reports/version-summary.js';
+import { isFilters, type Filters } from '../reports/reports.schemas.js';
+import type { GroupChange, GroupDiff, VersionDiff } from './history.schemas.js';
+
+/** What a version's front matter says about it; null when it cannot be read. */
+export interface VersionMeta {
+  name: string;
+  templateId: string;
+  filters: Filters | null;
+}
+
+/** Reads a version's name, template and filters from its front matter (the whole document or just the header). */
+export function versionMeta(markdown: string): VersionMeta | null {
+  const frontMatter = parseDocument(markdown).frontMatter;
+  if (!frontMatter) return null;
+  return {
+    name: frontMatter.report.name,
+    templateId: frontMatter.template.id,
+    filters: isFilters(frontMatter.filters) ? frontMatter.filters : null,
+  };
+}
+
+/**
+ * The most lines two bodies may differ in for a line diff, and the most time it may take: past
+ * either the diff is left out (null). The diff runs on the main thread, and its cost grows with
+ * the size of the documents times the lines that differ (docs/decisions.md "Version history").
+ */
+export const MAX_DIFF_EDITS = 1_000;
+const DIFF_TIME_LIMIT_MS = 1_000;
+
+interface Group {
+  key: string | null;
+  label: string;
+  minutes: number;
+}
+
+/** Groups keyed by identity: added, removed, and changed (minutes differ), each in `to`'s order then `from`'s. */
+function diffGroups(from: readonly Group[], to: readonly Group[]): NonNullable<GroupDiff> {
+  const before = new Map(from.map((g) => [g.key, g]));
+  const after = new Map(to.map((g) => [g.key, g]));
+  const change = (key: string | null, label: string, fromMinutes: number, toMinutes: number): GroupChange => ({
+    key,
+    label,
+    fromMinutes,
+    toMinutes,
+    deltaMinutes: toMinutes - fromMinutes,
+  });
+  const added: GroupChange[] = [];
+  const changed: GroupChange[] = [];
+  for (const g of to) {
+    const old = before.get(g.key);
+    if (!old) added.push(change(g.key, g.label, 0, g.minutes));
+    else if (old.minutes !== g.minutes) changed.push(change(g.key, g.label, old.minutes, g.minutes));
+  }
+  const removed = from.filter((g) => !after.has(g.key)).map((g) => change(g.key, g.label, g.minutes, 0));
+  return { added, removed, changed };
+}
+
+const DIMENSIONS = {
+  byProject: (s: VersionSummary): Group[] => s.byProject.map((g) => ({ key: g.id, label: g.name, minutes: g.minutes })),
+  byUser: (s: VersionSummary): Group[] => s.byUser.map((g) => ({ key: g.id, label: g.name, minutes: g.minutes })),
+  byTag: (s: VersionSummary): Group[] => s.byTag.map((g) => ({ key: g.tag, label: g.tag, minutes: g.minutes })),
+  byDay: (s: VersionSummary): Group[] => s.byDay.map((g) => ({ key: g.date, label: g.date, minutes: g.minutes })),
+};
+
+const FILTER_LISTS = ['workspaceIds', 'projectIds', 'userIds', 'tags'] as const;
+
+function filterChanges(from: Filters | null, to: Filters | null): VersionDiff['filters']['changes'] {
+  if (!from || !to) return [];
+  return FILTER_LISTS.flatMap((field) => {
+    const before = new Set(from[field] ?? []);
+    const after = new Set(to[field] ?? []);
+    const added = [...after].filter((x) => !before.has(x));
+    const removed = [...before].filter((x) => !after.has(x));
+    return added.length || removed.length ? [{ field, added, removed }] : [];
+  });
+}
+
+/** A unified diff of the bodies (front matter left out); null past MAX_DIFF_EDITS or the time limit. */
+export function bodyDiff(fromMarkdown: string, toMarkdown: string, fromVersion: number, toVersion: number): string | null {
+  const a = parseDocument(fromMarkdown).body;
+  const b = parseDocument(toMarkdown).body;
+  if (a === b) return '';
+  const patch = createTwoFilesPatch(`v${fromVersion}.md`, `v${toVersion}.md`, a, b, undefined, undefined, {
+    context: 3,
+    maxEditLength: MAX_DIFF_EDITS,
+    timeout: DIFF_TIME_LIMIT_MS,
+  });
+  return patch ?? null;
+}
+
+export interface DiffSide {
+  reportContentId: string;
+  version: number;
+  createdAt: Date;
+  totalMinutes: number;
+  summary: VersionSummary | null;
+  meta: VersionMeta | null;
+  renderedMarkdown: string;
+}
+
+export function diffVersions(reportId: string, from: DiffSide, to: DiffSide): VersionDiff {
+  const groups = (dimension: keyof typeof DIMENSIONS): GroupDiff =>
+    from.summary && to.summary ? diffGroups(DIMENSIONS[dimension](from.summary), DIMENSIONS[dimension](to.summary)) : null;
+  const period = (side: DiffSide) => side.meta?.filters?.dateRange ?? null;
+  const fromPeriod = period(from);
+  const toPeriod = period(to);
+  const fromTemplate = from.meta?.templateId ?? null;
+  const toTemplate = to.meta?.templateId ?? null;
+  const ref = (side: DiffSide) => ({
+    reportContentId: side.reportContentId,
+    version: side.version,
+    createdAt: side.createdAt.toISOString(),
+  });
+  return {
+    reportId,
+    from: ref(from),
+    to: ref(to),
+    totalMinutes: { from: from.totalMinutes, to: to.totalMinutes, deltaMinutes: to.totalMinutes - from.totalMinutes },
+    byProject: groups('byProject'),
+    byUser: groups('byUser'),
+    byTag: groups('byTag'),
+    byDay: groups('byDay'),
+    period: {
+      from: fromPeriod,
+      to: toPeriod,
+      changed: fromPeriod?.from !== toPeriod?.from || fromPeriod?.to !== toPeriod?.to,
+    },
+    templateId: { from: fromTemplate, to: toTemplate, changed: fromTemplate !== toTemplate },
+    filters: {
+      from: from.meta?.filters ?? null,
+      to: to.meta?.filters ?? null,
+      changes: filterChanges(from.meta?.filters ?? null, to.meta?.filters ?? null),
+    },
+    markdownDiff: bodyDiff(from.renderedMarkdown, to.renderedMarkdown, from.version, to.version),
+  };
+}

@@ -1,0 +1,131 @@
+/** SQL of a report's version history: its content versions, one version, a pair to compare. */
+import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
+import { deliveries, reportContents, reports, sends } from '../db/schema.js';
+import { reportStandingColumns, type ReportStanding } from './access.repository.js';
+import type { ReportRow } from './reports.repository.js';
+
+const p = (name: string) => sql.placeholder(name);
+
+/**
+ * The version was sent at least once (a self-copy counts), read from the send batches as the
+ * discussion reads it (discussion.repository.ts `ContentState.shared`).
+ */
+// Columns of the outer row are named in full: Drizzle leaves the table off in one-table queries,
+// where a bare "id" would name the subquery's own column.
+const sentColumn =
+  sql<boolean>`exists (select 1 from ${sends} s where s.report_id = report_contents.report_id and s.report_content_id = report_contents.id)`.mapWith(
+    Boolean,
+  );
+
+/** The user holds a delivery of the version (a self-copy included). */
+const receivedBy = (userId: SQLWrapper | string) =>
+  sql<boolean>`exists (select 1 from ${deliveries} d where d.report_content_id = report_contents.id and d.recipient_user_id = ${userId})`.mapWith(
+    Boolean,
+  );
+
+/**
+ * The document's front matter only (through its closing fence): the header has no `---` line of
+ * its own, so the first `\n---\n` closes it. Enough to read a version's name, template and filters
+ * without loading its whole body.
+ */
+const headerColumn = sql<string>`substr(${reportContents.renderedMarkdown}, 1, strpos(${reportContents.renderedMarkdown}, ${'\n---\n'}) + 4)`;
+
+const versionColumns = {
+  id: reportContents.id,
+  reportId: reportContents.reportId,
+  version: reportContents.version,
+  createdAt: reportContents.createdAt,
+  totalMinutes: reportContents.totalMinutes,
+  snapshotProjectIds: reportContents.snapshotProjectIds,
+  sent: sentColumn,
+};
+
+export interface VersionListRow {
+  id: string;
+  reportId: string;
+  version: number;
+  createdAt: Date;
+  totalMinutes: number;
+  snapshotProjectIds: string[];
+  sent: boolean;
+  /** The document's front matter (see headerColumn). */
+  header: string;
+}
+
+/** The report and the reader's standing towards it, in one statement, without any document. */
+const reportWithStanding = prepared((db) =>
+  db
+    .select({ report: reports, ...reportStandingColumns(p('readerId'), reports.workspaceIds) })
+    .from(reports)
+    .where(eq(reports.id, p('id')))
+    .prepare('history_report_with_standing'),
+);
+
+export async function findReportWithStanding(
+  db: Db,
+  id: string,
+  readerId: string,
+): Promise<{ report: ReportRow; standing: ReportStanding } | undefined> {
+  const [row] = await reportWithStanding(db).execute({ id, readerId });
+  if (!row) return undefined;
+  return { report: row.report, standing: { memberOfAll: row.memberOfAll, adminOfOnlyWorkspace: row.adminOfOnlyWorkspace } };
+}
+
+/** Every content version of the report, newest first. */
+export function listVersions(db: Db, reportId: string): Promise<VersionListRow[]> {
+  return db
+    .select({ ...versionColumns, header: headerColumn })
+    .from(reportContents)
+    .where(eq(reportContents.reportId, reportId))
+    .orderBy(desc(reportContents.version));
+}
+
+export interface VersionRow extends Omit<VersionListRow, 'header'> {
+  renderedMarkdown: string;
+  summary: unknown;
+  /** The reader holds a delivery of this version. */
+  received: boolean;
+}
+
+const versionForReader = prepared((db) =>
+  db
+    .select({
+      ...versionColumns,
+      renderedMarkdown: reportContents.renderedMarkdown,
+      summary: reportContents.summary,
+      received: receivedBy(p('readerId')),
+      report: reports,
+      ...reportStandingColumns(p('readerId'), reports.workspaceIds),
+    })
+    .from(reportContents)
+    .innerJoin(reports, eq(reports.id, reportContents.reportId))
+    .where(eq(reportContents.id, p('id')))
+    .prepare('history_version_for_reader'),
+);
+
+/** One version with its report, whether the reader received it, and the reader's standing, in one statement. */
+export async function findVersionForReader(
+  db: Db,
+  contentId: string,
+  readerId: string,
+): Promise<{ version: VersionRow; report: ReportRow; standing: ReportStanding } | undefined> {
+  const [row] = await versionForReader(db).execute({ id: contentId, readerId });
+  if (!row) return undefined;
+  const { report, memberOfAll, adminOfOnlyWorkspace, ...version } = row;
+  return { version, report, standing: { memberOfAll, adminOfOnlyWorkspace } };
+}
+
+/** The versions among `contentIds` that belong to the report, with whether the reader received each. */
+export function findReportVersions(db: Db, reportId: string, contentIds: readonly string[], readerId: string): Promise<VersionRow[]> {
+  return db
+    .select({
+      ...versionColumns,
+      renderedMarkdown: reportContents.renderedMarkdown,
+      summary: reportContents.summary,
+      received: receivedBy(readerId),
+    })
+    .from(reportContents)
+    .where(and(eq(reportContents.reportId, reportId), inArray(reportContents.id, [...contentIds])));
+}
