@@ -16,13 +16,14 @@ import { KeyedQueue } from './lib/keyed-queue.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
+import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { OPTIONAL_BODY } from './http/schemas.js';
 import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, FeatureRoutes } from './http/types.js';
-import { registerAuth } from './modules/auth/auth.js';
+import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -106,13 +107,21 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const { config } = options;
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
+  const renderer = createRenderPool();
   return {
     config,
     database,
     db: database.db,
     clock: options.clock ?? systemClock,
     shareKey,
-    renderer: createRenderPool(),
+    renderer,
+    // Twice the workers, so one render's database read overlaps another's Liquid work.
+    renderGate: new RenderGate({
+      perUser: config.renderUserConcurrency,
+      perUserQueue: config.renderUserQueue,
+      concurrency: renderer.reportSlots * 2,
+      queue: config.renderQueueMax,
+    }),
     reportEdits: new KeyedQueue(),
   };
 }
@@ -126,6 +135,13 @@ function createServer(options: BuildOptions): App {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId(),
     bodyLimit: 1024 * 1024,
+    // A client gets REQUEST_TIMEOUT_MS to send a whole request and at most 10 s for its headers;
+    // one that stalls (a body that never ends) is disconnected (docs/operations.md "Resource limits").
+    requestTimeout: options.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(10_000, options.config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(options.config.requestTimeoutMs / 4))),
+    },
     // A URL the router cannot even decode, or a path segment over 100 characters: the public
     // viewer answers with its uniform 404 page, the API with a problem.
     frameworkErrors: (_error, request, reply) => {
@@ -158,6 +174,7 @@ function installHooks(app: App, ctx: AppContext): void {
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (request.routeOptions.config.secret) reply.header('cache-control', 'no-store');
     if (closing) reply.header('connection', 'close');
   });
   // At debug level, a line when a request comes in (the one line per request is at its end).
@@ -173,6 +190,7 @@ function installHooks(app: App, ctx: AppContext): void {
 
   // Each route's scope, declared in its definition, also becomes its OpenAPI security requirement.
   app.addHook('onRoute', (route) => {
+    assertDeclaredScope(route);
     const scope = route.config?.scope;
     if (scope === 'read' || scope === 'write') route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
     else if (scope === 'public') route.schema = { ...route.schema, security: [] };

@@ -22,6 +22,20 @@ export interface Config {
   readonly renderTimeLimitMs: number;
   /** PBKDF2 iterations for new share passcodes (PASSCODE_PBKDF2_ITERATIONS); tests pass a low count. */
   readonly passcodeIterations: number;
+  /** Request units per minute per API token (API_RATE_LIMIT); 0 turns the limit off. */
+  readonly apiRateLimit: number;
+  /** Renders one user may have running at once (RENDER_USER_CONCURRENCY). */
+  readonly renderUserConcurrency: number;
+  /** Renders one user may have waiting beyond those; more is a 429 (RENDER_USER_QUEUE). */
+  readonly renderUserQueue: number;
+  /** Renders waiting in the whole process; more is a 503 (RENDER_QUEUE_MAX). */
+  readonly renderQueueMax: number;
+  /** Most comments one content version may hold; more is a 409 (DISCUSSION_MAX_COMMENTS). */
+  readonly discussionMaxComments: number;
+  /** PostgreSQL statement_timeout of every connection, in ms (DATABASE_STATEMENT_TIMEOUT_MS); 0 is off. */
+  readonly statementTimeoutMs: number;
+  /** Time a client has to send a whole request, headers and body, in ms (REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +128,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
 
   const passcodeIterations = integerSetting(read, 'PASSCODE_PBKDF2_ITERATIONS', 600_000, 100_000, 10_000_000);
 
+  const apiRateLimit = integerSetting(read, 'API_RATE_LIMIT', 1_200, 0, 1_000_000);
+  const renderUserConcurrency = integerSetting(read, 'RENDER_USER_CONCURRENCY', 2, 1, 64);
+  const renderUserQueue = integerSetting(read, 'RENDER_USER_QUEUE', 4, 0, 1_000);
+  const renderQueueMax = integerSetting(read, 'RENDER_QUEUE_MAX', 32, 0, 10_000);
+  const discussionMaxComments = integerSetting(read, 'DISCUSSION_MAX_COMMENTS', 5_000, 1, 1_000_000);
+  const statementTimeoutMs = integerSetting(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000);
+  const requestTimeoutMs = integerSetting(read, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000);
+
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
     dataDir: read('DATA_DIR') ?? './data',
@@ -126,5 +148,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     renderMaxEntries,
     renderTimeLimitMs,
     passcodeIterations,
+    apiRateLimit,
+    renderUserConcurrency,
+    renderUserQueue,
+    renderQueueMax,
+    discussionMaxComments,
+    statementTimeoutMs,
+    requestTimeoutMs,
   });
 }

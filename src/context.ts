@@ -8,6 +8,7 @@ import type { users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
 import type { RenderPool } from './render/render-pool.js';
+import type { RenderGate } from './render/render-gate.js';
 
 /** What services need from the outside world; built once in buildApp. */
 export interface AppContext {
@@ -19,6 +20,8 @@ export interface AppContext {
   readonly shareKey: Buffer;
   /** Worker threads that render Liquid templates and share pages. */
   readonly renderer: RenderPool;
+  /** Admission of report renders: per-user and process-wide limits (render-gate.ts). */
+  readonly renderGate: RenderGate;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
 }
@@ -32,4 +35,6 @@ export interface Actor {
   readonly user: UserRow;
   readonly tokenId: string;
   readonly scopes: readonly Scope[];
+  /** When the calling token expires; null: never. A token it creates expires no later. */
+  readonly tokenExpiresAt: Date | null;
 }

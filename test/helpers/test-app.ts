@@ -43,6 +43,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     renderTimeLimitMs: 2_000,
     // Hashing is tested at full cost in test/unit/secrets.test.ts; elsewhere it only slows tests down.
     passcodeIterations: 1_000,
+    // Off here so suites that make thousands of requests with one token are not limited; the rate
+    // limit's own tests (test/abuse-rate-limit.test.ts) and test/statements.test.ts turn it on.
+    apiRateLimit: 0,
+    renderUserConcurrency: 2,
+    renderUserQueue: 4,
+    renderQueueMax: 32,
+    discussionMaxComments: 5_000,
+    statementTimeoutMs: 30_000,
+    requestTimeoutMs: 30_000,
     ...overrides,
   };
 }

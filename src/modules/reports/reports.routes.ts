@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { actorOf } from '../auth/auth.js';
+import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './reports.service.js';
 import { IfMatchHeaders, ListQuery, PreviewSchema, ReportBody, ReportSchema, ReportSummarySchema } from './reports.schemas.js';
 
@@ -33,12 +33,18 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
   );
   app.post(
     '/reports/preview',
-    { config: { scope: 'read' }, schema: { tags, body: ReportBody, response: { 200: PreviewSchema, ...problemResponses } } },
+    {
+      config: { scope: 'read', rateCost: HEAVY_RATE_COST },
+      schema: { tags, body: ReportBody, response: { 200: PreviewSchema, ...problemResponses } },
+    },
     async (request) => service.preview(ctx, actorOf(request), request.body),
   );
   app.post(
     '/reports',
-    { config: { scope: 'write' }, schema: { tags, body: ReportBody, response: { 201: ReportSchema, ...problemResponses } } },
+    {
+      config: { scope: 'write', rateCost: HEAVY_RATE_COST },
+      schema: { tags, body: ReportBody, response: { 201: ReportSchema, ...problemResponses } },
+    },
     async (request, reply) => {
       const report = await service.create(ctx, actorOf(request), request.body);
       return reply.code(201).header('ETag', service.versionTag(report.version)).send(report);
@@ -63,7 +69,7 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.patch(
     '/reports/:id',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', rateCost: HEAVY_RATE_COST },
       schema: {
         tags,
         description:

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, OPTIONAL_BODY, problemResponses } from '../../http/schemas.js';
-import { actorOf } from '../auth/auth.js';
+import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './shares.service.js';
 import { MintShareBody, ShareSchema } from './shares.schemas.js';
 
@@ -32,23 +32,23 @@ const listSchema = {
 export const shareRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/reports/:id/shares',
-    { config: { scope: 'write' }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
+    { config: { scope: 'write', rateCost: HEAVY_RATE_COST, secret: true }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
     async (request, reply) => reply.code(201).send(await service.mintForReport(ctx, actorOf(request), request.params.id, request.body)),
   );
-  app.get('/reports/:id/shares', { config: { scope: 'read' }, schema: listSchema }, async (request) =>
+  app.get('/reports/:id/shares', { config: { scope: 'read', secret: true }, schema: listSchema }, async (request) =>
     service.listForReport(ctx, actorOf(request), request.params.id),
   );
   app.post(
     '/inbox/:id/shares',
-    { config: { scope: 'write' }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
+    { config: { scope: 'write', rateCost: HEAVY_RATE_COST, secret: true }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
     async (request, reply) => reply.code(201).send(await service.mintForInbox(ctx, actorOf(request), request.params.id, request.body)),
   );
-  app.get('/inbox/:id/shares', { config: { scope: 'read' }, schema: listSchema }, async (request) =>
+  app.get('/inbox/:id/shares', { config: { scope: 'read', secret: true }, schema: listSchema }, async (request) =>
     service.listForInbox(ctx, actorOf(request), request.params.id),
   );
   app.post(
     '/report-shares/:id/revoke',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, response: { 200: ShareSchema, ...problemResponses } } },
+    { config: { scope: 'write', secret: true }, schema: { tags, params: IdParams, response: { 200: ShareSchema, ...problemResponses } } },
     async (request) => service.revoke(ctx, actorOf(request), request.params.id),
   );
   done();

@@ -64,7 +64,7 @@ export const userRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/users/:id/tokens',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', secret: true },
       schema: { tags, params: IdParams, body: CreateTokenBody, response: { 201: CreatedTokenSchema, ...problemResponses } },
     },
     async (request, reply) => reply.code(201).send(await service.createToken(ctx, actorOf(request), request.params.id, request.body)),
