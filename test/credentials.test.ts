@@ -167,7 +167,9 @@ describe('BOOTSTRAP_ADMIN_TOKEN removed from the environment', () => {
 
 describe('DATA_DIR', () => {
   const base = mkdtempSync(join(tmpdir(), 'chronicle-datadir-'));
-  afterAll(() => { rmSync(base, { recursive: true, force: true }); });
+  afterAll(() => {
+    rmSync(base, { recursive: true, force: true });
+  });
 
   it('is created 0700 before the database opens', async () => {
     const dataDir = join(base, 'fresh', 'data');
@@ -199,7 +201,11 @@ describe('request timeouts', () => {
       const socket = connect(address.port, '127.0.0.1');
       let received = '';
       socket.on('data', (chunk) => (received += chunk.toString()));
-      const closed = new Promise<void>((resolve) => socket.on('close', () => { resolve(); }));
+      const closed = new Promise<void>((resolve) =>
+        socket.on('close', () => {
+          resolve();
+        }),
+      );
       socket.write(
         `POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`,
       );
