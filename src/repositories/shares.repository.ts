@@ -1,8 +1,9 @@
 /** SQL of public share links and of what the public viewer reads. */
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { reportContents, reports, shares, users } from '../db/schema.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
+import { totalOf, type Page, type Paged } from '../lib/paging.js';
 
 export type ShareRow = typeof shares.$inferSelect;
 
@@ -10,13 +11,22 @@ export async function insertShare(db: Db, row: typeof shares.$inferInsert): Prom
   return onlyRow(await db.insert(shares).values(row).returning());
 }
 
-/** Links `creatorUserId` minted on the report (over any of its versions), newest first. */
-export function listReportShares(db: Db, reportId: string, creatorUserId: string): Promise<ShareRow[]> {
-  return db
-    .select()
+/** One page of a filtered list of links, newest first, with the size of the whole list. */
+async function pageOfShares(db: Db, where: SQL | undefined, page: Page): Promise<Paged<ShareRow>> {
+  const rows = await db
+    .select({ share: shares, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(shares)
-    .where(and(eq(shares.reportId, reportId), eq(shares.createdByUserId, creatorUserId)))
-    .orderBy(desc(shares.createdAt), desc(shares.id));
+    .where(where)
+    .orderBy(desc(shares.createdAt), desc(shares.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await db.select({ n: count() }).from(shares).where(where))[0]?.n ?? 0);
+  return { items: rows.map((r) => r.share), total };
+}
+
+/** Links `creatorUserId` minted on the report (over any of its versions), newest first. */
+export function listReportShares(db: Db, reportId: string, creatorUserId: string, page: Page): Promise<Paged<ShareRow>> {
+  return pageOfShares(db, and(eq(shares.reportId, reportId), eq(shares.createdByUserId, creatorUserId)), page);
 }
 
 /**
@@ -27,18 +37,17 @@ export function listVersionShares(
   db: Db,
   version: { reportId: string; reportContentId: string },
   creatorUserId: string,
-): Promise<ShareRow[]> {
-  return db
-    .select()
-    .from(shares)
-    .where(
-      and(
-        eq(shares.reportId, version.reportId),
-        eq(shares.createdByUserId, creatorUserId),
-        eq(shares.reportContentId, version.reportContentId),
-      ),
-    )
-    .orderBy(desc(shares.createdAt), desc(shares.id));
+  page: Page,
+): Promise<Paged<ShareRow>> {
+  return pageOfShares(
+    db,
+    and(
+      eq(shares.reportId, version.reportId),
+      eq(shares.createdByUserId, creatorUserId),
+      eq(shares.reportContentId, version.reportContentId),
+    ),
+    page,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
+import { pageHeaders } from '../../http/paging.js';
 import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './reports.service.js';
 import { IfMatchHeaders, ListQuery, PreviewSchema, ReportBody, ReportSchema, ReportSummarySchema } from './reports.schemas.js';
@@ -23,7 +24,10 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
     },
     async (request, reply) => {
       const { items, total } = await service.list(ctx, actorOf(request), request.query);
-      return reply.header('X-Total-Count', String(total)).send(items);
+      // Without a limit the whole filtered set is the answer (docs/api.md "Reports"): no next page.
+      const { limit = total, offset = 0 } = request.query;
+      pageHeaders(reply, request, ctx.config.publicBaseUrl, { limit, offset }, items.length, total);
+      return reply.send(items);
     },
   );
   app.get(
