@@ -13,6 +13,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { KeyedQueue } from './lib/keyed-queue.js';
+import { PasscodeSlots } from './lib/passcode-slots.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
@@ -122,6 +123,8 @@ async function createContext(options: BuildOptions, database: Database): Promise
       concurrency: renderer.reportSlots * 2,
       queue: config.renderQueueMax,
     }),
+    // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
+    passcodeSlots: new PasscodeSlots(4, 2),
     reportEdits: new KeyedQueue(),
   };
 }
@@ -152,7 +155,8 @@ function createServer(options: BuildOptions): App {
       }
       void sendProblem(reply, new AppError('validation', 'The request URL is malformed or has a path segment over 100 characters.'));
     },
-    trustProxy: false,
+    // The client address counts passcode attempts: behind a proxy, name it in TRUST_PROXY.
+    trustProxy: options.config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 

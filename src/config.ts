@@ -36,6 +36,11 @@ export interface Config {
   readonly statementTimeoutMs: number;
   /** Time a client has to send a whole request, headers and body, in ms (REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (TRUST_PROXY): false (none,
+   * the default) or a comma-separated list of the proxies' addresses and CIDR ranges.
+   */
+  readonly trustProxy: false | string;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +141,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
   const statementTimeoutMs = integerSetting(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000);
   const requestTimeoutMs = integerSetting(read, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000);
 
+  const trustProxyText = read('TRUST_PROXY');
+  let trustProxy: false | string = false;
+  if (trustProxyText !== undefined) {
+    if (!/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(trustProxyText)) {
+      throw new ConfigError('TRUST_PROXY', `must be a comma-separated list of proxy addresses and CIDR ranges (got "${trustProxyText}")`);
+    }
+    trustProxy = trustProxyText;
+  }
+
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
     dataDir: read('DATA_DIR') ?? './data',
@@ -155,5 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     discussionMaxComments,
     statementTimeoutMs,
     requestTimeoutMs,
+    trustProxy,
   });
 }

@@ -7,6 +7,7 @@ import type { Database, Db } from './db/database.js';
 import type { users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
+import type { PasscodeSlots } from './lib/passcode-slots.js';
 import type { RenderPool } from './render/render-pool.js';
 import type { RenderGate } from './render/render-gate.js';
 
@@ -22,6 +23,8 @@ export interface AppContext {
   readonly renderer: RenderPool;
   /** Admission of report renders: per-user and process-wide limits (render-gate.ts). */
   readonly renderGate: RenderGate;
+  /** PBKDF2 slots, some kept for viewers unlocking a link (passcode-slots.ts). */
+  readonly passcodeSlots: PasscodeSlots;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
 }

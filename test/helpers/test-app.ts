@@ -52,6 +52,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     discussionMaxComments: 5_000,
     statementTimeoutMs: 30_000,
     requestTimeoutMs: 30_000,
+    trustProxy: false,
     ...overrides,
   };
 }

@@ -80,7 +80,10 @@ interface MintTarget {
 async function mint(ctx: AppContext, actor: Actor, target: MintTarget, input: MintShareInput): Promise<Share> {
   const token = generateShareToken();
   // PBKDF2 runs on the libuv pool; the hash is made before the insert so no transaction waits on it.
-  const passcodeHash = input.passcode === undefined ? null : await hashPasscode(input.passcode, ctx.config.passcodeIterations);
+  // It takes a mint's passcode slot, so viewers unlocking links never wait behind a burst of mints.
+  const { passcode } = input;
+  const passcodeHash =
+    passcode === undefined ? null : await ctx.passcodeSlots.run('mint', () => hashPasscode(passcode, ctx.config.passcodeIterations));
   const now = ctx.clock.now();
   // A report or delivery deleted while the passcode was hashed fails the foreign key: 404.
   const row = await repo.insertShare(ctx.db, {
