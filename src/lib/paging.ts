@@ -28,6 +28,6 @@ export function pageOf(query: { limit?: number | undefined; offset?: number | un
  */
 export async function totalOf(rows: readonly { total: number }[], page: Page, count: () => Promise<number>): Promise<number> {
   const first = rows[0];
-  if (first) return Number(first.total);
+  if (first) return first.total;
   return page.offset > 0 ? count() : 0;
 }
