@@ -95,7 +95,9 @@ describe('PBKDF2 slots', () => {
     await expect.poll(() => slots.stats().waitingMints, { timeout: 60_000, interval: 5 }).toBe(1);
     expect(await unlock(token, 'unlock-me', address(200))).toBe(200);
     expect(slots.stats().waitingMints).toBe(1);
-    releases.forEach((release) => { release(); });
+    releases.forEach((release) => {
+      release();
+    });
     await Promise.all(held);
     expect((await mint).status).toBe(201);
   });

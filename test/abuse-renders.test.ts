@@ -49,7 +49,13 @@ function hold(gate: RenderGate, userId: string): { started: Promise<void>; relea
     started();
     return new Promise<void>((resolve) => (release = resolve));
   });
-  return { started: startedPromise, release: () => { release(); }, done };
+  return {
+    started: startedPromise,
+    release: () => {
+      release();
+    },
+    done,
+  };
 }
 
 describe('render admission', () => {
@@ -85,9 +91,13 @@ describe('render admission', () => {
     const refused = await t.post('/api/v1/reports/preview', previewBody(), owner.token);
     expectProblem(refused, 503);
     expect(refused.headers['retry-after']).toBe('5');
-    holders.forEach((h) => { h.release(); });
+    holders.forEach((h) => {
+      h.release();
+    });
     await Promise.all(queued.map((h) => h.started));
-    queued.forEach((h) => { h.release(); });
+    queued.forEach((h) => {
+      h.release();
+    });
     await Promise.all([...holders, ...queued].map((h) => h.done));
     expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
     expect((await t.post('/api/v1/reports/preview', previewBody(), owner.token)).status).toBe(200);
@@ -101,7 +111,9 @@ describe('render admission', () => {
     await Promise.all(holders.map((h) => h.started));
     const page = await t.request('GET', `/share/${share.body.token}`, { token: null });
     expect(page.status).toBe(200);
-    holders.forEach((h) => { h.release(); });
+    holders.forEach((h) => {
+      h.release();
+    });
     await Promise.all(holders.map((h) => h.done));
   });
 
