@@ -46,7 +46,15 @@ export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
     '/report-contents/:id/comments',
     {
       config: { scope: 'write' },
-      schema: { tags, params: IdParams, body: CommentBody, response: { 201: CommentSchema, ...writeProblems } },
+      schema: {
+        tags,
+        description:
+          'Participants only, on a version that was sent (409 otherwise). A version holds at most DISCUSSION_MAX_COMMENTS ' +
+          'comments (default 5,000); one more is 409.',
+        params: IdParams,
+        body: CommentBody,
+        response: { 201: CommentSchema, ...writeProblems },
+      },
     },
     async (request, reply) => reply.code(201).send(await service.createComment(ctx, actorOf(request), request.params.id, request.body)),
   );
