@@ -140,7 +140,7 @@ describe('RENDER_MAX_ENTRIES', () => {
     const sixth = await t.post('/api/v1/time-entries', { workspaceId, start: '2026-11-20T09:00:00Z', minutes: 30 }, owner.token);
     expect(sixth.status).toBe(201);
     const refused = expectProblem(await t.post('/api/v1/reports/preview', previewBody(), owner.token), 400);
-    expect(refused.detail).toMatch(/more than 5 entries/);
+    expect(refused.detail).toMatch(/more than 5 entries, the most one report may render \(RENDER_MAX_ENTRIES\)/);
     expect(refused.errors).toEqual([{ path: '/filters', message: 'matches more than 5 entries' }]);
     expectProblem(await t.post('/api/v1/reports', previewBody(), owner.token), 400);
   });
