@@ -126,6 +126,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
     passcodeSlots: new PasscodeSlots(4, 2),
     reportEdits: new KeyedQueue(),
+    reactionToggles: new KeyedQueue(),
   };
 }
 
