@@ -127,6 +127,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     passcodeSlots: new PasscodeSlots(4, 2),
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
+    newComments: new KeyedQueue(),
   };
 }
 

@@ -32,6 +32,11 @@ export interface AppContext {
    * here instead of holding a database connection each while it waits for the target's row lock.
    */
   readonly reactionToggles: KeyedQueue;
+  /**
+   * New comments on one version in this process, one at a time: each takes the version's row lock
+   * to hold the comment cap exactly, and a burst must wait here, not holding a connection each.
+   */
+  readonly newComments: KeyedQueue;
 }
 
 export type Scope = 'read' | 'write';

@@ -82,19 +82,21 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
   await writable(ctx, actor, contentId);
   const now = ctx.clock.now();
   const max = ctx.config.discussionMaxComments;
-  const added = await ctx.db.transaction((tx) =>
-    repo.insertCommentCapped(
-      tx,
-      {
-        id: newId(),
-        reportContentId: contentId,
-        authorUserId: actor.user.id,
-        authorName: actor.user.name,
-        body: input.body,
-        createdAt: now,
-        updatedAt: now,
-      },
-      max,
+  const added = await ctx.newComments.run(contentId, () =>
+    ctx.db.transaction((tx) =>
+      repo.insertCommentCapped(
+        tx,
+        {
+          id: newId(),
+          reportContentId: contentId,
+          authorUserId: actor.user.id,
+          authorName: actor.user.name,
+          body: input.body,
+          createdAt: now,
+          updatedAt: now,
+        },
+        max,
+      ),
     ),
   );
   // A version deleted meanwhile (its report was deleted) is the same 404 as a missing one.
