@@ -43,12 +43,13 @@ export async function waitForReady(url: string, child?: ChildProcess): Promise<v
 
 /**
  * Starts the built server (`node dist/src/server.js`, what `npm start` runs; the bench builds it
- * first) with `env`; resolves once /readyz answers 200.
+ * first) with `env`; resolves once /readyz answers 200. The API rate limit is off: the load
+ * generator sends thousands of requests a minute with one token.
  */
 export async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, ['dist/src/server.js'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

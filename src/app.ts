@@ -4,7 +4,7 @@
  * the context, create the server, install the cross-cutting hooks, the OpenAPI document, then
  * every feature's routes from the one list below.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,19 +14,21 @@ import { openDatabase, type Database } from './db/database.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { KeyedQueue } from './lib/keyed-queue.js';
+import { PasscodeSlots } from './lib/passcode-slots.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
 import { measuredRenderPool } from './render/measured-render-pool.js';
 import { createMetrics } from './lib/metrics.js';
 import { requestIdOf } from './http/request-id.js';
+import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { OPTIONAL_BODY } from './http/schemas.js';
 import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, FeatureRoutes } from './http/types.js';
-import { registerAuth } from './modules/auth/auth.js';
+import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
@@ -126,9 +128,19 @@ async function createContext(options: BuildOptions, database: Database): Promise
     clock: options.clock ?? systemClock,
     shareKey,
     renderer: measuredRenderPool(pool, metrics),
+    metrics,
+    // Twice the workers, so one render's database read overlaps another's Liquid work.
+    renderGate: new RenderGate({
+      perUser: config.renderUserConcurrency,
+      perUserQueue: config.renderUserQueue,
+      concurrency: pool.reportSlots * 2,
+      queue: config.renderQueueMax,
+    }),
+    // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
+    passcodeSlots: new PasscodeSlots(4, 2),
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
-    metrics,
+    newComments: new KeyedQueue(),
   };
 }
 
@@ -144,6 +156,13 @@ function createServer(options: BuildOptions): App {
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers['x-request-id']) ?? newId(),
     bodyLimit: 1024 * 1024,
+    // A client gets REQUEST_TIMEOUT_MS to send a whole request and at most 10 s for its headers;
+    // one that stalls (a body that never ends) is disconnected (docs/operations.md "Resource limits").
+    requestTimeout: options.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(10_000, options.config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(options.config.requestTimeoutMs / 4))),
+    },
     // A URL the router cannot even decode, or a path segment over 100 characters: the public
     // viewer answers with its uniform 404 page, the API with a problem.
     frameworkErrors: (_error, request, reply) => {
@@ -154,7 +173,8 @@ function createServer(options: BuildOptions): App {
       }
       void sendProblem(reply, new AppError('validation', 'The request URL is malformed or has a path segment over 100 characters.'));
     },
-    trustProxy: false,
+    // The client address counts passcode attempts: behind a proxy, name it in TRUST_PROXY.
+    trustProxy: options.config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
@@ -176,6 +196,7 @@ function installHooks(app: App, ctx: AppContext): void {
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (request.routeOptions.config.secret) reply.header('cache-control', 'no-store');
     if (closing) reply.header('connection', 'close');
   });
   // At debug level, a line when a request comes in (the one line per request is at its end).
@@ -195,7 +216,15 @@ function installHooks(app: App, ctx: AppContext): void {
   });
 
   // Each route's scope, declared in its definition, also becomes its OpenAPI security requirement.
+  // Whether every route declared one is checked once all are registered: a plugin that cannot take
+  // route options (the API reference, CORS preflight) declares its routes' scope in an onRoute hook
+  // of its own, which runs after this one.
+  const routes: RouteOptions[] = [];
+  app.addHook('onReady', async () => {
+    for (const route of routes) assertDeclaredScope(route);
+  });
   app.addHook('onRoute', (route) => {
+    routes.push(route);
     const scope = route.config?.scope;
     if (scope === 'read' || scope === 'write') route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
     else if (scope === 'public') route.schema = { ...route.schema, security: [] };

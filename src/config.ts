@@ -26,6 +26,25 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null leaves /metrics open. */
   readonly metricsToken: string | null;
+  /** Request units per minute per API token (API_RATE_LIMIT); 0 turns the limit off. */
+  readonly apiRateLimit: number;
+  /** Renders one user may have running at once (RENDER_USER_CONCURRENCY). */
+  readonly renderUserConcurrency: number;
+  /** Renders one user may have waiting beyond those; more is a 429 (RENDER_USER_QUEUE). */
+  readonly renderUserQueue: number;
+  /** Renders waiting in the whole process; more is a 503 (RENDER_QUEUE_MAX). */
+  readonly renderQueueMax: number;
+  /** Most comments one content version may hold; more is a 409 (DISCUSSION_MAX_COMMENTS). */
+  readonly discussionMaxComments: number;
+  /** PostgreSQL statement_timeout of every connection, in ms (DATABASE_STATEMENT_TIMEOUT_MS); 0 is off. */
+  readonly statementTimeoutMs: number;
+  /** Time a client has to send a whole request, headers and body, in ms (REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (TRUST_PROXY): false (none,
+   * the default) or a comma-separated list of the proxies' addresses and CIDR ranges.
+   */
+  readonly trustProxy: false | string;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +143,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 characters of letters, digits and - . _ ~ + / =');
   }
 
+  const apiRateLimit = integerSetting(read, 'API_RATE_LIMIT', 1_200, 0, 1_000_000);
+  const renderUserConcurrency = integerSetting(read, 'RENDER_USER_CONCURRENCY', 2, 1, 64);
+  const renderUserQueue = integerSetting(read, 'RENDER_USER_QUEUE', 4, 0, 1_000);
+  const renderQueueMax = integerSetting(read, 'RENDER_QUEUE_MAX', 32, 0, 10_000);
+  const discussionMaxComments = integerSetting(read, 'DISCUSSION_MAX_COMMENTS', 5_000, 1, 1_000_000);
+  const statementTimeoutMs = integerSetting(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000);
+  const requestTimeoutMs = integerSetting(read, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000);
+
+  const trustProxyText = read('TRUST_PROXY');
+  let trustProxy: false | string = false;
+  if (trustProxyText !== undefined) {
+    if (!/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(trustProxyText)) {
+      throw new ConfigError('TRUST_PROXY', `must be a comma-separated list of proxy addresses and CIDR ranges (got "${trustProxyText}")`);
+    }
+    trustProxy = trustProxyText;
+  }
+
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
     dataDir: read('DATA_DIR') ?? './data',
@@ -138,6 +174,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     passcodeIterations,
     corsOrigins,
     metricsToken: metricsToken ?? null,
+    apiRateLimit,
+    renderUserConcurrency,
+    renderUserQueue,
+    renderQueueMax,
+    discussionMaxComments,
+    statementTimeoutMs,
+    requestTimeoutMs,
+    trustProxy,
   });
 }
 

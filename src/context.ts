@@ -8,7 +8,9 @@ import type { users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
 import type { Metrics } from './lib/metrics.js';
+import type { PasscodeSlots } from './lib/passcode-slots.js';
 import type { RenderPool } from './render/render-pool.js';
+import type { RenderGate } from './render/render-gate.js';
 
 /** What services need from the outside world; built once in buildApp. */
 export interface AppContext {
@@ -20,6 +22,10 @@ export interface AppContext {
   readonly shareKey: Buffer;
   /** Worker threads that render Liquid templates and share pages. */
   readonly renderer: RenderPool;
+  /** Admission of report renders: per-user and process-wide limits (render-gate.ts). */
+  readonly renderGate: RenderGate;
+  /** PBKDF2 slots, some kept for viewers unlocking a link (passcode-slots.ts). */
+  readonly passcodeSlots: PasscodeSlots;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
   /**
@@ -29,6 +35,11 @@ export interface AppContext {
   readonly reactionToggles: KeyedQueue;
   /** Prometheus metrics of this app (GET /metrics). */
   readonly metrics: Metrics;
+  /**
+   * New comments on one version in this process, one at a time: each takes the version's row lock
+   * to hold the comment cap exactly, and a burst must wait here, not holding a connection each.
+   */
+  readonly newComments: KeyedQueue;
 }
 
 export type Scope = 'read' | 'write';
@@ -40,4 +51,6 @@ export interface Actor {
   readonly user: UserRow;
   readonly tokenId: string;
   readonly scopes: readonly Scope[];
+  /** When the calling token expires; null: never. A token it creates expires no later. */
+  readonly tokenExpiresAt: Date | null;
 }

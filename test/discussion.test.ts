@@ -529,7 +529,7 @@ describe('versions and accounts', () => {
 });
 
 describe('a long thread', () => {
-  it('returns 1,000 comments with their reactions in one request, oldest first', async () => {
+  it('returns 1,000 comments with their reactions over pages that Link to the next, oldest first', async () => {
     const r = await sentReport();
     const cid = r.reportContentId;
     const authors = [owner, alice, bob];
@@ -544,15 +544,29 @@ describe('a long thread', () => {
     await Promise.all(ids.slice(0, 25).map((id) => react(cid, 'eyes', bob.token, id)));
     await react(cid, 'hooray', owner.token);
 
-    const res = await discussion(cid, alice.token);
-    expect(res.status).toBe(200);
-    const list = res.body.comments as {
-      id: string;
-      createdAt: string;
-      reactions: { emoji: string }[];
-      editable: boolean;
-      authorUserId: string;
-    }[];
+    const bodyReactions = [{ emoji: 'hooray', count: 1, reactedByMe: false, userNames: ['Olive Owner'] }];
+    // Without parameters: the first 100, and a Link to the next page.
+    const first = await discussion(cid, alice.token);
+    expect(first.status).toBe(200);
+    expect(first.body.comments).toHaveLength(100);
+    expect(first.headers['x-total-count']).toBe('1000');
+    expect(first.headers.link).toBe(`<http://chronicle.test/api/v1/report-contents/${cid}/discussion?limit=100&offset=100>; rel="next"`);
+    // Following Link with 200 a page reads the whole thread in 5 requests.
+    const list: { id: string; createdAt: string; reactions: { emoji: string }[]; editable: boolean; authorUserId: string }[] = [];
+    let next: string | null = `/api/v1/report-contents/${cid}/discussion?limit=200`;
+    let pages = 0;
+    while (next) {
+      const res = await t.get(next, alice.token);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-total-count']).toBe('1000');
+      expect(res.body.reactions).toEqual(bodyReactions);
+      list.push(...res.body.comments);
+      pages += 1;
+      const link = res.headers.link as string | undefined;
+      const href = link ? /^<http:\/\/chronicle\.test([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+      next = href ?? null;
+    }
+    expect(pages).toBe(5);
     expect(list).toHaveLength(1000);
     expect(new Set(list.map((c) => c.id))).toEqual(new Set(ids));
     for (let i = 1; i < list.length; i++) {
@@ -564,7 +578,6 @@ describe('a long thread', () => {
     expect(byId.get(ids[30]!)!.reactions.map((s) => s.emoji)).toEqual(['+1']);
     expect(byId.get(ids[999]!)!.reactions).toEqual([]);
     expect(list.filter((c) => c.editable).every((c) => c.authorUserId === alice.id)).toBe(true);
-    expect(res.body.reactions).toEqual([{ emoji: 'hooray', count: 1, reactedByMe: false, userNames: ['Olive Owner'] }]);
   });
 
   it('fetches a thread in the same number of queries however long it is', async () => {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shares } from '../src/db/schema.js';
 import { bookPasscodeAttempt } from '../src/repositories/shares.repository.js';
+import { PASSCODE_LIMITS } from '../src/modules/shares/viewer.service.js';
 import { NOT_FOUND_PAGE } from '../src/render/share-page.js';
 import { buildPeerApp, buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
 import { newWorkspace } from './helpers/factories.js';
@@ -466,7 +467,7 @@ describe('passcode links', () => {
 
     const revoked = await mint(report, owner, { passcode: 'revoked-code' });
     await t.post(`/api/v1/report-shares/${revoked.id}/revoke`, undefined, owner.token);
-    expect(await bookPasscodeAttempt(t.database.db, revoked.id, new Date(), 15 * 60_000, 10)).toBeUndefined();
+    expect(await bookPasscodeAttempt(t.database.db, revoked.id, 'client', new Date(), PASSCODE_LIMITS)).toEqual({ kind: 'gone' });
     expect((await shareRow(revoked.id)).failedAttempts).toBe(0);
   });
 

@@ -58,10 +58,12 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** PGlite directory; null keeps the embedded database in memory. */
   dataDir: string | null;
+  /** PostgreSQL only: statement_timeout of every connection, ms; 0 or absent is none. */
+  statementTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.statementTimeoutMs ?? 0) : openPglite(options.dataDir);
 }
 
 async function openPglite(dataDir: string | null): Promise<Database> {
@@ -87,11 +89,18 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, statementTimeoutMs: number): Promise<Database> {
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // A statement that runs away (a huge render, a pathological plan) is cancelled by the server
+  // instead of holding a connection and its locks (docs/operations.md "Resource limits").
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const observers = queryObservers();
@@ -104,6 +113,8 @@ async function openPostgres(url: string): Promise<Database> {
     migrate: async (folder = MIGRATIONS_FOLDER) => {
       const client = await pool.connect();
       try {
+        // A migration over a large table may rightly run longer than a request's statement.
+        await client.query('set statement_timeout = 0');
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         try {
           await migrate(drizzle(client, { schema }), { migrationsFolder: folder });

@@ -7,7 +7,7 @@
  *   WebAssembly instance takes several hundred MB, which would otherwise stay resident in the
  *   server (a worker thread's memory is not all given back either).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,9 +16,27 @@ import { promisify } from 'node:util';
 
 export const PGLITE_SETTINGS = ['shared_buffers = 32MB'];
 
+/**
+ * A new data directory is created 0700 before anything is written into it; an existing one that
+ * others may write to is refused (docs/operations.md "Embedded engine"): whoever can write there
+ * can replace the database or the share key.
+ */
+export function prepareDataDir(dataDir: string): void {
+  if (!existsSync(dataDir)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    return;
+  }
+  const mode = statSync(dataDir).mode & 0o777;
+  if (mode & 0o022) {
+    throw new Error(
+      `DATA_DIR ${dataDir} is group- or world-writable (mode ${mode.toString(8).padStart(4, '0')}); run chmod 700 ${dataDir} and start again.`,
+    );
+  }
+}
+
 /** Creates and initialises `dataDir` if it holds no database yet, in a child process. */
 export async function initialiseDataDir(dataDir: string): Promise<void> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  prepareDataDir(dataDir);
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
   const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
   const source = `

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   date,
@@ -59,15 +60,33 @@ export const apiTokens = pgTable(
     scopes: text('scopes').array().notNull(),
     /** Marks the token managed by BOOTSTRAP_ADMIN_TOKEN, so a new value replaces it. */
     bootstrap: boolean('bootstrap').notNull().default(false),
+    /**
+     * The token that created this one for its own user; revoking it revokes this one too. Null for
+     * tokens an instance admin made for someone else, bootstrap tokens and older rows.
+     */
+    createdByTokenId: text('created_by_token_id').references((): AnyPgColumn => apiTokens.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: instant('expires_at'),
     revokedAt: instant('revoked_at'),
   },
   (t) => [
     index('api_tokens_user_idx').on(t.userId),
+    index('api_tokens_created_by_idx').on(t.createdByTokenId),
     check('api_tokens_scopes_valid', sql`cardinality(${t.scopes}) between 1 and 2 and ${t.scopes} <@ array['read','write']::text[]`),
   ],
 );
+
+/**
+ * The API rate limit's fixed-window counter, one row per token (docs/operations.md "Rate limit").
+ * Kept in the database so every process behind a load balancer counts against the same budget.
+ */
+export const apiRateWindows = pgTable('api_rate_windows', {
+  tokenId: text('token_id')
+    .primaryKey()
+    .references(() => apiTokens.id, { onDelete: 'cascade' }),
+  windowStart: instant('window_start').notNull(),
+  used: integer('used').notNull(),
+});
 
 export const workspaces = pgTable(
   'workspaces',
@@ -343,6 +362,7 @@ export const shares = pgTable(
     revokedAt: instant('revoked_at'),
     viewCount: integer('view_count').notNull().default(0),
     lastViewedAt: instant('last_viewed_at'),
+    /** Wrong passcodes from every address in the current window: the per-link ceiling. */
     failedAttempts: integer('failed_attempts').notNull().default(0),
     failedWindowStartedAt: instant('failed_window_started_at'),
     createdAt: createdAt(),
@@ -356,6 +376,25 @@ export const shares = pgTable(
     }).onDelete('cascade'),
     check('shares_view_count_nonnegative', sql`${t.viewCount} >= 0`),
   ],
+);
+
+/**
+ * Wrong passcodes per link and client address in the current window (docs/operations.md
+ * "Passcode attempts"). Counting per address keeps an attacker elsewhere from locking the right
+ * reader out; the per-link ceiling on `shares` still bounds guessing from many addresses.
+ */
+export const passcodeAttempts = pgTable(
+  'passcode_attempts',
+  {
+    shareId: text('share_id')
+      .notNull()
+      .references(() => shares.id, { onDelete: 'cascade' }),
+    /** A keyed hash of the client address, never the address itself. */
+    clientKey: text('client_key').notNull(),
+    attempts: integer('attempts').notNull(),
+    windowStartedAt: instant('window_started_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shareId, t.clientKey] }), index('passcode_attempts_window_idx').on(t.windowStartedAt)],
 );
 
 export const REACTION_KEYS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'] as const;

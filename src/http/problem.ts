@@ -41,6 +41,11 @@ function toAppError(error: unknown): AppError | null {
     );
   }
   switch (pgErrorCode(error)) {
+    // statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS) cancelled the statement.
+    case '57014':
+      return new AppError('unavailable', 'The database took too long to answer this request; try again shortly.', undefined, {
+        'Retry-After': '5',
+      });
     // A row this request refers to was deleted by a concurrent request.
     case '23503':
       return notFound();

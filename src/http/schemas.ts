@@ -33,6 +33,7 @@ export const problemResponses = {
   401: ProblemSchema,
   403: ProblemSchema,
   404: ProblemSchema,
+  429: ProblemSchema,
   503: ProblemSchema,
 } as const;
 

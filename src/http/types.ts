@@ -17,6 +17,10 @@ type RouteScope = 'read' | 'write' | 'public';
 declare module 'fastify' {
   interface FastifyContextConfig {
     scope?: RouteScope;
+    /** Request units this route costs against API_RATE_LIMIT; default: by scope (auth.ts RATE_COST). */
+    rateCost?: number;
+    /** The response carries a secret (a token, a share link): it gets `Cache-Control: no-store`. */
+    secret?: boolean;
   }
 }
 

@@ -51,6 +51,8 @@ export interface RenderPool {
   renderPage(input: ReportPageInput): Promise<string>;
   /** What the pool is doing right now (metrics, tests). */
   stats(): RenderPoolStats;
+  /** Workers report and Liquid renders may occupy at once; one more is kept for share pages. */
+  readonly reportSlots: number;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | null;
+  /** The running job is a share page (pages may use the worker reports cannot take). */
+  page: boolean;
   timer: NodeJS.Timeout | null;
   idleTimer: NodeJS.Timeout | null;
   /** Not yet answered anything: its first job's deadline also covers the worker's start-up. */
@@ -150,7 +154,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     });
     // Idle workers must not keep the process alive.
     worker.unref();
-    const slot: Slot = { worker, job: null, timer: null, idleTimer: null, fresh: true, done };
+    const slot: Slot = { worker, job: null, page: false, timer: null, idleTimer: null, fresh: true, done };
     worker.on('message', (reply: RenderReply) => {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
@@ -222,13 +226,20 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     }, ms);
   }
 
+  /**
+   * Share pages first, and on up to `size + 1` workers, while report renders take at most `size`:
+   * however many renders are running, one worker is always there for a reader's page.
+   */
   function dispatch(): void {
     while (!closed && pages.length + reports.length > 0) {
-      const slot = slots.find((s) => s.job === null) ?? (slots.length < size ? spawn() : null);
+      const page = pages.length > 0;
+      if (!page && slots.filter((s) => s.job !== null && !s.page).length >= size) return;
+      const slot = slots.find((s) => s.job === null) ?? (slots.length < size + 1 ? spawn() : null);
       if (!slot) return;
-      const job = pages.shift() ?? reports.shift();
+      const job = page ? pages.shift() : reports.shift();
       if (!job) return;
       slot.job = job;
+      slot.page = page;
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.idleTimer = null;
       slot.worker.ref();
@@ -251,6 +262,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     renderReport: (job) => run({ kind: 'report', ...job }),
     render: (sources, context, limits = BASE_LIMITS) => run({ kind: 'liquid', sources, context, limits }),
     renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
+    reportSlots: size,
     stats: () => ({ workers: slots.length, busy: slots.filter((s) => s.job !== null).length, queued: pages.length + reports.length }),
     async close() {
       closed = true;

@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { apiTokens, instanceState, templates } from '../db/schema.js';
 
@@ -16,9 +16,25 @@ export async function insertTemplates(db: Db, rows: (typeof templates.$inferInse
   if (rows.length > 0) await db.insert(templates).values(rows).onConflictDoNothing();
 }
 
-/** Makes `tokenHash` a live read+write bootstrap token of `userId`, replacing any earlier one. */
+/**
+ * Revokes every live bootstrap token except the one with `keepHash` (none: all of them), with the
+ * tokens each of them created, to any depth (docs/api.md "Configuration and start-up").
+ */
+export async function revokeBootstrapTokens(db: Db, now: Date, keepHash: string | null): Promise<void> {
+  await db.execute(sql`
+    with recursive tree(id) as (
+      select id from api_tokens
+      where bootstrap and revoked_at is null ${keepHash === null ? sql`` : sql`and token_hash <> ${keepHash}`}
+      union
+      select t.id from api_tokens t join tree on t.created_by_token_id = tree.id
+    )
+    update api_tokens set revoked_at = ${now.toISOString()}::timestamptz
+    where id in (select id from tree) and revoked_at is null`);
+}
+
+/** Makes `tokenHash` a live read+write bootstrap token of `userId`, revoking any earlier one. */
 export async function upsertBootstrapToken(db: Db, userId: string, tokenHash: string, id: string, now: Date): Promise<void> {
-  await db.delete(apiTokens).where(and(eq(apiTokens.bootstrap, true), ne(apiTokens.tokenHash, tokenHash)));
+  await revokeBootstrapTokens(db, now, tokenHash);
   await db
     .insert(apiTokens)
     .values({ id, userId, name: 'bootstrap', tokenHash, scopes: ['read', 'write'], bootstrap: true, createdAt: now })

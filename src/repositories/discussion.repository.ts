@@ -1,8 +1,9 @@
 /** SQL of per-version discussions: comments and reactions (docs/api.md "Discussion"). */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
+import type { Page } from '../lib/paging.js';
 import { REACTION_KEYS, comments, deliveries, reactions, reportContents, reports, sends, users } from '../db/schema.js';
 import type { ReportRow } from './reports.repository.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
@@ -59,27 +60,30 @@ const KEY_ORDER = sql.raw(`array[${REACTION_KEYS.map((k) => `'${k}'`).join(', ')
 
 /**
  * A version's discussion as the API's JSON document (discussion.schemas.ts), built by the
- * database in one statement: a thread of a thousand comments is one value to read, not thousands
- * of rows to decode and reassemble. Comments oldest first, each with its author's live avatar;
- * reaction summaries per target in the fixed key order, names in reaction order; `editable` and
- * `reactedByMe` for `callerId`.
+ * database in one statement: a page of a thousand comments is one value to read, not thousands
+ * of rows to decode and reassemble. One page of comments, oldest first, each with its author's
+ * live avatar; the body's reaction summaries on every page; summaries per target in the fixed
+ * key order, names in reaction order; `editable` and `reactedByMe` for `callerId`. `total` is the
+ * number of comments of the whole thread.
  */
 const discussionDocument = prepared((db) =>
   db
     .select({
+      total: sql<number>`(select count(*) from comments c where c.report_content_id = ${p('contentId')})`.mapWith(Number),
       document: sql<string>`(
         with page as (
           select c.id, c.report_content_id, c.author_user_id, c.author_name, c.body, c.created_at, c.updated_at, u.image_url
           from comments c left join users u on u.id = c.author_user_id
           where c.report_content_id = ${p('contentId')}
           order by c.created_at, c.id
+          limit ${p('limit')} offset ${p('offset')}
         ),
         summaries as (
           select r.comment_id, r.emoji,
             json_build_object('emoji', r.emoji, 'count', count(*), 'reactedByMe', bool_or(r.user_id = ${p('callerId')}),
               'userNames', json_agg(u.name order by r.created_at, r.id)) as summary
           from reactions r join users u on u.id = r.user_id
-          where r.report_content_id = ${p('contentId')}
+          where r.report_content_id = ${p('contentId')} and (r.comment_id is null or r.comment_id in (select id from page))
           group by r.comment_id, r.emoji
         ),
         by_target as (
@@ -104,9 +108,16 @@ const discussionDocument = prepared((db) =>
     .prepare('discussion_document'),
 );
 
-export async function discussionJson(db: Db, contentId: string, callerId: string, shared: boolean): Promise<string | undefined> {
-  const [row] = await discussionDocument(db).execute({ contentId, callerId, shared });
-  return row?.document;
+/** One page of the discussion's JSON document and the thread's number of comments; undefined when the version does not exist. */
+export async function discussionJson(
+  db: Db,
+  contentId: string,
+  callerId: string,
+  shared: boolean,
+  page: Page,
+): Promise<{ document: string; total: number } | undefined> {
+  const [row] = await discussionDocument(db).execute({ contentId, callerId, shared, limit: page.limit, offset: page.offset });
+  return row;
 }
 
 export interface ReactionRow {
@@ -131,8 +142,26 @@ export function listReactions(db: Db, contentId: string, commentId?: string | nu
     .orderBy(asc(reactions.createdAt), asc(reactions.id));
 }
 
-export async function insertComment(db: Db, row: typeof comments.$inferInsert): Promise<CommentRow> {
-  return onlyRow(await db.insert(comments).values(row).returning());
+/**
+ * Adds a comment unless the version already holds `max` (DISCUSSION_MAX_COMMENTS).
+ * Call it in a transaction: the version row's lock (`FOR NO KEY UPDATE`, which leaves other
+ * writers' foreign-key checks alone) makes concurrent comments count one after another, so the
+ * cap holds exactly, on every process.
+ */
+export async function insertCommentCapped(
+  db: Db,
+  row: typeof comments.$inferInsert,
+  max: number,
+): Promise<{ kind: 'added'; row: CommentRow } | { kind: 'missing' } | { kind: 'full' }> {
+  const locked = await db
+    .select({ id: reportContents.id })
+    .from(reportContents)
+    .where(eq(reportContents.id, row.reportContentId))
+    .for('no key update');
+  if (locked.length === 0) return { kind: 'missing' };
+  const [existing] = await db.select({ n: count() }).from(comments).where(eq(comments.reportContentId, row.reportContentId));
+  if ((existing?.n ?? 0) >= max) return { kind: 'full' };
+  return { kind: 'added', row: onlyRow(await db.insert(comments).values(row).returning()) };
 }
 
 /** The author's own comment on this version, matched in the UPDATE itself so a miss of any kind looks the same. */

@@ -1,13 +1,24 @@
 /** SQL of the inbox: a user's deliveries. */
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { deliveries, reportContents } from '../db/schema.js';
+import { totalOf, type Page, type Paged } from '../lib/paging.js';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type DeliveryWithContent = DeliveryRow & { renderedMarkdown: string };
 
-export function listInbox(db: Db, userId: string): Promise<DeliveryRow[]> {
-  return db.select().from(deliveries).where(eq(deliveries.recipientUserId, userId)).orderBy(desc(deliveries.sentAt), desc(deliveries.id));
+/** One page of the user's messages, newest first, with the size of the whole inbox. */
+export async function listInbox(db: Db, userId: string, page: Page): Promise<Paged<DeliveryRow>> {
+  const where = eq(deliveries.recipientUserId, userId);
+  const rows = await db
+    .select({ delivery: deliveries, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(deliveries)
+    .where(where)
+    .orderBy(desc(deliveries.sentAt), desc(deliveries.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await db.select({ n: count() }).from(deliveries).where(where))[0]?.n ?? 0);
+  return { items: rows.map((r) => r.delivery), total };
 }
 
 /** The delivery if `userId` is its recipient; undefined for anyone else, the sender included. */

@@ -1,7 +1,8 @@
 /** SQL of sending: recipient candidates, send batches and their deliveries. */
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { deliveries, projects, reportContents, reports, sends, users, workspaceMembers } from '../db/schema.js';
+import { totalOf, type Page, type Paged } from '../lib/paging.js';
 import { projectReadableBy } from './access.repository.js';
 import type { ReportRow } from './reports.repository.js';
 
@@ -68,23 +69,31 @@ export async function insertDeliveries(db: Db, rows: DeliveryInsert[]): Promise<
   if (rows.length > 0) await db.insert(deliveries).values(rows);
 }
 
-/** The report's send batches, newest first. */
-export async function listSends(db: Db, reportId: string): Promise<SendRow[]> {
+/** One page of the report's send batches, newest first, with the number of batches. */
+export async function listSends(db: Db, reportId: string, page: Page): Promise<Paged<SendRow>> {
   const rows = await db
-    .select({ send: sends, version: reportContents.version })
+    .select({ send: sends, version: reportContents.version, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(sends)
     .innerJoin(reportContents, eq(reportContents.id, sends.reportContentId))
     .where(eq(sends.reportId, reportId))
-    .orderBy(desc(sends.sentAt), desc(sends.id));
-  return rows.map((r) => ({ ...r.send, version: r.version }));
+    .orderBy(desc(sends.sentAt), desc(sends.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const total = await totalOf(
+    rows,
+    page,
+    async () => (await db.select({ n: count() }).from(sends).where(eq(sends.reportId, reportId)))[0]?.n ?? 0,
+  );
+  return { items: rows.map((r) => ({ ...r.send, version: r.version })), total };
 }
 
-/** Every teammate delivery (self-copies left out) of the report's sends, with the recipient's name. */
-export function listTeammateDeliveries(db: Db, reportId: string): Promise<TeammateDeliveryRow[]> {
+/** The teammate deliveries (self-copies left out) of the given send batches of the report, with the recipient's name. */
+export function listTeammateDeliveries(db: Db, reportId: string, sendIds: readonly string[]): Promise<TeammateDeliveryRow[]> {
+  if (sendIds.length === 0) return Promise.resolve([]);
   return db
     .select({ sendId: deliveries.sendId, userId: deliveries.recipientUserId, name: users.name, readAt: deliveries.readAt })
     .from(deliveries)
     .innerJoin(users, eq(users.id, deliveries.recipientUserId))
-    .where(and(eq(deliveries.reportId, reportId), eq(deliveries.self, false)))
+    .where(and(eq(deliveries.reportId, reportId), inArray(deliveries.sendId, [...sendIds]), eq(deliveries.self, false)))
     .orderBy(asc(users.name), asc(users.id));
 }

@@ -1,8 +1,9 @@
 /** SQL of public share links and of what the public viewer reads. */
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { reportContents, reports, shares, users } from '../db/schema.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
+import { totalOf, type Page, type Paged } from '../lib/paging.js';
 
 export type ShareRow = typeof shares.$inferSelect;
 
@@ -10,13 +11,22 @@ export async function insertShare(db: Db, row: typeof shares.$inferInsert): Prom
   return onlyRow(await db.insert(shares).values(row).returning());
 }
 
-/** Links `creatorUserId` minted on the report (over any of its versions), newest first. */
-export function listReportShares(db: Db, reportId: string, creatorUserId: string): Promise<ShareRow[]> {
-  return db
-    .select()
+/** One page of a filtered list of links, newest first, with the size of the whole list. */
+async function pageOfShares(db: Db, where: SQL | undefined, page: Page): Promise<Paged<ShareRow>> {
+  const rows = await db
+    .select({ share: shares, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(shares)
-    .where(and(eq(shares.reportId, reportId), eq(shares.createdByUserId, creatorUserId)))
-    .orderBy(desc(shares.createdAt), desc(shares.id));
+    .where(where)
+    .orderBy(desc(shares.createdAt), desc(shares.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await db.select({ n: count() }).from(shares).where(where))[0]?.n ?? 0);
+  return { items: rows.map((r) => r.share), total };
+}
+
+/** Links `creatorUserId` minted on the report (over any of its versions), newest first. */
+export function listReportShares(db: Db, reportId: string, creatorUserId: string, page: Page): Promise<Paged<ShareRow>> {
+  return pageOfShares(db, and(eq(shares.reportId, reportId), eq(shares.createdByUserId, creatorUserId)), page);
 }
 
 /**
@@ -27,18 +37,17 @@ export function listVersionShares(
   db: Db,
   version: { reportId: string; reportContentId: string },
   creatorUserId: string,
-): Promise<ShareRow[]> {
-  return db
-    .select()
-    .from(shares)
-    .where(
-      and(
-        eq(shares.reportId, version.reportId),
-        eq(shares.createdByUserId, creatorUserId),
-        eq(shares.reportContentId, version.reportContentId),
-      ),
-    )
-    .orderBy(desc(shares.createdAt), desc(shares.id));
+  page: Page,
+): Promise<Paged<ShareRow>> {
+  return pageOfShares(
+    db,
+    and(
+      eq(shares.reportId, version.reportId),
+      eq(shares.createdByUserId, creatorUserId),
+      eq(shares.reportContentId, version.reportContentId),
+    ),
+    page,
+  );
 }
 
 /**
@@ -85,34 +94,91 @@ export interface AttemptWindow {
   windowStartedAt: Date;
 }
 
+export interface AttemptLimits {
+  windowMs: number;
+  /** Wrong passcodes one client address may try on one link per window. */
+  perClient: number;
+  /** Wrong passcodes all addresses together may try on one link per window: the ceiling. */
+  perLink: number;
+}
+
+export type AttemptBooking =
+  /** The link does not serve (revoked, expired, deleted). */
+  | { kind: 'gone' }
+  /** The attempt may go ahead; `window` is the client's window (a correct passcode refunds it). */
+  | { kind: 'booked'; client: AttemptWindow; link: AttemptWindow }
+  /** Refused without checking the passcode: this client, or the link as a whole, is over its limit. */
+  | { kind: 'limited'; until: Date };
+
+interface BookingRow {
+  client_attempts: number;
+  client_window: Date | string;
+  link_attempts: number | null;
+  link_window: Date | string | null;
+}
+
+const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+
 /**
- * Books one passcode attempt in a single atomic UPDATE, before the passcode is checked: a window
- * older than `windowMs` starts over at 1, otherwise the count goes up (capped at `limit + 1`, so a
- * flood cannot overflow it). The attempt may go ahead when the returned count is at most `limit`;
- * because the booking and the test are one statement, concurrent requests from any number of
- * processes can never get more than `limit` checks into one window. A link revoked or expired since
- * it was looked up books nothing and gives undefined (the viewer's 404), never a 401 or 429.
+ * Books one passcode attempt before the passcode is checked, in ONE statement, per client address
+ * and per link (docs/operations.md "Passcode attempts"). The client's row counts first; only an
+ * attempt the client may make counts against the link's ceiling, so a client that is refused
+ * cannot use up the link's allowance for everyone else. A window older than `windowMs` starts
+ * over at 1; counts are capped at limit + 1, so a flood cannot overflow them. Both rows are
+ * written only while the link serves at `now`. Other clients' rows of the link whose window has
+ * passed are deleted on the way, so the table holds only the addresses of the current window.
  */
 export async function bookPasscodeAttempt(
   db: Db,
   shareId: string,
+  clientKey: string,
   now: Date,
-  windowMs: number,
-  limit: number,
-): Promise<AttemptWindow | undefined> {
-  const nowText = now.toISOString();
-  const staleBefore = new Date(now.getTime() - windowMs).toISOString();
-  const stale = sql`(${shares.failedWindowStartedAt} is null or ${shares.failedWindowStartedAt} <= ${staleBefore}::timestamptz)`;
-  const [row] = await db
-    .update(shares)
-    .set({
-      failedAttempts: sql`case when ${stale} then 1 else least(${shares.failedAttempts} + 1, ${limit + 1}::int) end`,
-      failedWindowStartedAt: sql`case when ${stale} then ${nowText}::timestamptz else ${shares.failedWindowStartedAt} end`,
-    })
-    .where(and(eq(shares.id, shareId), servesAt(now)))
-    .returning({ attempts: shares.failedAttempts, windowStartedAt: shares.failedWindowStartedAt });
-  // The statement always sets the window's start, so a row without one cannot come back.
-  return row?.windowStartedAt ? { attempts: row.attempts, windowStartedAt: row.windowStartedAt } : undefined;
+  limits: AttemptLimits,
+): Promise<AttemptBooking> {
+  const at = now.toISOString();
+  const staleBefore = new Date(now.getTime() - limits.windowMs).toISOString();
+  const result = await db.execute(sql`
+    with stale as (
+      delete from passcode_attempts
+      where share_id = ${shareId} and client_key <> ${clientKey} and window_started_at <= ${staleBefore}::timestamptz
+    ), c as (
+      insert into passcode_attempts as a (share_id, client_key, attempts, window_started_at)
+      select s.id, ${clientKey}, 1, ${at}::timestamptz from shares s
+      where s.id = ${shareId} and s.revoked_at is null and (s.expires_at is null or s.expires_at > ${at}::timestamptz)
+      on conflict (share_id, client_key) do update set
+        attempts = case when a.window_started_at <= ${staleBefore}::timestamptz then 1
+          else least(a.attempts + 1, ${limits.perClient + 1}::int) end,
+        window_started_at = case when a.window_started_at <= ${staleBefore}::timestamptz then ${at}::timestamptz
+          else a.window_started_at end
+      returning attempts, window_started_at
+    ), l as (
+      update shares s set
+        failed_attempts = case when s.failed_window_started_at is null or s.failed_window_started_at <= ${staleBefore}::timestamptz then 1
+          else least(s.failed_attempts + 1, ${limits.perLink + 1}::int) end,
+        failed_window_started_at = case when s.failed_window_started_at is null or s.failed_window_started_at <= ${staleBefore}::timestamptz
+          then ${at}::timestamptz else s.failed_window_started_at end
+      where s.id = ${shareId} and (select attempts from c) <= ${limits.perClient}
+      returning s.failed_attempts, s.failed_window_started_at
+    )
+    select c.attempts as client_attempts, c.window_started_at as client_window,
+      l.failed_attempts as link_attempts, l.failed_window_started_at as link_window
+    from c left join l on true`);
+  const [row] = rowsOf<BookingRow>(result);
+  if (!row) return { kind: 'gone' };
+  const client = { attempts: row.client_attempts, windowStartedAt: asDate(row.client_window) };
+  if (client.attempts > limits.perClient) return { kind: 'limited', until: new Date(client.windowStartedAt.getTime() + limits.windowMs) };
+  if (row.link_attempts === null || row.link_window === null) return { kind: 'gone' };
+  const link = { attempts: row.link_attempts, windowStartedAt: asDate(row.link_window) };
+  if (link.attempts > limits.perLink) return { kind: 'limited', until: new Date(link.windowStartedAt.getTime() + limits.windowMs) };
+  return { kind: 'booked', client, link };
+}
+
+/** Gives back the client's attempt booked in `windowStartedAt` (a correct passcode costs nothing). */
+export async function refundClientAttempt(db: Db, shareId: string, clientKey: string, windowStartedAt: Date): Promise<void> {
+  await db.execute(sql`
+    update passcode_attempts set attempts = attempts - 1
+    where share_id = ${shareId} and client_key = ${clientKey}
+      and window_started_at = ${windowStartedAt.toISOString()}::timestamptz and attempts > 0`);
 }
 
 /**

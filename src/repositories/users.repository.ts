@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import { rowsOf } from '../db/rows.js';
 import { onlyRow } from '../db/rows.js';
 import { apiTokens, users, workspaceMembers } from '../db/schema.js';
 import { alias } from 'drizzle-orm/pg-core';
@@ -86,12 +87,19 @@ export function listActiveTokens(db: Db, userId: string): Promise<TokenRow[]> {
     .orderBy(sql`${apiTokens.createdAt} desc, ${apiTokens.id} desc`);
 }
 
-/** Revokes one of the user's tokens; false when it is not theirs or already revoked. */
+/**
+ * Revokes one of the user's tokens and, in the same statement, every token it created, and those
+ * tokens' own, to any depth; false when it is not theirs or already revoked.
+ */
 export async function revokeToken(db: Db, userId: string, tokenId: string, now: Date): Promise<boolean> {
-  const rows = await db
-    .update(apiTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-    .returning({ id: apiTokens.id });
-  return rows.length > 0;
+  const result = await db.execute(sql`
+    with recursive tree(id) as (
+      select id from api_tokens where id = ${tokenId} and user_id = ${userId} and revoked_at is null
+      union
+      select t.id from api_tokens t join tree on t.created_by_token_id = tree.id
+    )
+    update api_tokens set revoked_at = coalesce(revoked_at, ${now.toISOString()}::timestamptz)
+    where id in (select id from tree)
+    returning id`);
+  return rowsOf<{ id: string }>(result).some((row) => row.id === tokenId);
 }

@@ -45,6 +45,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     passcodeIterations: 1_000,
     corsOrigins: [],
     metricsToken: null,
+    // Off here so suites that make thousands of requests with one token are not limited; the rate
+    // limit's own tests (test/abuse-rate-limit.test.ts) and test/statements.test.ts turn it on.
+    apiRateLimit: 0,
+    renderUserConcurrency: 2,
+    renderUserQueue: 4,
+    renderQueueMax: 32,
+    discussionMaxComments: 5_000,
+    statementTimeoutMs: 30_000,
+    requestTimeoutMs: 30_000,
+    trustProxy: false,
     ...overrides,
   };
 }

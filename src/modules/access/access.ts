@@ -8,7 +8,7 @@
  * The SQL these rules need lives in repositories/access.repository.ts; rules that are a condition
  * inside a single statement (an entry insert, a revoke by its creator) say so and where.
  */
-import type { Actor } from '../../context.js';
+import type { Actor, Scope } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '../../lib/errors.js';
 import {
@@ -60,6 +60,17 @@ export function requireUserReader(actor: Actor, userId: string): void {
 /** Tokens are created by instance admins for anyone, and by a user for themself; 404 otherwise. */
 export function requireTokenIssuer(actor: Actor, userId: string): void {
   requireUserReader(actor, userId);
+}
+
+/**
+ * A token a user makes for themself carries at most the scopes of the token that makes it
+ * (docs/api.md "Users and tokens"); instance admins making tokens for others are not bound by it.
+ */
+export function requireScopesWithin(actor: Actor, scopes: readonly string[]): void {
+  const extra = scopes.filter((scope) => !actor.scopes.includes(scope as Scope));
+  if (extra.length > 0) {
+    throw forbidden(`A token cannot grant scopes it does not hold itself: ${extra.map((s) => `"${s}"`).join(', ')}.`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

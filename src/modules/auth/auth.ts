@@ -1,13 +1,15 @@
 /**
- * Bearer-token authentication (docs/api.md "Conventions"). Every route names its scope in its route
- * definition; this hook enforces it before the body is even parsed.
+ * Bearer-token authentication and the API rate limit (docs/api.md "Conventions",
+ * docs/operations.md "Rate limit"). Every route names its scope in its route definition; this
+ * hook enforces it before the body is even parsed, and counts the request against the token's
+ * budget in the same statement that finds the token.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/tokens.js';
 import type { App } from '../../http/types.js';
 import type { Actor, AppContext, Scope } from '../../context.js';
-import { findActiveToken } from '../../repositories/auth.repository.js';
+import { findActiveToken, findActiveTokenCounting } from '../../repositories/auth.repository.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,16 +20,69 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/i;
 
+/** The rate limit's fixed window. */
+export const RATE_WINDOW_MS = 60_000;
+
+/** What one request costs against API_RATE_LIMIT, unless its route declares `rateCost`. */
+export const RATE_COST = { read: 1, write: 3 } as const;
+
+/** The cost a route declares for work well above a plain write: a render, a passcode hash. */
+export const HEAVY_RATE_COST = 10;
+
 const unauthorized = (detail: string) => new AppError('unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
+
+/**
+ * Routes fail closed: one without a declared scope would skip authentication, so it stops
+ * start-up instead of serving (docs/decisions.md "Routes declare their scope").
+ */
+export function assertDeclaredScope(route: { method: string | string[]; url: string; config?: { scope?: unknown } }): void {
+  const scope = route.config?.scope;
+  if (scope !== 'read' && scope !== 'write' && scope !== 'public') {
+    const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
+    throw new Error(`The route ${method} ${route.url} declares no scope (config.scope: 'read', 'write' or 'public').`);
+  }
+}
+
+/** RateLimit-* (draft-ietf-httpapi-ratelimit-headers) on every counted response. */
+function rateHeaders(limit: number, used: number, resetSeconds: number): Record<string, string> {
+  return {
+    'RateLimit-Policy': `${limit};w=${RATE_WINDOW_MS / 1000}`,
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(Math.max(0, limit - used)),
+    'RateLimit-Reset': String(resetSeconds),
+  };
+}
+
+async function lookUp(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, tokenHash: string, scope: Scope) {
+  const limit = ctx.config.apiRateLimit;
+  const now = ctx.clock.now();
+  if (limit === 0) return findActiveToken(ctx.db, tokenHash, now);
+  const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
+  const cost = request.routeOptions.config.rateCost ?? RATE_COST[scope];
+  const row = await findActiveTokenCounting(ctx.db, tokenHash, now, windowStart, cost);
+  if (!row) return undefined;
+  const resetSeconds = Math.max(1, Math.ceil((row.windowStart.getTime() + RATE_WINDOW_MS - now.getTime()) / 1000));
+  const headers = rateHeaders(limit, row.used, resetSeconds);
+  if (row.used > limit) {
+    throw new AppError(
+      'rate_limited',
+      `This token used its ${limit} request units of this minute (a read costs ${RATE_COST.read}, a write ${RATE_COST.write}, a render or a share mint ${HEAVY_RATE_COST}); try again in ${resetSeconds} s.`,
+      undefined,
+      { ...headers, 'Retry-After': String(resetSeconds) },
+    );
+  }
+  reply.headers(headers);
+  return row;
+}
 
 export function registerAuth(app: App, ctx: AppContext): void {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (scope === undefined || scope === 'public') return;
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match?.[1]) throw unauthorized('A valid bearer token is required.');
-    const row = await findActiveToken(ctx.db, hashSecret(match[1]), ctx.clock.now());
+    const row = await lookUp(ctx, request, reply, hashSecret(match[1]), scope);
     if (!row) throw unauthorized('The bearer token is unknown, expired or revoked.');
     const scopes = row.scopes as Scope[];
     if (!scopes.includes(scope)) {
@@ -35,7 +90,7 @@ export function registerAuth(app: App, ctx: AppContext): void {
         'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
       });
     }
-    request.actor = { user: row.user, tokenId: row.tokenId, scopes };
+    request.actor = { user: row.user, tokenId: row.tokenId, scopes, tokenExpiresAt: row.expiresAt };
   });
 }
 

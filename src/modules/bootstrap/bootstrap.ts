@@ -45,6 +45,8 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
       await repo.upsertBootstrapToken(tx, admin.id, hashSecret(configured), newId(), now);
       return { generatedAdminToken: null };
     }
+    // The variable was removed: the token an earlier start made from it stops working.
+    await repo.revokeBootstrapTokens(tx, now, null);
     if (!(await repo.claimOnce(tx, 'first_admin_created', now))) return { generatedAdminToken: null };
     if ((await users.countUsers(tx)) > 0) return { generatedAdminToken: null };
     const admin = await ensureAdmin(tx, now);

@@ -1,6 +1,8 @@
 import type { FeatureRoutes } from '../../http/types.js';
 import { sendJsonText } from '../../http/problem.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
+import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { pageOf } from '../../lib/paging.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './discussion.service.js';
 import {
@@ -19,15 +21,40 @@ const writeProblems = { ...problemResponses, 409: ProblemSchema };
 export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.get(
     '/report-contents/:id/discussion',
-    { config: { scope: 'read' }, schema: { tags, params: IdParams, response: { 200: DiscussionSchema, ...problemResponses } } },
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        description:
+          "The version's body reactions (on every page) and one page of its comments, oldest first. " +
+          `Comments are paged: ${PAGED} A thread that fits one page is the whole thread.`,
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: DiscussionSchema, ...problemResponses },
+      },
+    },
     // The database writes the document (discussion.repository.ts); it is sent as it is.
-    async (request, reply) => sendJsonText(reply, await service.getDiscussion(ctx, actorOf(request), request.params.id)),
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { document, total } = await service.getDiscussion(ctx, actorOf(request), request.params.id, page);
+      const shown = Math.max(0, Math.min(page.limit, total - page.offset));
+      pageHeaders(reply, request, ctx.config.publicBaseUrl, page, shown, total);
+      return sendJsonText(reply, document);
+    },
   );
   app.post(
     '/report-contents/:id/comments',
     {
       config: { scope: 'write' },
-      schema: { tags, params: IdParams, body: CommentBody, response: { 201: CommentSchema, ...writeProblems } },
+      schema: {
+        tags,
+        description:
+          'Participants only, on a version that was sent (409 otherwise). A version holds at most DISCUSSION_MAX_COMMENTS ' +
+          'comments (default 5,000); one more is 409.',
+        params: IdParams,
+        body: CommentBody,
+        response: { 201: CommentSchema, ...writeProblems },
+      },
     },
     async (request, reply) => reply.code(201).send(await service.createComment(ctx, actorOf(request), request.params.id, request.body)),
   );

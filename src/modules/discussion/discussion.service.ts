@@ -4,7 +4,8 @@
  */
 import { REACTION_KEYS } from '../../db/schema.js';
 import type { Actor, AppContext } from '../../context.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { Page } from '../../lib/paging.js';
 import { newId } from '../../lib/ids.js';
 import { discussionAccess, requireDiscussionWriter } from '../access/access.js';
 import * as repo from '../../repositories/discussion.repository.js';
@@ -54,12 +55,20 @@ function toComment(row: repo.CommentWithImage, callerId: string, reactions: Reac
   };
 }
 
-/** The whole thread as its JSON document, in two statements however long it is: access, then the document. */
-export async function getDiscussion(ctx: AppContext, actor: Actor, contentId: string): Promise<string> {
+/**
+ * One page of the thread as its JSON document with the thread's size, in two statements however
+ * long it is: access, then the document. A thread that fits one page is the whole thread.
+ */
+export async function getDiscussion(
+  ctx: AppContext,
+  actor: Actor,
+  contentId: string,
+  page: Page,
+): Promise<{ document: string; total: number }> {
   const { shared } = await access(ctx, actor, contentId);
-  const document = await repo.discussionJson(ctx.db, contentId, actor.user.id, shared);
-  if (document === undefined) throw notFound();
-  return document;
+  const found = await repo.discussionJson(ctx.db, contentId, actor.user.id, shared, page);
+  if (found === undefined) throw notFound();
+  return found;
 }
 
 /** A body of only whitespace says nothing; like a blank report note it is treated as absent. */
@@ -72,17 +81,30 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
   assertNotBlank(input.body);
   await writable(ctx, actor, contentId);
   const now = ctx.clock.now();
-  // A version deleted meanwhile fails the foreign key: the error handler answers 404.
-  const row = await repo.insertComment(ctx.db, {
-    id: newId(),
-    reportContentId: contentId,
-    authorUserId: actor.user.id,
-    authorName: actor.user.name,
-    body: input.body,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return toComment({ ...row, authorImageUrl: actor.user.imageUrl }, actor.user.id, []);
+  const max = ctx.config.discussionMaxComments;
+  const added = await ctx.newComments.run(contentId, () =>
+    ctx.db.transaction((tx) =>
+      repo.insertCommentCapped(
+        tx,
+        {
+          id: newId(),
+          reportContentId: contentId,
+          authorUserId: actor.user.id,
+          authorName: actor.user.name,
+          body: input.body,
+          createdAt: now,
+          updatedAt: now,
+        },
+        max,
+      ),
+    ),
+  );
+  // A version deleted meanwhile (its report was deleted) is the same 404 as a missing one.
+  if (added.kind === 'missing') throw notFound();
+  if (added.kind === 'full') {
+    throw conflict(`This version's discussion holds ${max.toLocaleString('en-US')} comments, the most one version may have.`);
+  }
+  return toComment({ ...added.row, authorImageUrl: actor.user.imageUrl }, actor.user.id, []);
 }
 
 /** Author only; a missing comment, one of another version and someone else's all give the same 404. */

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, problemResponses } from '../../http/schemas.js';
+import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { pageOf } from '../../lib/paging.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './inbox.service.js';
 import { InboxMessageSchema, InboxMessageWithContentSchema } from './inbox.schemas.js';
@@ -12,9 +14,19 @@ export const inboxRoutes: FeatureRoutes = (app, { ctx }, done) => {
     '/inbox',
     {
       config: { scope: 'read' },
-      schema: { tags, response: { 200: Type.Array(InboxMessageSchema, { description: 'Newest first.' }), ...problemResponses } },
+      schema: {
+        tags,
+        description: `The caller's messages, newest first. ${PAGED}`,
+        querystring: PageQuery,
+        response: { 200: Type.Array(InboxMessageSchema, { description: 'Newest first.' }), ...problemResponses },
+      },
     },
-    async (request) => service.list(ctx, actorOf(request)),
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { items, total } = await service.list(ctx, actorOf(request), page);
+      pageHeaders(reply, request, ctx.config.publicBaseUrl, page, items.length, total);
+      return items;
+    },
   );
   app.get(
     '/inbox/:id',

@@ -1,6 +1,7 @@
 /** The inbox (docs/api.md "Inbox"): only a message's recipient sees it; anyone else gets 404. */
 import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
+import type { Page, Paged } from '../../lib/paging.js';
 import * as repo from '../../repositories/inbox.repository.js';
 import type { InboxMessage, InboxMessageWithContent } from './inbox.schemas.js';
 
@@ -20,8 +21,9 @@ function toInboxMessage(row: repo.DeliveryRow): InboxMessage {
   };
 }
 
-export async function list(ctx: AppContext, actor: Actor): Promise<InboxMessage[]> {
-  return (await repo.listInbox(ctx.db, actor.user.id)).map(toInboxMessage);
+export async function list(ctx: AppContext, actor: Actor, page: Page): Promise<Paged<InboxMessage>> {
+  const { items, total } = await repo.listInbox(ctx.db, actor.user.id, page);
+  return { items: items.map(toInboxMessage), total };
 }
 
 export async function get(ctx: AppContext, actor: Actor, id: string): Promise<InboxMessageWithContent> {

@@ -60,7 +60,7 @@ export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPl
   const data = await loadRenderData(db, plan.selection, { withEntries: plan.readsEntries, maxEntries: settings.maxEntries });
   if (data.kind === 'too-many') {
     throw badRequest(
-      `The filters match more than ${data.limit.toLocaleString('en-US')} entries, the most one report may render; narrow them.`,
+      `The filters match more than ${data.limit.toLocaleString('en-US')} entries, the most one report may render (RENDER_MAX_ENTRIES); narrow them.`,
       [{ path: '/filters', message: `matches more than ${data.limit} entries` }],
     );
   }

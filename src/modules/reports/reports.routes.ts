@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { actorOf } from '../auth/auth.js';
+import { pageHeaders } from '../../http/paging.js';
+import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './reports.service.js';
 import { IfMatchHeaders, ListQuery, PreviewSchema, ReportBody, ReportSchema, ReportSummarySchema } from './reports.schemas.js';
 
@@ -23,7 +24,10 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
     },
     async (request, reply) => {
       const { items, total } = await service.list(ctx, actorOf(request), request.query);
-      return reply.header('X-Total-Count', String(total)).send(items);
+      // Without a limit the whole filtered set is the answer (docs/api.md "Reports"): no next page.
+      const { limit = total, offset = 0 } = request.query;
+      pageHeaders(reply, request, ctx.config.publicBaseUrl, { limit, offset }, items.length, total);
+      return reply.send(items);
     },
   );
   app.get(
@@ -33,12 +37,18 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
   );
   app.post(
     '/reports/preview',
-    { config: { scope: 'read' }, schema: { tags, body: ReportBody, response: { 200: PreviewSchema, ...problemResponses } } },
+    {
+      config: { scope: 'read', rateCost: HEAVY_RATE_COST },
+      schema: { tags, body: ReportBody, response: { 200: PreviewSchema, ...problemResponses } },
+    },
     async (request) => service.preview(ctx, actorOf(request), request.body),
   );
   app.post(
     '/reports',
-    { config: { scope: 'write' }, schema: { tags, body: ReportBody, response: { 201: ReportSchema, ...problemResponses } } },
+    {
+      config: { scope: 'write', rateCost: HEAVY_RATE_COST },
+      schema: { tags, body: ReportBody, response: { 201: ReportSchema, ...problemResponses } },
+    },
     async (request, reply) => {
       const report = await service.create(ctx, actorOf(request), request.body);
       return reply.code(201).header('ETag', service.versionTag(report.version)).send(report);
@@ -63,7 +73,7 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.patch(
     '/reports/:id',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', rateCost: HEAVY_RATE_COST },
       schema: {
         tags,
         description:

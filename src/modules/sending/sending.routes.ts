@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, problemResponses } from '../../http/schemas.js';
+import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { pageOf } from '../../lib/paging.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './sending.service.js';
 import { RecipientCandidateSchema, SendBody, SendHistoryEntrySchema, SendResultSchema } from './sending.schemas.js';
@@ -37,11 +39,18 @@ export const sendingRoutes: FeatureRoutes = (app, { ctx }, done) => {
       config: { scope: 'read' },
       schema: {
         tags,
+        description: `The report's send batches, newest first. ${PAGED}`,
         params: IdParams,
+        querystring: PageQuery,
         response: { 200: Type.Array(SendHistoryEntrySchema, { description: 'Newest first.' }), ...problemResponses },
       },
     },
-    async (request) => service.history(ctx, actorOf(request), request.params.id),
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { items, total } = await service.history(ctx, actorOf(request), request.params.id, page);
+      pageHeaders(reply, request, ctx.config.publicBaseUrl, page, items.length, total);
+      return items;
+    },
   );
   done();
 };

@@ -1,5 +1,6 @@
 /** Sending a report to inboxes, its recipient candidates and send history (docs/api.md "Reports"). */
 import type { Actor, AppContext } from '../../context.js';
+import type { Page, Paged } from '../../lib/paging.js';
 import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
@@ -97,15 +98,20 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
 }
 
 /**
- * Readable under the report's read grants; two queries whatever the number of batches. Read
+ * Readable under the report's read grants; one page of batches in two queries however many there are. Read
  * counts follow ownership, not the grant: an owner who is also an instance admin keeps seeing
  * them after losing a filtered workspace.
  */
-export async function history(ctx: AppContext, actor: Actor, reportId: string): Promise<SendHistoryEntry[]> {
+export async function history(ctx: AppContext, actor: Actor, reportId: string, page: Page): Promise<Paged<SendHistoryEntry>> {
   const report = await findReport(ctx.db, reportId);
   const grant = report ? await reportReadGrant(ctx.db, actor, report) : null;
   if (!report || !grant) throw notFound();
-  const [batches, delivered] = await Promise.all([repo.listSends(ctx.db, reportId), repo.listTeammateDeliveries(ctx.db, reportId)]);
+  const { items: batches, total } = await repo.listSends(ctx.db, reportId, page);
+  const delivered = await repo.listTeammateDeliveries(
+    ctx.db,
+    reportId,
+    batches.map((s) => s.id),
+  );
   const bySend = new Map<string, repo.TeammateDeliveryRow[]>();
   for (const d of delivered) {
     const list = bySend.get(d.sendId);
@@ -113,5 +119,5 @@ export async function history(ctx: AppContext, actor: Actor, reportId: string): 
     else bySend.set(d.sendId, [d]);
   }
   const isOwner = report.ownerUserId === actor.user.id;
-  return batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], isOwner));
+  return { items: batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], isOwner)), total };
 }

@@ -2,7 +2,9 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, OPTIONAL_BODY, problemResponses } from '../../http/schemas.js';
-import { actorOf } from '../auth/auth.js';
+import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { pageOf } from '../../lib/paging.js';
+import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './shares.service.js';
 import { MintShareBody, ShareSchema } from './shares.schemas.js';
 
@@ -25,30 +27,38 @@ const mintSchema = {
 };
 const listSchema = {
   tags,
+  description: `Newest first. ${PAGED}`,
   params: IdParams,
+  querystring: PageQuery,
   response: { 200: Type.Array(ShareSchema, { description: 'Newest first.' }), ...problemResponses },
 };
 
 export const shareRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/reports/:id/shares',
-    { config: { scope: 'write' }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
+    { config: { scope: 'write', rateCost: HEAVY_RATE_COST, secret: true }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
     async (request, reply) => reply.code(201).send(await service.mintForReport(ctx, actorOf(request), request.params.id, request.body)),
   );
-  app.get('/reports/:id/shares', { config: { scope: 'read' }, schema: listSchema }, async (request) =>
-    service.listForReport(ctx, actorOf(request), request.params.id),
-  );
+  app.get('/reports/:id/shares', { config: { scope: 'read', secret: true }, schema: listSchema }, async (request, reply) => {
+    const page = pageOf(request.query);
+    const { items, total } = await service.listForReport(ctx, actorOf(request), request.params.id, page);
+    pageHeaders(reply, request, ctx.config.publicBaseUrl, page, items.length, total);
+    return items;
+  });
   app.post(
     '/inbox/:id/shares',
-    { config: { scope: 'write' }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
+    { config: { scope: 'write', rateCost: HEAVY_RATE_COST, secret: true }, preValidation: emptyBodyIsEmptyObject, schema: mintSchema },
     async (request, reply) => reply.code(201).send(await service.mintForInbox(ctx, actorOf(request), request.params.id, request.body)),
   );
-  app.get('/inbox/:id/shares', { config: { scope: 'read' }, schema: listSchema }, async (request) =>
-    service.listForInbox(ctx, actorOf(request), request.params.id),
-  );
+  app.get('/inbox/:id/shares', { config: { scope: 'read', secret: true }, schema: listSchema }, async (request, reply) => {
+    const page = pageOf(request.query);
+    const { items, total } = await service.listForInbox(ctx, actorOf(request), request.params.id, page);
+    pageHeaders(reply, request, ctx.config.publicBaseUrl, page, items.length, total);
+    return items;
+  });
   app.post(
     '/report-shares/:id/revoke',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, response: { 200: ShareSchema, ...problemResponses } } },
+    { config: { scope: 'write', secret: true }, schema: { tags, params: IdParams, response: { 200: ShareSchema, ...problemResponses } } },
     async (request) => service.revoke(ctx, actorOf(request), request.params.id),
   );
   done();

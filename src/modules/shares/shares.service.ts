@@ -1,5 +1,6 @@
 /** Public share links (docs/api.md "Share links"): mint, list and revoke. The public page is viewer.service.ts. */
 import type { Actor, AppContext } from '../../context.js';
+import type { Page, Paged } from '../../lib/paging.js';
 import type { Db } from '../../db/database.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -81,7 +82,10 @@ interface MintTarget {
 async function mint(ctx: AppContext, actor: Actor, target: MintTarget, input: MintShareInput): Promise<Share> {
   const token = generateShareToken();
   // PBKDF2 runs on the libuv pool; the hash is made before the insert so no transaction waits on it.
-  const passcodeHash = input.passcode === undefined ? null : await hashPasscode(input.passcode, ctx.config.passcodeIterations);
+  // It takes a mint's passcode slot, so viewers unlocking links never wait behind a burst of mints.
+  const { passcode } = input;
+  const passcodeHash =
+    passcode === undefined ? null : await ctx.passcodeSlots.run('mint', () => hashPasscode(passcode, ctx.config.passcodeIterations));
   const now = ctx.clock.now();
   // A report or delivery deleted while the passcode was hashed fails the foreign key: 404.
   const row = await repo.insertShare(ctx.db, {
@@ -114,10 +118,11 @@ export async function mintForReport(ctx: AppContext, actor: Actor, reportId: str
  * The report's readers (reportReadGrant) see the links its owner minted, over any version and
  * including those the owner minted on a self-copy; links of recipients never appear.
  */
-export async function listForReport(ctx: AppContext, actor: Actor, reportId: string): Promise<Share[]> {
+export async function listForReport(ctx: AppContext, actor: Actor, reportId: string, page: Page): Promise<Paged<Share>> {
   const report = await findReport(ctx.db, reportId);
   if (!report || !(await reportReadGrant(ctx.db, actor, report))) throw notFound();
-  return (await repo.listReportShares(ctx.db, report.id, report.ownerUserId)).map((row) => toShare(ctx, row));
+  const { items, total } = await repo.listReportShares(ctx.db, report.id, report.ownerUserId, page);
+  return { items: items.map((row) => toShare(ctx, row)), total };
 }
 
 /** The message's recipient only; no membership check, since the delivery itself is the grant. */
@@ -141,9 +146,10 @@ export async function mintForInbox(ctx: AppContext, actor: Actor, deliveryId: st
  * "The links the caller minted on that message's version" (docs/api.md "Share links"): keyed by the
  * version, not the message, so a version delivered twice lists the same links under both.
  */
-export async function listForInbox(ctx: AppContext, actor: Actor, deliveryId: string): Promise<Share[]> {
+export async function listForInbox(ctx: AppContext, actor: Actor, deliveryId: string, page: Page): Promise<Paged<Share>> {
   const delivery = await ownDelivery(ctx.db, actor, deliveryId);
-  return (await repo.listVersionShares(ctx.db, delivery, actor.user.id)).map((row) => toShare(ctx, row));
+  const { items, total } = await repo.listVersionShares(ctx.db, delivery, actor.user.id, page);
+  return { items: items.map((row) => toShare(ctx, row)), total };
 }
 
 /** Creator only; membership is not re-checked, so a creator who left can still switch a link off. */

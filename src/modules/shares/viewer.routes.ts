@@ -114,7 +114,7 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
     },
     async (request, reply) => {
       const form = request.body as Record<string, unknown> | undefined;
-      return sendOutcome(reply, await viewer.unlock(request.params.token, form?.passcode));
+      return sendOutcome(reply, await viewer.unlock(request.params.token, form?.passcode, request.ip));
     },
   );
   done();

@@ -14,13 +14,17 @@ import {
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../render/document.js';
 import type { ReportPageInput } from '../../render/share-page.js';
+import { createHmac } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import * as repo from '../../repositories/shares.repository.js';
 import { ViewCounter } from './view-counter.js';
 
-/** Wrong passcodes allowed per link and window; beyond that the passcode is not even checked. */
-const PASSCODE_ATTEMPT_LIMIT = 10;
-const PASSCODE_WINDOW_MS = 15 * 60_000;
+/**
+ * Wrong passcodes allowed per window from one client address on one link, and from all addresses
+ * together on one link (the ceiling); beyond either the passcode is not even checked
+ * (docs/operations.md "Passcode attempts").
+ */
+export const PASSCODE_LIMITS = { windowMs: 15 * 60_000, perClient: 10, perLink: 100 } as const;
 
 /** Rendered pages kept per process, by total size; a long timesheet can be megabytes of HTML. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -82,11 +86,24 @@ async function passcodeMatches(candidate: unknown, stored: string): Promise<bool
   return verifyPasscode(candidate, stored);
 }
 
+/** An IPv4 address as it is; an IPv6 address as its first 64 bits. */
+export function clientBlock(address: string): string {
+  if (!address.includes(':') || address.startsWith('::ffff:')) return address.replace(/^::ffff:/, '');
+  const [head = '', tail = ''] = address.split('::', 2);
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 export interface Viewer {
   /** GET: the page, or the passcode form for a protected link. */
   open(token: string): Promise<ViewerOutcome>;
-  /** POST: the page for the right passcode (or for a link without one). */
-  unlock(token: string, passcode: unknown): Promise<ViewerOutcome>;
+  /** POST: the page for the right passcode (or for a link without one); `clientAddress` counts the attempt. */
+  unlock(token: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome>;
 }
 
 /**
@@ -127,19 +144,24 @@ export function createViewer(ctx: AppContext): Viewer {
    * render that fails counts nothing. Rendering the row's version before the count confirms the
    * link is safe: versions never change, and the count checks validity itself.
    */
-  async function view(share: repo.ShareRow, refundWindow?: Date): Promise<ViewerOutcome> {
+  async function view(share: repo.ShareRow, refund?: { clientKey: string; client: Date; link: Date }): Promise<ViewerOutcome> {
     const html = await pages.fetch(share.reportContentId);
     if (!html) return NOT_FOUND;
-    const counted = refundWindow
-      ? await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refundWindow)
+    const counted = refund
+      ? await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refund.link)
       : await counter.count(share.tokenHash);
     if (!counted) {
       links.delete(share.tokenHash);
       return NOT_FOUND;
     }
     ctx.metrics.shareViews.inc();
+    if (refund) await repo.refundClientAttempt(ctx.db, share.id, refund.clientKey, refund.client);
     return { kind: 'report', html };
   }
+
+  /** The client address as the attempt counter keys it: keyed-hashed, so the table holds no addresses. */
+  const clientKeyOf = (address: string): string =>
+    createHmac('sha256', ctx.shareKey).update(`passcode-client:${address}`).digest('base64url');
 
   return {
     async open(token) {
@@ -151,27 +173,28 @@ export function createViewer(ctx: AppContext): Viewer {
       return NOT_FOUND;
     },
 
-    async unlock(token, passcode) {
+    async unlock(token, passcode, clientAddress) {
       const share = await lookup(token);
       if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
-      if (share.passcodeHash === null) return view(share);
+      const stored = share.passcodeHash;
+      if (stored === null) return view(share);
       // The clock is read again: the link may have expired since the lookup.
       const now = ctx.clock.now();
-      const booked = await repo.bookPasscodeAttempt(ctx.db, share.id, now, PASSCODE_WINDOW_MS, PASSCODE_ATTEMPT_LIMIT);
-      if (!booked) {
+      const clientKey = clientKeyOf(clientAddress);
+      const booked = await repo.bookPasscodeAttempt(ctx.db, share.id, clientKey, now, PASSCODE_LIMITS);
+      if (booked.kind === 'gone') {
         links.delete(share.tokenHash);
         return NOT_FOUND;
       }
-      if (booked.attempts > PASSCODE_ATTEMPT_LIMIT) {
-        const remainingMs = booked.windowStartedAt.getTime() + PASSCODE_WINDOW_MS - now.getTime();
+      if (booked.kind === 'limited') {
         ctx.metrics.passcodeFailures.inc({ reason: 'rate_limited' });
-        return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil(remainingMs / 1000)) };
+        return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil((booked.until.getTime() - now.getTime()) / 1000)) };
       }
-      if (!(await passcodeMatches(passcode, share.passcodeHash))) {
+      if (!(await ctx.passcodeSlots.run('unlock', () => passcodeMatches(passcode, stored)))) {
         ctx.metrics.passcodeFailures.inc({ reason: 'wrong' });
         return { kind: 'wrong-passcode' };
       }
-      return view(share, booked.windowStartedAt);
+      return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt });
     },
   };
 }

@@ -64,8 +64,17 @@ export const userRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/users/:id/tokens',
     {
-      config: { scope: 'write' },
-      schema: { tags, params: IdParams, body: CreateTokenBody, response: { 201: CreatedTokenSchema, ...problemResponses } },
+      config: { scope: 'write', secret: true },
+      schema: {
+        tags,
+        description:
+          'An instance admin for anyone, a user for themself (404 hides other users). A token made for oneself has at most ' +
+          "the calling token's scopes (403 otherwise) and expires no later than it; revoking the calling token revokes it. " +
+          'The secret is returned once (Cache-Control: no-store).',
+        params: IdParams,
+        body: CreateTokenBody,
+        response: { 201: CreatedTokenSchema, ...problemResponses },
+      },
     },
     async (request, reply) => reply.code(201).send(await service.createToken(ctx, actorOf(request), request.params.id, request.body)),
   );
@@ -76,7 +85,15 @@ export const userRoutes: FeatureRoutes = (app, { ctx }, done) => {
   );
   app.delete(
     '/me/tokens/:id',
-    { config: { scope: 'write' }, schema: { tags, params: IdParams, response: { 204: NoContent, ...problemResponses } } },
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        description: "Revokes one of your tokens at once, with every token it made (and theirs). Another user's token is 404.",
+        params: IdParams,
+        response: { 204: NoContent, ...problemResponses },
+      },
+    },
     async (request, reply) => {
       await service.revokeMyToken(ctx, actorOf(request), request.params.id);
       return reply.code(204).send(null);

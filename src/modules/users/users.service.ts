@@ -1,6 +1,12 @@
 /** Users, tokens and account deletion (docs/api.md "Users and tokens"). */
 import type { Actor, AppContext } from '../../context.js';
-import { requireInstanceAdmin, requireInstanceAdminFor, requireTokenIssuer, requireUserReader } from '../access/access.js';
+import {
+  requireInstanceAdmin,
+  requireInstanceAdminFor,
+  requireScopesWithin,
+  requireTokenIssuer,
+  requireUserReader,
+} from '../access/access.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newApiToken } from '../../lib/tokens.js';
@@ -140,14 +146,22 @@ export async function createToken(
   if (!user) throw notFound();
   const secret = newApiToken();
   const now = ctx.clock.now();
+  let expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null;
+  const forSelf = userId === actor.user.id;
+  if (forSelf) {
+    requireScopesWithin(actor, input.scopes);
+    // Never outlives the token that made it: the earlier of the two expiries.
+    if (actor.tokenExpiresAt && (expiresAt === null || expiresAt > actor.tokenExpiresAt)) expiresAt = actor.tokenExpiresAt;
+  }
   const row = await repo.insertToken(ctx.db, {
     id: newId(),
     userId,
     name: input.name ?? '',
     tokenHash: hashSecret(secret),
     scopes: [...input.scopes],
+    createdByTokenId: forSelf ? actor.tokenId : null,
     createdAt: now,
-    expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
+    expiresAt,
   });
   return { ...toToken(row), token: secret };
 }

@@ -1,0 +1,49 @@
+/**
+ * A semaphore over PBKDF2 work (docs/operations.md "Resource limits"). Hashing a passcode is
+ * deliberately slow and runs on libuv's small thread pool; minting many passcode links at once
+ * must not make a reader who types the right passcode wait behind them. Mints may take only the
+ * slots not reserved for unlocks; unlocks may take any slot and are started first.
+ */
+export type PasscodeWork = 'unlock' | 'mint';
+
+export class PasscodeSlots {
+  private inUse = 0;
+  private readonly waiting: Record<PasscodeWork, (() => void)[]> = { unlock: [], mint: [] };
+
+  /** `capacity` slots, of which `reservedForUnlocks` only unlocks may take. */
+  constructor(
+    private readonly capacity: number,
+    private readonly reservedForUnlocks: number,
+  ) {
+    if (reservedForUnlocks >= capacity) throw new Error('passcode slots: the reserve must leave room for mints');
+  }
+
+  async run<T>(work: PasscodeWork, task: () => Promise<T>): Promise<T> {
+    if (this.mayStart(work)) this.inUse += 1;
+    else await new Promise<void>((resolve) => this.waiting[work].push(resolve));
+    try {
+      return await task();
+    } finally {
+      this.inUse -= 1;
+      this.dispatch();
+    }
+  }
+
+  /** What the slots hold right now (tests, metrics). */
+  stats(): { inUse: number; waitingUnlocks: number; waitingMints: number } {
+    return { inUse: this.inUse, waitingUnlocks: this.waiting.unlock.length, waitingMints: this.waiting.mint.length };
+  }
+
+  private mayStart(work: PasscodeWork): boolean {
+    return this.inUse < (work === 'unlock' ? this.capacity : this.capacity - this.reservedForUnlocks);
+  }
+
+  private dispatch(): void {
+    for (const work of ['unlock', 'mint'] as const) {
+      while (this.waiting[work].length > 0 && this.mayStart(work)) {
+        this.inUse += 1;
+        this.waiting[work].shift()?.();
+      }
+    }
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The API rate limit (docs/operations.md "Rate limit"): per token, in request units per minute,
+ * held in the database so two processes count against one budget. The clock is pinned, so the
+ * window and Retry-After are exact figures, not timings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAVY_RATE_COST, RATE_COST } from '../src/modules/auth/auth.js';
+import { newWorkspace } from './helpers/factories.js';
+import { builtInTemplateId } from './helpers/report-factories.js';
+import { buildPeerApp, buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, type TestUser } from './helpers/test-app.js';
+
+const LIMIT = 30;
+/** 15 s into a minute: the window ends in 45 s. */
+const IN_WINDOW = '2026-11-20T10:00:15.000Z';
+
+let t: TestContext;
+let user: TestUser;
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { apiRateLimit: LIMIT } });
+  user = await freshToken();
+});
+afterAll(() => t.close());
+
+let setups = 0;
+
+/**
+ * A fresh user with a fresh token: its own budget. Made in an hour of its own, so the bootstrap
+ * admin's requests that make it never meet the (small) limit either.
+ */
+async function freshToken(): Promise<TestUser> {
+  setups += 1;
+  t.clock.set(new Date(Date.parse('2026-10-01T00:00:00.000Z') + setups * 3_600_000));
+  return newUser(t);
+}
+
+describe('API_RATE_LIMIT', () => {
+  it(`allows ${LIMIT} reads a minute per token, then answers 429 problem+json with Retry-After and RateLimit-*`, async () => {
+    const caller = await freshToken();
+    const other = await readOnlyToken(t, caller);
+    t.clock.set(IN_WINDOW);
+    for (let i = 1; i <= LIMIT; i++) {
+      const res = await t.get('/api/v1/me', caller.token);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBe(String(LIMIT));
+      expect(res.headers['ratelimit-remaining']).toBe(String(LIMIT - i));
+      expect(res.headers['ratelimit-reset']).toBe('45');
+      expect(res.headers['ratelimit-policy']).toBe(`${LIMIT};w=60`);
+    }
+    const refused = await t.get('/api/v1/me', caller.token);
+    expect(expectProblem(refused, 429).detail).toMatch(/30 request units/);
+    expect(refused.headers['retry-after']).toBe('45');
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
+    // Another token of the same user has its own budget.
+    expect((await t.get('/api/v1/me', other)).status).toBe(200);
+    // The next window starts afresh.
+    t.clock.set('2026-11-20T10:01:00.000Z');
+    const next = await t.get('/api/v1/me', caller.token);
+    expect(next.status).toBe(200);
+    expect(next.headers['ratelimit-remaining']).toBe(String(LIMIT - 1));
+    expect(next.headers['ratelimit-reset']).toBe('60');
+  });
+
+  it(`counts a write as ${RATE_COST.write} and a render as ${HEAVY_RATE_COST}`, async () => {
+    const caller = await freshToken();
+    const ws = await newWorkspace(t, caller);
+    const templateId = await builtInTemplateId(t);
+    t.clock.set('2026-11-21T10:00:00.000Z');
+    const write = await t.patch('/api/v1/me', { name: 'Renamed' }, caller.token);
+    expect(write.headers['ratelimit-remaining']).toBe(String(LIMIT - RATE_COST.write));
+    const preview = await t.post(
+      '/api/v1/reports/preview',
+      { name: 'P', templateId, filters: { workspaceIds: [ws.id], dateRange: 'today' } },
+      caller.token,
+    );
+    expect(preview.status).toBe(200);
+    expect(preview.headers['ratelimit-remaining']).toBe(String(LIMIT - RATE_COST.write - HEAVY_RATE_COST));
+  });
+
+  it('counts across two processes on one database', async () => {
+    const caller = await freshToken();
+    const peer = await buildPeerApp(t, { apiRateLimit: LIMIT });
+    try {
+      t.clock.set(IN_WINDOW);
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT + 2; i++) statuses.push((await (i % 2 ? peer : t).get('/api/v1/me', caller.token)).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
+      expect(statuses.slice(LIMIT)).toEqual([429, 429]);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it(`never lets ${LIMIT * 2} concurrent requests of one token through more than ${LIMIT}`, async () => {
+    const caller = await freshToken();
+    t.clock.set(IN_WINDOW);
+    const results = await Promise.all(Array.from({ length: LIMIT * 2 }, () => t.get('/api/v1/me', caller.token)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(LIMIT);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(LIMIT);
+  });
+
+  it('does not count a request whose token is unknown, and sends no RateLimit headers then', async () => {
+    t.clock.set(IN_WINDOW);
+    const res = await t.get('/api/v1/me', 'chr_not-a-real-token');
+    expectProblem(res, 401);
+    expect(res.headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  it('is off with API_RATE_LIMIT=0: no headers, no count', async () => {
+    const off = await buildPeerApp(t, { apiRateLimit: 0 });
+    try {
+      t.clock.set(IN_WINDOW);
+      const res = await off.get('/api/v1/me', user.token);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    } finally {
+      await off.close();
+    }
+  });
+});
