@@ -1,7 +1,8 @@
 /**
- * Crash safety: the real server under a write load (reports, edits, sends, links, comments,
- * reactions) is killed with SIGKILL while requests are in flight, then started again on the same
- * data. Every write it acknowledged with a 2xx is there, and nothing is half-made: each report's
+ * Crash safety: the real server under a write load (reports, edits, sends, links, page views,
+ * comments, reactions) is killed with SIGKILL while requests are in flight, then started again on
+ * the same data. Every write it acknowledged with a 2xx is there (every page it served is counted),
+ * and nothing is half-made: each report's
  * versions are 1..version with its current version pointing at the last, no version or link
  * without its report, no send without deliveries, and the counts lie between what was
  * acknowledged and what was attempted.
@@ -84,6 +85,8 @@ interface Acked {
   reports: Map<string, number>; // id -> highest acknowledged version
   sends: { reportId: string; id: string }[];
   shares: { reportId: string; id: string }[];
+  /** Page views answered 200, per link id: a view is answered only once counted. */
+  views: Map<string, number>;
   comments: { contentId: string; id: string }[];
   reactions: { contentId: string; commentId: string; emoji: string }[];
 }
@@ -105,7 +108,7 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
     const templateId = (templates.body as { id: string }[])[0]!.id;
     const filters = { workspaceIds: [ws.body.id], dateRange: { from: '2026-11-01', to: '2026-11-30' } };
 
-    const acked: Acked = { reports: new Map(), sends: [], shares: [], comments: [], reactions: [] };
+    const acked: Acked = { reports: new Map(), sends: [], shares: [], views: new Map(), comments: [], reactions: [] };
     let acks = 0;
     let attemptedReports = 0;
     let killed = false;
@@ -156,8 +159,19 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
           acked.sends.push({ reportId: id, id: res.body.id }),
         );
         if (!sent) return;
-        if (!(await write('POST', `/api/v1/reports/${id}/shares`, {}, (res) => acked.shares.push({ reportId: id, id: res.body.id }))))
+        let share = { id: '', token: '' };
+        const minted = await write('POST', `/api/v1/reports/${id}/shares`, {}, (res) => {
+          share = res.body;
+          acked.shares.push({ reportId: id, id: share.id });
+        });
+        if (!minted) return;
+        try {
+          const page = await fetch(`${first.base}/share/${share.token}`);
+          await page.text();
+          if (page.status === 200) acked.views.set(share.id, 1);
+        } catch {
           return;
+        }
         let commentId = '';
         const commented = await write('POST', `/api/v1/report-contents/${contentId}/comments`, { body: `c${w}/${round}` }, (res) => {
           commentId = res.body.id;
@@ -188,8 +202,10 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
       expect((sends.body as { id: string }[]).map((s) => s.id)).toContain(id);
     }
     for (const { reportId, id } of acked.shares) {
-      const shares = await again('GET', `/api/v1/reports/${reportId}/shares`, ownerToken);
-      expect((shares.body as { id: string }[]).map((s) => s.id)).toContain(id);
+      const shares = (await again('GET', `/api/v1/reports/${reportId}/shares`, ownerToken)).body as { id: string; viewCount: number }[];
+      const share = shares.find((s) => s.id === id);
+      expect(share, `link ${id}`).toBeDefined();
+      expect(share!.viewCount).toBeGreaterThanOrEqual(acked.views.get(id) ?? 0);
     }
     const threads = new Map<string, any>();
     for (const { contentId } of acked.comments) {
@@ -232,7 +248,7 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
       expect(counts!.comments).toBeGreaterThanOrEqual(acked.comments.length);
       console.log(
         `crash (${pgBase ? 'PostgreSQL' : 'PGlite'}): killed after ${acks} acknowledged writes (${acked.reports.size} reports, ` +
-          `${acked.sends.length} sends, ${acked.shares.length} links, ${acked.comments.length} comments, ${acked.reactions.length} reactions); ` +
+          `${acked.sends.length} sends, ${acked.shares.length} links, ${acked.views.size} page views, ${acked.comments.length} comments, ${acked.reactions.length} reactions); ` +
           'all there after the restart, nothing half-made',
       );
     } finally {
