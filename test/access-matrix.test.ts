@@ -63,6 +63,7 @@ interface World {
   w2: { id: string };
   project: { id: string };
   templateId: string;
+  disabledTemplateId: string;
   entryId: string;
   viewerToken: string;
   passcodeToken: string;
@@ -160,6 +161,7 @@ async function buildWorld(): Promise<World> {
   const project = await newProject(t, w1.id, wsOwner!.token, 'P');
   await addProjectMember(t, project.id, spare!.id, wsOwner!.token);
   const templateId = await newTemplate(t);
+  const disabledTemplateId = await newTemplate(t, 'x', { enabled: false });
   const entry = check(
     'entry',
     await t.post('/api/v1/time-entries', { workspaceId: w1.id, start: '2026-11-02T09:00:00.000Z', minutes: 30 }, owner!.token),
@@ -206,6 +208,7 @@ async function buildWorld(): Promise<World> {
     w2,
     project,
     templateId,
+    disabledTemplateId,
     entryId: entry.body.id,
     viewerToken: viewer.body.token,
     passcodeToken: locked.body.token,
@@ -456,6 +459,20 @@ const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    route: '/api/v1/templates',
+    variant: 'with disabled ones',
+    request: async () => ({ url: api('/templates?includeDisabled=true') }),
+    expected: [401, 403, 403, 403, 403, 403, 403, 403, 403, 200, 403, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/templates/:id',
+    variant: 'a disabled template',
+    request: async (c) => ({ url: api(`/templates/${c.w.disabledTemplateId}`) }),
+    expected: [401, 404, 403, 404, 404, 404, 404, 404, 404, 200, 404, 401],
+  },
+  {
+    method: 'GET',
     route: '/api/v1/templates/:id',
     request: async (c) => ({ url: api(`/templates/${c.w.templateId}`) }),
     expected: [401, 200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 401],
@@ -487,6 +504,20 @@ const ROWS: Row[] = [
     route: '/api/v1/reports',
     request: async () => ({ url: api('/reports') }),
     expected: [401, 200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/reports',
+    variant: "the owner's, by ownerUserId",
+    request: async (c) => ({ url: api(`/reports?ownerUserId=${c.w.owner.id}`) }),
+    expected: [401, 200, 403, 200, 403, 403, 403, 403, 403, 200, 403, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/reports',
+    variant: "the first workspace's, by workspaceId",
+    request: async (c) => ({ url: api(`/reports?workspaceId=${c.w.w1.id}`) }),
+    expected: [401, 403, 403, 403, 403, 403, 403, 200, 200, 200, 403, 401],
   },
   {
     method: 'GET',

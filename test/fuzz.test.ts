@@ -15,7 +15,7 @@ import { newReport, newTemplate } from './helpers/report-factories.js';
 import { operationsOf, requestFor, type Operation, type Pools } from './helpers/openapi-arbitraries.js';
 
 /** Runs per operation; with the fixed seed, every run fuzzes the same requests. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = 20261123;
 
 /**
