@@ -5,6 +5,7 @@
  * every feature's routes from the one list below.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -25,6 +26,7 @@ import type { App, FeatureRoutes } from './http/types.js';
 import { registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
+import { docsRoutes } from './modules/docs/docs.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
@@ -52,6 +54,7 @@ const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '/api/v1', routes: shareRoutes },
   { prefix: '/api/v1', routes: discussionRoutes },
   { prefix: '/share', routes: viewerRoutes },
+  { prefix: '', routes: docsRoutes },
 ];
 
 export interface BuildOptions {
@@ -89,7 +92,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     app.decorate('generatedAdminToken', generatedAdminToken);
     app.decorate('chronicle', ctx);
     installHooks(app, ctx);
-    await installOpenApi(app);
+    await installOpenApi(app, options.config);
+    await installCors(app, options.config.corsOrigins);
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
     app.addHook('onClose', () => ctx.renderer.close());
@@ -191,7 +195,27 @@ function installHooks(app: App, ctx: AppContext): void {
   });
 }
 
-async function installOpenApi(app: App): Promise<void> {
+/**
+ * CORS_ORIGINS lets a browser front-end on another origin call the API with a bearer token
+ * (no cookies cross origins). Without it no CORS header is sent and browsers keep to same-origin.
+ */
+async function installCors(app: App, origins: readonly string[]): Promise<void> {
+  if (origins.length === 0) return;
+  // The preflight route answers without credentials, like every public route.
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' && route.config?.scope === undefined) route.config = { ...route.config, scope: 'public' };
+  });
+  await app.register(cors, {
+    origin: [...origins],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'if-match', 'x-request-id'],
+    exposedHeaders: ['etag', 'link', 'location', 'retry-after', 'x-request-id', 'x-total-count'],
+    credentials: false,
+    maxAge: 600,
+  });
+}
+
+async function installOpenApi(app: App, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -199,7 +223,9 @@ async function installOpenApi(app: App): Promise<void> {
         title: 'Chronicle API',
         version: '1.0.0',
         description: 'Frozen, versioned time-tracking reports: sending, public share links and discussion.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Chronicle-Proprietary' },
       },
+      servers: [{ url: config.publicBaseUrl, description: 'This Chronicle server (PUBLIC_BASE_URL)' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
