@@ -95,8 +95,12 @@ interface Row {
 
 let t: TestContext;
 let w: World;
-/** "METHOD url" of every route the app registered, with its declared scope. */
-const routes = new Map<string, string | undefined>();
+/**
+ * "METHOD url" of every route the app registered, with its options (kept by reference: hooks of
+ * plugins that run after ours, such as the API reference's, still complete them).
+ */
+const routes = new Map<string, RouteOptions>();
+const scopeOf = (key: string) => (routes.get(key)?.config as { scope?: string } | undefined)?.scope;
 
 function check(what: string, res: Response, status: number): Response {
   if (res.status !== status) throw new Error(`${what}: ${res.status} ${res.text.slice(0, 300)}`);
@@ -108,8 +112,7 @@ beforeAll(async () => {
   const collect = (message: unknown) => {
     const app = (message as { fastify: FastifyInstance }).fastify;
     app.addHook('onRoute', (route: RouteOptions) => {
-      const scope = (route.config as { scope?: string } | undefined)?.scope;
-      for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, scope);
+      for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, route);
     });
   };
   subscribe('fastify.initialization', collect);
@@ -252,6 +255,24 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/healthz', request: async () => ({ url: '/healthz' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/readyz', request: async () => ({ url: '/readyz' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/openapi.json', request: async () => ({ url: '/openapi.json' }), expected: Array(12).fill(200) },
+  // The API reference (Swagger UI) and its documents: public pages.
+  { method: 'GET', route: '/docs', request: async () => ({ url: '/docs' }), expected: Array(12).fill(200) },
+  { method: 'GET', route: '/docs/json', request: async () => ({ url: '/docs/json' }), expected: Array(12).fill(200) },
+  { method: 'GET', route: '/docs/yaml', request: async () => ({ url: '/docs/yaml' }), expected: Array(12).fill(200) },
+  { method: 'GET', route: '/docs/static/*', request: async () => ({ url: '/docs/static/swagger-ui.css' }), expected: Array(12).fill(200) },
+  // Swagger UI answers its static index with a redirect to the page.
+  {
+    method: 'GET',
+    route: '/docs/static/index.html',
+    request: async () => ({ url: '/docs/static/index.html' }),
+    expected: Array(12).fill(302),
+  },
+  {
+    method: 'GET',
+    route: '/docs/static/swagger-initializer.js',
+    request: async () => ({ url: '/docs/static/swagger-initializer.js' }),
+    expected: Array(12).fill(200),
+  },
   { method: 'GET', route: '/share/:token', request: async (c) => ({ url: `/share/${c.w.viewerToken}` }), expected: Array(12).fill(200) },
   {
     method: 'POST',
@@ -720,7 +741,7 @@ describe('access matrix', () => {
     // owner's answer (the read-only and write-only tokens are the owner's).
     const col = (role: Role) => ROLES.indexOf(role);
     for (const row of ROWS) {
-      const scope = routes.get(`${row.method} ${row.route}`);
+      const scope = scopeOf(`${row.method} ${row.route}`);
       if (scope === 'public') continue;
       const owner = row.expected[col('owner')];
       const label = `${row.method} ${row.route}`;
