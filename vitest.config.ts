@@ -10,6 +10,11 @@ const SLOW = [
   'test/viewer-xss.test.ts',
   'test/cli.test.ts',
   'test/demo.test.ts',
+  'test/access-matrix.test.ts',
+  'test/fuzz.test.ts',
+  'test/crash.test.ts',
+  'test/scale-out.test.ts',
+  'test/database-outage.test.ts',
 ];
 
 /** TEST_TIER picks a tier (npm run test:unit, test:api, test:slow); unset runs everything. */

@@ -97,10 +97,11 @@ export async function buildTestApp(options: { config?: Partial<Config> } = {}): 
 
 /**
  * A second Chronicle on the same database and clock, as another process behind a load balancer
- * would be: it shares nothing in memory with `t`. Close it before `t`.
+ * would be: it shares nothing in memory with `t`. Close it before `t`. `database` may be another
+ * connection to the same database (test-database.ts `peerDatabase`).
  */
-export function buildPeerApp(t: TestContext, config: Partial<Config> = {}): Promise<TestContext> {
-  return startApp(t.database, t.clock, config);
+export function buildPeerApp(t: TestContext, config: Partial<Config> = {}, database: Database = t.database): Promise<TestContext> {
+  return startApp(database, t.clock, config);
 }
 
 async function startApp(database: Database, clock: TestClock, config: Partial<Config> = {}): Promise<TestContext> {

@@ -9,7 +9,8 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { rowsOf } from '../../src/db/rows.js';
 
 const KEY = Symbol.for('chronicle.testDatabase');
-type Holder = { [KEY]?: Promise<Database> };
+const URL_KEY = Symbol.for('chronicle.testDatabaseUrl');
+type Holder = { [KEY]?: Promise<Database>; [URL_KEY]?: string };
 
 async function create(): Promise<Database> {
   const template = inject('pgTemplate');
@@ -29,7 +30,20 @@ async function create(): Promise<Database> {
   }
   const url = new URL(template.baseUrl);
   url.pathname = `/${name}`;
+  (globalThis as Holder)[URL_KEY] = url.toString();
   return openDatabase({ databaseUrl: url.toString(), dataDir: null });
+}
+
+/**
+ * Another connection pool to this worker's database, as a second process would have: on
+ * PostgreSQL a pool of its own, on PGlite the same instance (an embedded database has one owner).
+ * Close it (when it is not the worker's own) after the app that uses it.
+ */
+export async function peerDatabase(): Promise<{ database: Database; own: boolean }> {
+  const database = await testDatabase();
+  const url = (globalThis as Holder)[URL_KEY];
+  if (!url) return { database, own: false };
+  return { database: await openDatabase({ databaseUrl: url, dataDir: null }), own: true };
 }
 
 /** This worker's database, created on first use. */
