@@ -255,6 +255,8 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/healthz', request: async () => ({ url: '/healthz' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/readyz', request: async () => ({ url: '/readyz' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/openapi.json', request: async () => ({ url: '/openapi.json' }), expected: Array(12).fill(200) },
+  // Metrics are open without METRICS_TOKEN (test/metrics.test.ts covers the token).
+  { method: 'GET', route: '/metrics', request: async () => ({ url: '/metrics' }), expected: Array(12).fill(200) },
   // The API reference (Swagger UI) and its documents: public pages.
   { method: 'GET', route: '/docs', request: async () => ({ url: '/docs' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/docs/json', request: async () => ({ url: '/docs/json' }), expected: Array(12).fill(200) },
@@ -443,6 +445,16 @@ const ROWS: Row[] = [
     expected: [401, 403, 201, 201, 201, 201, 404, 201, 201, 404, 404, 401],
   },
   {
+    method: 'POST',
+    route: '/api/v1/time-entries/batch',
+    // A refused row is a 400 naming its index, whatever a single entry would have answered.
+    request: async (c) => ({
+      url: api('/time-entries/batch'),
+      body: { entries: [{ workspaceId: c.w.w1.id, start: '2026-11-03T10:00:00.000Z', minutes: 5 }] },
+    }),
+    expected: [401, 403, 201, 201, 201, 201, 400, 201, 201, 400, 400, 401],
+  },
+  {
     method: 'GET',
     route: '/api/v1/time-entries',
     request: async () => ({ url: api('/time-entries') }),
@@ -580,6 +592,27 @@ const ROWS: Row[] = [
       return { url: api(`/reports/${report.id}`) };
     },
     expected: [401, 403, 204, 204, 404, 404, 404, 404, 404, 404, 204, 401],
+  },
+  // Version history: the report's readers; a version also its recipients, a diff those of both.
+  {
+    method: 'GET',
+    route: '/api/v1/reports/:id/versions',
+    request: async (c) => ({ url: api(`/reports/${c.family.report.id}/versions`) }),
+    expected: [401, 200, 403, 200, 404, 404, 404, 200, 404, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/report-contents/:id',
+    variant: 'the sent version',
+    request: async (c) => ({ url: api(`/report-contents/${c.family.contentId}`) }),
+    expected: [401, 200, 403, 200, 200, 404, 404, 200, 404, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/reports/:id/diff',
+    variant: 'the sent version against itself',
+    request: async (c) => ({ url: api(`/reports/${c.family.report.id}/diff?from=${c.family.contentId}&to=${c.family.contentId}`) }),
+    expected: [401, 200, 403, 200, 200, 404, 404, 200, 404, 200, 404, 401],
   },
   {
     method: 'GET',
