@@ -6,6 +6,7 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
+import { OPERATIONS } from './http/operations.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -191,7 +192,23 @@ function installHooks(app: App, ctx: AppContext): void {
   });
 }
 
+/** Error responses are sent as application/problem+json (src/http/problem.ts); say so. */
+function problemJson(operation: Record<string, unknown>): void {
+  const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
+  for (const [status, response] of Object.entries(responses)) {
+    const json = response.content?.['application/json'];
+    if (Number(status) < 400 || !json || !response.content) continue;
+    response.content = { 'application/problem+json': json };
+  }
+}
+
 async function installOpenApi(app: App): Promise<void> {
+  // Every route's operationId, summary and description come from one table (src/http/operations.ts).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const doc = OPERATIONS[`${methods[0]} ${route.url}`];
+    if (doc && route.schema) route.schema = { ...route.schema, ...doc };
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -199,7 +216,9 @@ async function installOpenApi(app: App): Promise<void> {
         title: 'Chronicle API',
         version: '1.0.0',
         description: 'Frozen, versioned time-tracking reports: sending, public share links and discussion.',
+        license: { name: 'UNLICENSED' },
       },
+      servers: [{ url: app.chronicle.config.publicBaseUrl, description: 'This instance (PUBLIC_BASE_URL)' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
@@ -208,6 +227,7 @@ async function installOpenApi(app: App): Promise<void> {
       const { openapiObject } = document;
       for (const operations of Object.values(openapiObject.paths ?? {})) {
         for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
+          problemJson(operation);
           if (!operation[OPTIONAL_BODY]) continue;
           Reflect.deleteProperty(operation, OPTIONAL_BODY);
           if (operation.requestBody) (operation.requestBody as { required: boolean }).required = false;
