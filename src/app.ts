@@ -190,6 +190,18 @@ function installHooks(app: App, ctx: AppContext): void {
       body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
     if (!empty) throw badRequest('This endpoint takes no request body.', [{ path: '', message: 'must be empty' }]);
   });
+  // Likewise a route without a query schema takes no query parameters: an unknown one is refused
+  // as on routes that have a schema (400, one error per parameter at /query/<name>), never ignored.
+  app.addHook('preValidation', async (request) => {
+    const { scope } = request.routeOptions.config;
+    if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.querystring !== undefined) return;
+    const names = Object.keys((request.query ?? {}));
+    if (names.length === 0) return;
+    throw badRequest(
+      `This endpoint takes no query parameters (unknown: ${names.join(', ')}).`,
+      names.map((name) => ({ path: `/query/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'is not a known parameter' })),
+    );
+  });
 }
 
 /** Error responses are sent as application/problem+json (src/http/problem.ts); say so. */
