@@ -8,6 +8,8 @@ const SLOW = [
   'test/garbage.test.ts',
   'test/migrations.test.ts',
   'test/viewer-xss.test.ts',
+  'test/cli.test.ts',
+  'test/demo.test.ts',
 ];
 
 /** TEST_TIER picks a tier (npm run test:unit, test:api, test:slow); unset runs everything. */

@@ -303,6 +303,32 @@ async function runEngine(
       const bare = await load({ url: `${baseline.url}${pageScenario.path}`, connections: 50, seconds });
       figures.push(figureOf({ ...pageScenario, name: 'GET /share/:token during a wrong-passcode storm' }, during, bare));
       memory.push({ scenario: 'passcode storm', rssMiB: srv.memory().rssMiB });
+
+      // Bulk logging: entries per second through the batch endpoint against single POSTs.
+      const single = figures.find((f) => f.scenario.startsWith('POST /api/v1/time-entries '));
+      const batchBody = JSON.stringify({ entries: Array.from({ length: 1000 }, () => JSON.parse(entryBody) as unknown) });
+      const batched = await load({
+        url: `${srv.url}/api/v1/time-entries/batch`,
+        method: 'POST',
+        headers: json(BENCH_USER),
+        body: batchBody,
+        connections: 2,
+        seconds,
+      });
+      const entriesPerSecond = batched.requestsPerSecond * 1000;
+      const ratio = single && single.chronicle > 0 ? entriesPerSecond / single.chronicle : null;
+      figures.push({
+        scenario: 'POST /api/v1/time-entries/batch, 1,000 entries (2 in flight) vs single POSTs',
+        unit: 'entries/s',
+        chronicle: round(entriesPerSecond),
+        baseline: single ? single.chronicle : null,
+        ratio: ratio === null ? null : round(ratio, 2),
+        target: '>= 20x',
+        holds: ratio === null ? null : ratio >= 20,
+        ...(batched.non2xx + batched.errors > 0 ? { note: `${batched.non2xx} non-2xx, ${batched.errors} errors` } : {}),
+      });
+      memory.push({ scenario: 'batch entries', rssMiB: srv.memory().rssMiB });
+      log(`   batch: ${JSON.stringify(figures.at(-1))}`);
     } finally {
       baseline.stop();
     }

@@ -5,6 +5,7 @@
  * every feature's routes from the one list below.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { OPERATIONS } from './http/operations.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -17,6 +18,9 @@ import { KeyedQueue } from './lib/keyed-queue.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
+import { measuredRenderPool } from './render/measured-render-pool.js';
+import { createMetrics } from './lib/metrics.js';
+import { requestIdOf } from './http/request-id.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { OPTIONAL_BODY } from './http/schemas.js';
@@ -26,7 +30,9 @@ import type { App, FeatureRoutes } from './http/types.js';
 import { registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
+import { docsRoutes } from './modules/docs/docs.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
@@ -42,6 +48,7 @@ import { viewerRoutes } from './modules/shares/viewer.routes.js';
 /** Every feature's routes, and where they live. */
 const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '', routes: healthRoutes },
+  { prefix: '', routes: metricsRoutes },
   { prefix: '/api/v1', routes: userRoutes },
   { prefix: '/api/v1', routes: workspaceRoutes },
   { prefix: '/api/v1', routes: projectRoutes },
@@ -53,6 +60,7 @@ const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '/api/v1', routes: shareRoutes },
   { prefix: '/api/v1', routes: discussionRoutes },
   { prefix: '/share', routes: viewerRoutes },
+  { prefix: '', routes: docsRoutes },
 ];
 
 export interface BuildOptions {
@@ -90,7 +98,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     app.decorate('generatedAdminToken', generatedAdminToken);
     app.decorate('chronicle', ctx);
     installHooks(app, ctx);
-    await installOpenApi(app);
+    await installOpenApi(app, options.config);
+    await installCors(app, options.config.corsOrigins);
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
     app.addHook('onClose', () => ctx.renderer.close());
@@ -107,15 +116,18 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const { config } = options;
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
+  const pool = createRenderPool();
+  const metrics = createMetrics({ renderQueue: () => pool.stats(), databasePool: () => database.poolStats() });
   return {
     config,
     database,
     db: database.db,
     clock: options.clock ?? systemClock,
     shareKey,
-    renderer: createRenderPool(),
+    renderer: measuredRenderPool(pool, metrics),
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
+    metrics,
   };
 }
 
@@ -126,7 +138,10 @@ function createServer(options: BuildOptions): App {
       : { logger: options.logger === false ? false : loggerOptions(options.config.logLevel) }),
     // One line per request comes from the onResponse hook, with the URL redacted.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => newId(),
+    // A client's X-Request-Id when well-formed, otherwise a new id; it is in every request's log
+    // lines (reqId) and in the X-Request-Id of every response.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']) ?? newId(),
     bodyLimit: 1024 * 1024,
     // A URL the router cannot even decode, or a path segment over 100 characters: the public
     // viewer answers with its uniform 404 page, the API with a problem.
@@ -167,6 +182,11 @@ function installHooks(app: App, ctx: AppContext): void {
     request.log.debug({ method: request.method, url: loggedUrl(request) }, 'incoming request');
   });
   app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.httpDuration.observe(
+      // The route pattern, never the URL: share tokens stay out, and the label set stays small.
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
     request.log.info(
       { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
@@ -195,7 +215,7 @@ function installHooks(app: App, ctx: AppContext): void {
   app.addHook('preValidation', async (request) => {
     const { scope } = request.routeOptions.config;
     if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.querystring !== undefined) return;
-    const names = Object.keys((request.query ?? {}));
+    const names = Object.keys(request.query ?? {});
     if (names.length === 0) return;
     throw badRequest(
       `This endpoint takes no query parameters (unknown: ${names.join(', ')}).`,
@@ -214,7 +234,27 @@ function problemJson(operation: Record<string, unknown>): void {
   }
 }
 
-async function installOpenApi(app: App): Promise<void> {
+/**
+ * CORS_ORIGINS lets a browser front-end on another origin call the API with a bearer token
+ * (no cookies cross origins). Without it no CORS header is sent and browsers keep to same-origin.
+ */
+async function installCors(app: App, origins: readonly string[]): Promise<void> {
+  if (origins.length === 0) return;
+  // The preflight route answers without credentials, like every public route.
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' && route.config?.scope === undefined) route.config = { ...route.config, scope: 'public' };
+  });
+  await app.register(cors, {
+    origin: [...origins],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'if-match', 'x-request-id'],
+    exposedHeaders: ['etag', 'link', 'location', 'retry-after', 'x-request-id', 'x-total-count'],
+    credentials: false,
+    maxAge: 600,
+  });
+}
+
+async function installOpenApi(app: App, config: Config): Promise<void> {
   // Every route's operationId, summary and description come from one table (src/http/operations.ts).
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -228,9 +268,9 @@ async function installOpenApi(app: App): Promise<void> {
         title: 'Chronicle API',
         version: '1.0.0',
         description: 'Frozen, versioned time-tracking reports: sending, public share links and discussion.',
-        license: { name: 'UNLICENSED' },
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Chronicle-Proprietary' },
       },
-      servers: [{ url: app.chronicle.config.publicBaseUrl, description: 'This instance (PUBLIC_BASE_URL)' }],
+      servers: [{ url: config.publicBaseUrl, description: 'This Chronicle server (PUBLIC_BASE_URL)' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

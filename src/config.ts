@@ -22,6 +22,10 @@ export interface Config {
   readonly renderTimeLimitMs: number;
   /** PBKDF2 iterations for new share passcodes (PASSCODE_PBKDF2_ITERATIONS); tests pass a low count. */
   readonly passcodeIterations: number;
+  /** Browser origins allowed to call the API across origins (CORS_ORIGINS); empty allows none. */
+  readonly corsOrigins: readonly string[];
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); null leaves /metrics open. */
+  readonly metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
   const renderTimeLimitMs = integerSetting(read, 'RENDER_TIME_LIMIT_MS', 2_000, 100, 600_000);
 
   const passcodeIterations = integerSetting(read, 'PASSCODE_PBKDF2_ITERATIONS', 600_000, 100_000, 10_000_000);
+  const corsOrigins = parseOrigins(read('CORS_ORIGINS'));
+
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || metricsToken.length > 256 || !BEARER_TOKEN_CHARS.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 characters of letters, digits and - . _ ~ + / =');
+  }
 
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
@@ -126,5 +136,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     renderMaxEntries,
     renderTimeLimitMs,
     passcodeIterations,
+    corsOrigins,
+    metricsToken: metricsToken ?? null,
   });
+}
+
+/** CORS_ORIGINS: comma-separated origins such as `https://app.example.com` (scheme, host, port; no path). */
+function parseOrigins(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value.split(',').map((item) => {
+    const text = item.trim();
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ConfigError('CORS_ORIGINS', `must list origins such as https://app.example.com (got "${text}")`);
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== text.replace(/\/$/, '')) {
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `must list origins: scheme, host and port only, such as https://app.example.com (got "${text}")`,
+      );
+    }
+    return url.origin;
+  });
+}
+
+/**
+ * Lines worth one warning at start-up: settings that are valid but will surprise. Share URLs point
+ * at PUBLIC_BASE_URL, which defaults to the listening address: with HOST=0.0.0.0 that is no address
+ * a reader can open.
+ */
+export function startupWarnings(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  const warnings: string[] = [];
+  const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '[::]';
+  if (wildcard && !env.PUBLIC_BASE_URL?.trim()) {
+    warnings.push(
+      `HOST is ${config.host} and PUBLIC_BASE_URL is not set: share URLs will point at ${config.publicBaseUrl}. Set PUBLIC_BASE_URL to the address readers open.`,
+    );
+  }
+  return warnings;
 }

@@ -7,6 +7,7 @@ import type { Database, Db } from './db/database.js';
 import type { users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
+import type { Metrics } from './lib/metrics.js';
 import type { RenderPool } from './render/render-pool.js';
 
 /** What services need from the outside world; built once in buildApp. */
@@ -26,6 +27,8 @@ export interface AppContext {
    * here instead of holding a database connection each while it waits for the target's row lock.
    */
   readonly reactionToggles: KeyedQueue;
+  /** Prometheus metrics of this app (GET /metrics). */
+  readonly metrics: Metrics;
 }
 
 export type Scope = 'read' | 'write';

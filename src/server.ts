@@ -1,8 +1,10 @@
 /** Process entry: configuration, the app, listen, and a graceful close on SIGTERM/SIGINT. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { isDatabaseUnavailable } from './db/errors.js';
+import { ConfigError, loadConfig, startupWarnings, type Config } from './config.js';
+import { connectionFailureReason } from './db/errors.js';
 import type { App } from './http/types.js';
 
 let config: Config;
@@ -48,18 +50,25 @@ async function start(): Promise<App> {
     try {
       return await buildApp({ config });
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) {
+      // A server may start before its database (or before the database is created, or while its
+      // credentials are being provisioned): it says why on each retry.
+      const reason = config.databaseUrl ? connectionFailureReason(error) : null;
+      if (!reason) {
         console.error(`Start-up failed: ${(error as Error).message.split('\n')[0]}`);
         process.exit(1);
       }
       const delay = Math.min(30, 2 ** Math.min(attempt - 1, 5));
-      console.error(`The database is unavailable; retrying in ${delay} s (attempt ${attempt}).`);
+      console.error(`Cannot reach the database (${reason}); retrying in ${delay} s (attempt ${attempt}).`);
       await sleep(delay * 1000);
       if (state.stopping) process.exit(0);
     }
   }
 }
 
+for (const warning of startupWarnings(config)) console.error(`Warning: ${warning}`);
+if (!config.databaseUrl && config.dataDir && !existsSync(join(config.dataDir, 'PG_VERSION'))) {
+  console.error(`First start: creating the embedded database in ${config.dataDir} (this takes a few seconds).`);
+}
 app = await start();
 if (state.stopping) {
   await app.close();

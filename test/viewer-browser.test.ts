@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
         '--no-first-run',
       ],
     });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

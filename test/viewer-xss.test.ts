@@ -181,7 +181,7 @@ beforeAll(async () => {
   owner = await newUser(t);
   rawTemplateId = await newTemplate(t, RAW_TEMPLATE);
   builtInIds = [await builtInTemplateId(t, 'imesheet'), await builtInTemplateId(t, 'ummary'), await builtInTemplateId(t, 'eekly')];
-}, 120_000);
+});
 afterAll(() => t.close());
 
 async function publicPage(reportId: string, by: TestUser = owner): Promise<string> {

@@ -26,6 +26,8 @@ export interface Database {
    * is called (tests count statements per request with it).
    */
   observeQueries(listener: (sql: string) => void): () => void;
+  /** Connections of the PostgreSQL pool (metrics); null on PGlite, which has one in-process connection. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     kind: 'pglite',
     db,
     observeQueries: observers.observeQueries,
+    poolStats: () => null,
     migrate: (folder = MIGRATIONS_FOLDER) => migrate(drizzle(client, { schema }), { migrationsFolder: folder }),
     ping: async () => {
       await db.execute(sql`select 1`);
@@ -97,6 +100,7 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     observeQueries: observers.observeQueries,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     migrate: async (folder = MIGRATIONS_FOLDER) => {
       const client = await pool.connect();
       try {

@@ -26,6 +26,27 @@ function* causes(error: unknown): Generator<Record<string, unknown>> {
   }
 }
 
+/**
+ * Why a connection to PostgreSQL failed, in a few words an operator can act on, or null when the
+ * error is not a connection failure. Start-up prints it on each retry.
+ */
+export function connectionFailureReason(error: unknown): string | null {
+  for (const e of causes(error)) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (code === 'ECONNREFUSED') return 'connection refused: is PostgreSQL running at that host and port?';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found: check the host name in DATABASE_URL';
+    if (code === 'ETIMEDOUT' || /timeout exceeded when trying to connect/i.test(message)) return 'connection timed out';
+    if (code === '28P01' || code === '28000') return `authentication failed: ${message}`;
+    if (code === '3D000') return `no such database: ${message}`;
+    if (code === '57P03' || /the database system is starting up/i.test(message)) return 'PostgreSQL is starting up';
+    if (code === '53300') return 'too many connections';
+    if (/not currently accepting connections/i.test(message)) return 'the database is not accepting connections';
+    if (/SSL|TLS|certificate/i.test(message) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')) return `TLS failed: ${message}`;
+  }
+  return isDatabaseUnavailable(error) ? 'the connection failed' : null;
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of causes(error)) {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;

@@ -48,9 +48,11 @@ export function serializeError(error: Error): SerializedError {
   return out;
 }
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, pretty = prettyByDefault()): FastifyServerOptions['logger'] {
   return {
     level,
+    // On a terminal in development, lines for people; everywhere else, one JSON object per line.
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.passcode', '*.token'], censor: '[redacted]' },
     serializers: {
       err: serializeError,
@@ -61,4 +63,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       }),
     },
   };
+}
+
+/** Human-readable logs when stdout is a terminal and NODE_ENV is not `production`. */
+function prettyByDefault(): boolean {
+  return process.stdout.isTTY && process.env.NODE_ENV !== 'production';
 }

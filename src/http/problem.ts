@@ -57,7 +57,7 @@ function toAppError(error: unknown): AppError | null {
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+      return new AppError('payload_too_large', 'The request body is too large (1 MiB; 8 MiB for a batch of time entries).');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('unsupported_media_type', 'Send the request body as application/json.');
@@ -72,10 +72,18 @@ function toAppError(error: unknown): AppError | null {
   return null;
 }
 
-export function problemHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const appError = toAppError(error);
+export function problemHandler(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mapErrors?: (errors: FieldError[]) => FieldError[],
+): FastifyReply {
+  let appError = toAppError(error);
   if (appError) {
     if (appError.code === 'unavailable') request.log.warn({ err: error }, 'database unavailable');
+    if (mapErrors && appError.errors) {
+      appError = new AppError(appError.code, appError.message, mapErrors(appError.errors), appError.headers);
+    }
     return sendProblem(reply, appError);
   }
   request.log.error({ err: error }, 'unhandled error');
@@ -88,6 +96,22 @@ export function problemHandler(error: unknown, request: FastifyRequest, reply: F
       status: 500,
       detail: 'Something went wrong on our side.',
     } satisfies Problem);
+}
+
+/**
+ * The error handler of a batch route whose body is `{ <list>: [...] }`: each field error inside
+ * item n (`/<list>/n/...`) also says `index: n`, whether the schema or a rule refused it.
+ */
+export function batchProblemHandler(list: string) {
+  const item = new RegExp(`^/${list}/(\\d+)(?:/|$)`);
+  const withIndex = (errors: FieldError[]) =>
+    errors.map((e) => {
+      const match = item.exec(e.path);
+      return match && e.index === undefined ? { ...e, index: Number(match[1]) } : e;
+    });
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    void problemHandler(error, request, reply, withIndex);
+  };
 }
 
 /**

@@ -14,7 +14,15 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String(),
+          message: Type.String(),
+          index: Type.Optional(Type.Integer({ description: 'Batch requests: the position of the refused item.' })),
+        }),
+      ),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );

@@ -19,6 +19,8 @@ export interface FieldError {
   /** JSON pointer into the request, e.g. `/filters/tags/3`. */
   path: string;
   message: string;
+  /** The position of the refused item in a batch request (e.g. `POST /time-entries/batch`). */
+  index?: number;
 }
 
 const STATUS: Record<ErrorCode, number> = {

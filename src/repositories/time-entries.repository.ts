@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
+import { rowsOf } from '../db/rows.js';
 import { projects, timeEntries } from '../db/schema.js';
 import { entryReadableBy } from './access.repository.js';
 
@@ -115,4 +116,86 @@ export async function projectInWorkspace(db: Db, projectId: string, workspaceId:
     .from(projects)
     .where(and(eq(projects.id, projectId), eq(projects.workspaceId, workspaceId)));
   return row !== undefined;
+}
+
+/** The rows of a batch as one jsonb parameter: `jsonb_to_recordset` turns it back into a table. */
+function batchRows(entries: readonly NewEntry[]): string {
+  return JSON.stringify(
+    entries.map((e, i) => ({
+      i,
+      id: e.id,
+      workspace_id: e.workspaceId,
+      project_id: e.projectId,
+      user_id: e.userId,
+      start: e.start.toISOString(),
+      minutes: e.minutes,
+      description: e.description,
+      tags: e.tags,
+      created_at: e.createdAt.toISOString(),
+    })),
+  );
+}
+
+const BATCH_COLUMNS = sql.raw(`v(i int, id text, workspace_id text, project_id text, user_id text, start timestamptz, minutes int,
+  description text, tags text[], created_at timestamptz)`);
+
+/**
+ * Inserts a whole batch in one statement, every row checked by the rules of `insertIfAllowed`
+ * (the same conditions, applied to each row), and nothing at all unless every row passes: the
+ * `allowed` set must be as large as the batch. Returns the rows inserted (in no particular order),
+ * or none when any row is refused; `batchEntryFacts` then tells which and why.
+ */
+const insertBatchIfAllowed = prepared((db) =>
+  db
+    .insert(timeEntries)
+    .select(
+      sql`with v as (select * from jsonb_to_recordset(${p('rows')}::jsonb) as ${BATCH_COLUMNS}),
+        allowed as (
+          select v.* from v
+          where exists (select 1 from workspace_members a where a.workspace_id = v.workspace_id and a.user_id = ${p('actorId')}
+              and (v.user_id = ${p('actorId')} or a.role in ('owner', 'admin')))
+            and exists (select 1 from workspace_members m where m.workspace_id = v.workspace_id and m.user_id = v.user_id)
+            and (v.project_id is null or exists (
+              select 1 from projects pr where pr.id = v.project_id and pr.workspace_id = v.workspace_id
+                and (exists (select 1 from workspace_members wa where wa.workspace_id = v.workspace_id and wa.user_id = v.user_id and wa.role in ('owner', 'admin'))
+                  or exists (select 1 from project_members pm where pm.project_id = v.project_id and pm.user_id = v.user_id)))))
+        select id, workspace_id, project_id, user_id, start, minutes, description, tags, created_at, created_at
+        from allowed where (select count(*) from allowed) = ${p('count')}::int`,
+    )
+    .returning()
+    .prepare('insert_time_entries_batch'),
+);
+
+export async function insertEntriesIfAllowed(db: Db, entries: readonly NewEntry[], actorId: string): Promise<TimeEntryRow[]> {
+  return insertBatchIfAllowed(db).execute({ rows: batchRows(entries), actorId, count: entries.length });
+}
+
+/** What the rules of a batch row depend on, for explaining a refusal (access.ts `explainBatchRefusals`). */
+export interface BatchEntryFacts {
+  /** The row's position in the batch. */
+  index: number;
+  /** The actor's role in the row's workspace; null when not a member (or no such workspace). */
+  actorRole: string | null;
+  /** The entry's user is a member of the workspace. */
+  userIsMember: boolean;
+  /** The project (if any) belongs to the workspace. */
+  projectInWorkspace: boolean;
+  /** The entry's user may read the project (if any). */
+  projectReadable: boolean;
+}
+
+/** The facts of every row in one statement: the slow path, run only when a batch was refused. */
+export async function batchEntryFacts(db: Db, entries: readonly NewEntry[], actorId: string): Promise<BatchEntryFacts[]> {
+  const result = await db.execute(
+    sql`with v as (select * from jsonb_to_recordset(${batchRows(entries)}::jsonb) as ${BATCH_COLUMNS})
+      select v.i as "index",
+        (select a.role from workspace_members a where a.workspace_id = v.workspace_id and a.user_id = ${actorId}) as "actorRole",
+        exists (select 1 from workspace_members m where m.workspace_id = v.workspace_id and m.user_id = v.user_id) as "userIsMember",
+        (v.project_id is null or exists (select 1 from projects pr where pr.id = v.project_id and pr.workspace_id = v.workspace_id)) as "projectInWorkspace",
+        (v.project_id is null
+          or exists (select 1 from workspace_members wa where wa.workspace_id = v.workspace_id and wa.user_id = v.user_id and wa.role in ('owner', 'admin'))
+          or exists (select 1 from project_members pm where pm.project_id = v.project_id and pm.user_id = v.user_id)) as "projectReadable"
+      from v order by v.i`,
+  );
+  return rowsOf<BatchEntryFacts>(result);
 }

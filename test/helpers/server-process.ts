@@ -16,8 +16,9 @@ export interface ServerProcess {
   readonly exited: Promise<number | null>;
 }
 
-export function startServerProcess(env: NodeJS.ProcessEnv): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+/** Starts `script` (default: the server) with tsx; `args` follow the script. */
+export function startServerProcess(env: NodeJS.ProcessEnv, script = 'src/server.ts', args: readonly string[] = []): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -43,6 +43,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     renderTimeLimitMs: 2_000,
     // Hashing is tested at full cost in test/unit/secrets.test.ts; elsewhere it only slows tests down.
     passcodeIterations: 1_000,
+    corsOrigins: [],
+    metricsToken: null,
     ...overrides,
   };
 }

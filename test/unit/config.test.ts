@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, startupWarnings } from '../../src/config.js';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
 
@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       renderMaxEntries: 200_000,
       renderTimeLimitMs: 2_000,
       passcodeIterations: 600_000,
+      corsOrigins: [],
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       SHARE_KEY: KEY,
       RENDER_MAX_ENTRIES: '50000',
       PASSCODE_PBKDF2_ITERATIONS: '1000000',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173/',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u@db:5432/chronicle',
@@ -42,8 +44,14 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       renderMaxEntries: 50_000,
       passcodeIterations: 1_000_000,
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });
     expect(config.shareKey?.length).toBe(32);
+  });
+
+  it('reads METRICS_TOKEN, unset by default', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-secret-0123456789' }).metricsToken).toBe('scrape-secret-0123456789');
   });
 
   it('does not need the share key just to migrate', () => {
@@ -68,6 +76,12 @@ describe('loadConfig', () => {
     [{ RENDER_MAX_ENTRIES: '1e5' }, 'RENDER_MAX_ENTRIES'],
     [{ RENDER_TIME_LIMIT_MS: '50' }, 'RENDER_TIME_LIMIT_MS'],
     [{ PASSCODE_PBKDF2_ITERATIONS: '99999' }, 'PASSCODE_PBKDF2_ITERATIONS'],
+    [{ CORS_ORIGINS: '*' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example.com,,https://b.example.com' }, 'CORS_ORIGINS'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'METRICS_TOKEN'],
   ])('refuses %j naming %s in one line', (env, variable) => {
     let error: unknown;
     try {
@@ -79,5 +93,21 @@ describe('loadConfig', () => {
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as ConfigError).message).toContain(variable);
     expect((error as ConfigError).message).not.toContain('\n');
+  });
+});
+
+describe('startupWarnings', () => {
+  it('warns once when share URLs would point at a wildcard address', () => {
+    const env = { HOST: '0.0.0.0' };
+    const warnings = startupWarnings(loadConfig(env), env);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('PUBLIC_BASE_URL');
+    expect(warnings[0]).toContain('http://0.0.0.0:3000');
+  });
+
+  it('stays quiet with PUBLIC_BASE_URL set, or on a specific address', () => {
+    const env = { HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://reports.example.com' };
+    expect(startupWarnings(loadConfig(env), env)).toEqual([]);
+    expect(startupWarnings(loadConfig({}), {})).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@
  */
 import type { Actor } from '../../context.js';
 import type { Db } from '../../db/database.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound, type FieldError } from '../../lib/errors.js';
 import {
   canReadProject,
   isAdminRole,
@@ -23,7 +23,13 @@ import type { ContentState } from '../../repositories/discussion.repository.js';
 import { findDeliveryForRecipient, type DeliveryRow } from '../../repositories/inbox.repository.js';
 import { findProject, type ProjectRow } from '../../repositories/projects.repository.js';
 import type { ReportRow } from '../../repositories/reports.repository.js';
-import { findReadableEntry, projectInWorkspace, type NewEntry, type TimeEntryRow } from '../../repositories/time-entries.repository.js';
+import {
+  batchEntryFacts,
+  findReadableEntry,
+  projectInWorkspace,
+  type NewEntry,
+  type TimeEntryRow,
+} from '../../repositories/time-entries.repository.js';
 import { findWorkspace } from '../../repositories/workspaces.repository.js';
 
 export type { ReportStanding };
@@ -132,6 +138,30 @@ export async function explainEntryRefusal(db: Db, actor: Actor, entry: NewEntry)
     if (!(await workspaceRole(db, entry.workspaceId, entry.userId))) throw invalidEntry('/userId', 'is not a member of this workspace');
   }
   if (entry.projectId !== null) await requireProjectForEntry(db, entry.projectId, entry.workspaceId, entry.userId);
+}
+
+/**
+ * The rules of `explainEntryRefusal` for every row of a batch at once, as one list of field errors
+ * (`/entries/<index>/<field>`, with `index`); empty when every row passes. A batch answers 400
+ * whatever the rule, so a workspace the caller may not see reads the same as one that does not
+ * exist. The batch insert checks all of it in its own statement
+ * (time-entries.repository.ts `insertEntriesIfAllowed`); this only explains a refusal.
+ */
+export async function explainBatchRefusals(db: Db, actor: Actor, entries: readonly NewEntry[]): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  for (const facts of await batchEntryFacts(db, entries, actor.user.id)) {
+    const entry = entries[facts.index];
+    if (!entry) continue;
+    const error = (field: string, message: string) =>
+      errors.push({ path: `/entries/${facts.index}/${field}`, message, index: facts.index });
+    if (!facts.actorRole) error('workspaceId', 'does not exist or you are not a member of it');
+    else if (entry.userId !== actor.user.id && !isAdminRole(facts.actorRole as Role)) {
+      error('userId', 'only a workspace admin or owner may log time for another user');
+    } else if (!facts.userIsMember) error('userId', 'is not a member of this workspace');
+    else if (!facts.projectInWorkspace) error('projectId', 'is not a project of this workspace');
+    else if (!facts.projectReadable) error('projectId', "is not a project the entry's user may read");
+  }
+  return errors;
 }
 
 /**

@@ -42,7 +42,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
   const requested = input.recipientUserIds ?? [];
   const teammates = [...new Set(requested)];
   const sendToSelf = input.sendToSelf ?? false;
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const report = await repo.lockReport(tx, reportId);
     if (!report || !(await isActiveOwner(tx, actor, report))) throw notFound();
     if (teammates.length === 0 && !sendToSelf) {
@@ -92,6 +92,8 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
       sentAt: sentAt.toISOString(),
     };
   });
+  ctx.metrics.sends.inc();
+  return result;
 }
 
 /**

@@ -137,6 +137,7 @@ export function createViewer(ctx: AppContext): Viewer {
       links.delete(share.tokenHash);
       return NOT_FOUND;
     }
+    ctx.metrics.shareViews.inc();
     return { kind: 'report', html };
   }
 
@@ -163,9 +164,13 @@ export function createViewer(ctx: AppContext): Viewer {
       }
       if (booked.attempts > PASSCODE_ATTEMPT_LIMIT) {
         const remainingMs = booked.windowStartedAt.getTime() + PASSCODE_WINDOW_MS - now.getTime();
+        ctx.metrics.passcodeFailures.inc({ reason: 'rate_limited' });
         return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil(remainingMs / 1000)) };
       }
-      if (!(await passcodeMatches(passcode, share.passcodeHash))) return { kind: 'wrong-passcode' };
+      if (!(await passcodeMatches(passcode, share.passcodeHash))) {
+        ctx.metrics.passcodeFailures.inc({ reason: 'wrong' });
+        return { kind: 'wrong-passcode' };
+      }
       return view(share, booked.windowStartedAt);
     },
   };

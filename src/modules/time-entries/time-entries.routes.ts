@@ -1,9 +1,19 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
-import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
+import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
+import { batchProblemHandler } from '../../http/problem.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './time-entries.service.js';
-import { CreateTimeEntryBody, ListTimeEntriesQuery, PatchTimeEntryBody, TimeEntrySchema } from './time-entries.schemas.js';
+import {
+  BATCH_BODY_LIMIT,
+  CreateTimeEntriesBatchBody,
+  CreateTimeEntryBody,
+  ListTimeEntriesQuery,
+  MAX_BATCH,
+  PatchTimeEntryBody,
+  TimeEntriesBatchSchema,
+  TimeEntrySchema,
+} from './time-entries.schemas.js';
 
 const tags = ['time entries'];
 
@@ -12,6 +22,28 @@ export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
     '/time-entries',
     { config: { scope: 'write' }, schema: { tags, body: CreateTimeEntryBody, response: { 201: TimeEntrySchema, ...problemResponses } } },
     async (request, reply) => reply.code(201).send(await service.createEntry(ctx, actorOf(request), request.body)),
+  );
+  app.post(
+    '/time-entries/batch',
+    {
+      config: { scope: 'write' },
+      bodyLimit: BATCH_BODY_LIMIT,
+      errorHandler: batchProblemHandler('entries'),
+      schema: {
+        tags,
+        operationId: 'createTimeEntriesBatch',
+        summary: 'Log many time entries at once, all or nothing',
+        description:
+          `Up to ${MAX_BATCH} entries, each following the rules of POST /time-entries (any workspace member for ` +
+          'their own time; an admin/owner for another member; a project of the workspace readable by the entry user). ' +
+          'Stored in one statement: when any entry is refused, none is stored and the 400 lists every refused entry ' +
+          'in `errors` as `{ path: "/entries/<index>/<field>", message, index }`. A workspace the caller may not see ' +
+          `reads like one that does not exist. More than ${MAX_BATCH} entries: 400; a body over ${BATCH_BODY_LIMIT / 1024 / 1024} MiB: 413.`,
+        body: CreateTimeEntriesBatchBody,
+        response: { 201: TimeEntriesBatchSchema, 413: ProblemSchema, ...problemResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.createEntries(ctx, actorOf(request), request.body)),
   );
   app.get(
     '/time-entries',

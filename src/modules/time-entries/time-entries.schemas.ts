@@ -45,6 +45,28 @@ export const CreateTimeEntryBody = Type.Object(
 );
 export type CreateTimeEntryInput = Static<typeof CreateTimeEntryBody>;
 
+/** Most entries one batch may hold (docs/api.md "Time entries"). */
+export const MAX_BATCH = 1000;
+/** A full batch of long descriptions and tags fits in 8 MiB; other routes keep the 1 MiB limit. */
+export const BATCH_BODY_LIMIT = 8 * 1024 * 1024;
+
+export const CreateTimeEntriesBatchBody = Type.Object(
+  {
+    entries: Type.Array(CreateTimeEntryBody, {
+      minItems: 1,
+      maxItems: MAX_BATCH,
+      description: `1 to ${MAX_BATCH} entries, each as the body of POST /time-entries.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CreateTimeEntriesBatchInput = Static<typeof CreateTimeEntriesBatchBody>;
+
+export const TimeEntriesBatchSchema = Type.Object({
+  entries: Type.Array(TimeEntrySchema, { description: 'The entries created, in the order of the request.' }),
+});
+export type TimeEntriesBatch = Static<typeof TimeEntriesBatchSchema>;
+
 /** The workspace and the user of an entry are fixed; everything else may change. */
 export const PatchTimeEntryBody = Type.Object(
   {

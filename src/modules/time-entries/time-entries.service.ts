@@ -2,11 +2,13 @@
 import type { Actor, AppContext } from '../../context.js';
 import { badRequest, conflict, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { editableEntry, explainEntryRefusal, requireProjectForEntry } from '../access/access.js';
+import { editableEntry, explainBatchRefusals, explainEntryRefusal, requireProjectForEntry } from '../access/access.js';
 import * as repo from '../../repositories/time-entries.repository.js';
 import {
   DEFAULT_LIMIT,
+  type CreateTimeEntriesBatchInput,
   type CreateTimeEntryInput,
+  type TimeEntriesBatch,
   type ListTimeEntriesInput,
   type PatchTimeEntryInput,
   type TimeEntry,
@@ -41,35 +43,39 @@ const MAX_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
  * 1000-9999 (UTC) are refused: a JavaScript Date cannot hold a leap second, and the driver reads
  * years below 100 back as 19xx or 20xx, so early instants would not survive a round trip.
  */
-function parseInstant(value: string, path: string): Date {
+function readInstant(value: string): Date | null {
   const m = DATE_TIME.exec(value);
   const fraction = (m?.[5] ?? '').slice(0, 4);
   const offset = m?.[6] ? 'Z' : `${m?.[7]}:${m?.[8] ?? '00'}`;
   const ms = m && m[4] !== '60' ? Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}${fraction}${offset}`) : NaN;
-  if (!(ms >= MIN_INSTANT && ms <= MAX_INSTANT)) {
-    throw invalid([{ path, message: 'must be an instant in years 1000 to 9999 (UTC), without a leap second' }]);
-  }
-  return new Date(ms);
+  return ms >= MIN_INSTANT && ms <= MAX_INSTANT ? new Date(ms) : null;
+}
+
+const INSTANT_RANGE = 'must be an instant in years 1000 to 9999 (UTC), without a leap second';
+
+function parseInstant(value: string, path: string): Date {
+  const instant = readInstant(value);
+  if (!instant) throw invalid([{ path, message: INSTANT_RANGE }]);
+  return instant;
 }
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps it a 400 rather than a driver error. */
-function assertNoNul(description: string | undefined, tags: readonly string[] | undefined): void {
+function nulErrors(description: string | undefined, tags: readonly string[] | undefined, prefix = ''): FieldError[] {
   const errors: FieldError[] = [];
-  if (description?.includes('\u0000')) errors.push({ path: '/description', message: 'must not contain U+0000' });
+  if (description?.includes('\u0000')) errors.push({ path: `${prefix}/description`, message: 'must not contain U+0000' });
   tags?.forEach((tag, i) => {
-    if (tag.includes('\u0000')) errors.push({ path: `/tags/${i}`, message: 'must not contain U+0000' });
+    if (tag.includes('\u0000')) errors.push({ path: `${prefix}/tags/${i}`, message: 'must not contain U+0000' });
   });
+  return errors;
+}
+
+function assertNoNul(description: string | undefined, tags: readonly string[] | undefined): void {
+  const errors = nulErrors(description, tags);
   if (errors.length > 0) throw invalid(errors);
 }
 
-/**
- * Logs an entry (access.ts `explainEntryRefusal` states who may). The insert checks every rule
- * itself; the checks run only to explain a refusal.
- */
-export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput): Promise<TimeEntry> {
-  const start = parseInstant(input.start, '/start');
-  assertNoNul(input.description, input.tags);
-  const entry: repo.NewEntry = {
+function newEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput, start: Date): repo.NewEntry {
+  return {
     id: newId(),
     workspaceId: input.workspaceId,
     projectId: input.projectId ?? null,
@@ -80,6 +86,16 @@ export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTi
     tags: input.tags ?? [],
     createdAt: ctx.clock.now(),
   };
+}
+
+/**
+ * Logs an entry (access.ts `explainEntryRefusal` states who may). The insert checks every rule
+ * itself; the checks run only to explain a refusal.
+ */
+export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput): Promise<TimeEntry> {
+  const start = parseInstant(input.start, '/start');
+  assertNoNul(input.description, input.tags);
+  const entry = newEntry(ctx, actor, input, start);
   // A refusal the checks cannot explain means memberships changed in between: try once more.
   for (let attempt = 0; attempt < 2; attempt++) {
     const row = await repo.insertEntryIfAllowed(ctx.db, entry, actor.user.id);
@@ -87,6 +103,33 @@ export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTi
     await explainEntryRefusal(ctx.db, actor, entry);
   }
   throw conflict('Memberships changed while the entry was being saved; try again.');
+}
+
+/**
+ * Logs up to 1,000 entries at once, all or nothing (docs/api.md "Batches"): each row follows the
+ * rules of `createEntry`, checked for the whole batch by one insert statement; when any row is
+ * refused, nothing is stored and the 400 lists every refused row with its index and reason.
+ */
+export async function createEntries(ctx: AppContext, actor: Actor, input: CreateTimeEntriesBatchInput): Promise<TimeEntriesBatch> {
+  const errors: FieldError[] = [];
+  const entries = input.entries.map((item, index) => {
+    const prefix = `/entries/${index}`;
+    const start = readInstant(item.start);
+    if (!start) errors.push({ path: `${prefix}/start`, message: INSTANT_RANGE, index });
+    errors.push(...nulErrors(item.description, item.tags, prefix).map((e) => ({ ...e, index })));
+    return newEntry(ctx, actor, item, start ?? new Date(0));
+  });
+  if (errors.length > 0) throw invalid(errors);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const rows = await repo.insertEntriesIfAllowed(ctx.db, entries, actor.user.id);
+    if (rows.length === entries.length) {
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return { entries: entries.map((entry) => toTimeEntry(byId.get(entry.id) as repo.TimeEntryRow)) };
+    }
+    const refusals = await explainBatchRefusals(ctx.db, actor, entries);
+    if (refusals.length > 0) throw badRequest('Some entries were refused; none was stored.', refusals);
+  }
+  throw conflict('Memberships changed while the entries were being saved; try again.');
 }
 
 export interface EntryPage {

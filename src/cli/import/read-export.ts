@@ -1,0 +1,218 @@
+/**
+ * Reads a detailed-report export into rows ready to import, each with the line it starts on; every
+ * row that cannot be read says which line, which column and why. Nothing here talks to a server.
+ */
+import { parse } from 'csv-parse/sync';
+import { DateTime } from 'luxon';
+import {
+  COLUMNS,
+  detectDateFormat,
+  parseClockDuration,
+  parseDate,
+  parseDecimalHours,
+  parseTime,
+  splitTags,
+  type DateFormat,
+  type ExportFormat,
+  type Field,
+} from './formats.js';
+
+/** Chronicle's limits on an entry (docs/api.md "Time entries"). */
+const MAX_MINUTES = 1440;
+const MAX_DESCRIPTION = 2000;
+const MAX_TAGS = 20;
+const MAX_TAG = 50;
+
+export interface RowProblem {
+  line: number;
+  /** The column's name as in the file's header; null when the row as a whole is at fault. */
+  column: string | null;
+  message: string;
+}
+
+export interface ExportRow {
+  line: number;
+  email: string;
+  project: string | null;
+  description: string;
+  tags: string[];
+  /** ISO 8601 with the offset of the import's time zone. */
+  start: string;
+  minutes: number;
+}
+
+export interface ReadResult {
+  rows: ExportRow[];
+  failed: RowProblem[];
+  skipped: RowProblem[];
+  dateFormat: DateFormat;
+  /** The header name of each field found, for messages about server refusals. */
+  columns: Partial<Record<Field, string>>;
+}
+
+export class ExportFormatError extends Error {}
+
+export interface ReadOptions {
+  /** The zone the export's local times are in (an IANA name). */
+  timezone: string;
+  /** Omitted: detected from the file. */
+  dateFormat?: DateFormat;
+}
+
+/** Splits the file into records, each with the line it starts on (fields may hold newlines). */
+function records(text: string): { line: number; cells: string[] }[] {
+  let parsed: { record: string[]; info: { lines: number } }[];
+  try {
+    parsed = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof parsed;
+  } catch (error) {
+    const e = error as Error & { lines?: number };
+    throw new ExportFormatError(`The file is not valid CSV${e.lines ? ` (line ${e.lines})` : ''}: ${e.message}`);
+  }
+  return parsed.map(({ record, info }) => {
+    const newlines = record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
+    return { line: info.lines - newlines, cells: record };
+  });
+}
+
+export function readExport(text: string, format: ExportFormat, options: ReadOptions): ReadResult {
+  const [header, ...body] = records(text);
+  if (!header) throw new ExportFormatError('The file is empty.');
+  const names = header.cells.map((c) => c.trim().toLowerCase());
+  const index: Partial<Record<Field, number>> = {};
+  const columns: Partial<Record<Field, string>> = {};
+  for (const [field, candidates] of Object.entries(COLUMNS[format]) as [Field, readonly string[]][]) {
+    for (const candidate of candidates) {
+      const i = names.indexOf(candidate.toLowerCase());
+      if (i >= 0) {
+        index[field] = i;
+        columns[field] = header.cells[i]?.trim() ?? candidate;
+        break;
+      }
+    }
+  }
+  const missing = (['email', 'startDate', 'startTime'] as const).filter((f) => index[f] === undefined);
+  if (index.duration === undefined && index.hours === undefined && (index.endDate === undefined || index.endTime === undefined)) {
+    missing.push('duration' as never);
+  }
+  if (missing.length > 0) {
+    const expected = missing.map((f) => `"${COLUMNS[format][f]?.[0] ?? f}"`).join(', ');
+    throw new ExportFormatError(`This is not a ${format} detailed report: the header has no ${expected} column.`);
+  }
+
+  const cell = (cells: string[], field: Field) => {
+    const i = index[field];
+    return i === undefined ? '' : (cells[i] ?? '');
+  };
+  const dateFormat = options.dateFormat ?? detectDateFormat(body.map((r) => cell(r.cells, 'startDate')));
+  const result: ReadResult = { rows: [], failed: [], skipped: [], dateFormat, columns };
+
+  for (const { line, cells } of body) {
+    const problems: RowProblem[] = [];
+    const fail = (field: Field | null, message: string) =>
+      problems.push({ line, column: field ? (columns[field] ?? field) : null, message });
+    if (cells.length !== header.cells.length) {
+      result.failed.push({ line, column: null, message: `has ${cells.length} fields where the header has ${header.cells.length}` });
+      continue;
+    }
+
+    const email = cell(cells, 'email').trim().toLowerCase();
+    if (email === '') fail('email', 'is empty; users are matched by e-mail');
+
+    const dateText = cell(cells, 'startDate');
+    const timeText = cell(cells, 'startTime');
+    const day = parseDate(dateText, dateFormat);
+    const seconds = parseTime(timeText);
+    if (!day) fail('startDate', `cannot read "${dateText}" as a date (${dateFormat})`);
+    if (seconds === null) fail('startTime', `cannot read "${timeText}" as a time of day`);
+    const start =
+      day && seconds !== null
+        ? DateTime.fromObject(
+            { ...day, hour: Math.floor(seconds / 3600), minute: Math.floor(seconds / 60) % 60, second: seconds % 60 },
+            {
+              zone: options.timezone,
+            },
+          )
+        : null;
+
+    const durationSeconds = readDuration(cells, cell, start, dateFormat, fail);
+    const description = cell(cells, 'description');
+    if (description.length > MAX_DESCRIPTION) fail('description', `is ${description.length} characters long; at most ${MAX_DESCRIPTION}`);
+    const tags = splitTags(cell(cells, 'tags'));
+    if (tags.length > MAX_TAGS) fail('tags', `has ${tags.length} tags; at most ${MAX_TAGS}`);
+    const longTag = tags.find((t) => t.length > MAX_TAG);
+    if (longTag !== undefined) fail('tags', `has a tag of ${longTag.length} characters; at most ${MAX_TAG}`);
+
+    if (problems.length > 0 || !start || durationSeconds === null) {
+      result.failed.push(...problems);
+      continue;
+    }
+    const minutes = Math.round(durationSeconds / 60);
+    if (minutes === 0) {
+      result.skipped.push({ line, column: columns.duration ?? columns.hours ?? null, message: 'is under 30 seconds (0 minutes)' });
+      continue;
+    }
+    if (minutes > MAX_MINUTES) {
+      result.failed.push({
+        line,
+        column: columns.duration ?? columns.hours ?? null,
+        message: `is ${minutes} minutes; an entry is at most 24 hours`,
+      });
+      continue;
+    }
+    const project = cell(cells, 'project').trim();
+    result.rows.push({
+      line,
+      email,
+      project: project === '' ? null : project,
+      description,
+      tags,
+      start: start.toISO({ suppressMilliseconds: true }) ?? '',
+      minutes,
+    });
+  }
+  return result;
+}
+
+/**
+ * The entry's length in seconds: the clock duration column, else decimal hours, else end minus
+ * start. A cell that is present but unreadable is an error rather than a reason to look elsewhere.
+ */
+function readDuration(
+  cells: string[],
+  cell: (cells: string[], field: Field) => string,
+  start: DateTime | null,
+  dateFormat: DateFormat,
+  fail: (field: Field | null, message: string) => void,
+): number | null {
+  const clock = cell(cells, 'duration').trim();
+  if (clock !== '') {
+    const seconds = parseClockDuration(clock);
+    if (seconds === null) fail('duration', `cannot read "${clock}" as a duration (H:MM:SS)`);
+    return seconds;
+  }
+  const hours = cell(cells, 'hours').trim();
+  if (hours !== '') {
+    const seconds = parseDecimalHours(hours);
+    if (seconds === null) fail('hours', `cannot read "${hours}" as decimal hours`);
+    return seconds;
+  }
+  const endDay = parseDate(cell(cells, 'endDate'), dateFormat);
+  const endSeconds = parseTime(cell(cells, 'endTime'));
+  if (!endDay || endSeconds === null) {
+    fail('duration', 'is empty, and there is no readable end date and time (a timer still running?)');
+    return null;
+  }
+  if (!start) return null;
+  const end = start.set({
+    ...endDay,
+    hour: Math.floor(endSeconds / 3600),
+    minute: Math.floor(endSeconds / 60) % 60,
+    second: endSeconds % 60,
+  });
+  const seconds = Math.round(end.diff(start, 'seconds').seconds);
+  if (seconds < 0) {
+    fail('endTime', 'is before the start');
+    return null;
+  }
+  return seconds;
+}

@@ -1,0 +1,132 @@
+/**
+ * Prometheus metrics (docs/operations.md "Metrics"), with prom-client. Each app has a registry of
+ * its own (tests build many apps in one process); the process-wide default metrics (CPU, memory,
+ * event-loop lag, GC) are collected once per process and merged in when scraped.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the gauges read at scrape time. */
+export interface MetricSources {
+  renderQueue(): { workers: number; busy: number; queued: number };
+  /** Connections of the database pool; null for an engine without one (embedded PGlite). */
+  databasePool(): { total: number; idle: number; waiting: number } | null;
+}
+
+export type RenderKind = 'report' | 'page' | 'liquid';
+
+export interface Metrics {
+  readonly registry: Registry;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  readonly renders: Counter<'kind' | 'outcome'>;
+  readonly renderDuration: Histogram<'kind'>;
+  readonly sends: Counter;
+  readonly shareViews: Counter;
+  readonly passcodeFailures: Counter<'reason'>;
+  /** The whole text of a scrape: this app's metrics and the process's. */
+  render(): Promise<{ contentType: string; text: string }>;
+}
+
+let processRegistry: Registry | null = null;
+
+/** Default metrics register listeners that are never removed, so they are made once per process. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'chronicle_' });
+  }
+  return processRegistry;
+}
+
+export function createMetrics(sources: MetricSources): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const httpDuration = new Histogram({
+    name: 'chronicle_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const renders = new Counter({
+    name: 'chronicle_renders_total',
+    help: 'Renders in the worker pool by kind (report, page, liquid) and outcome (ok, failed).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers,
+  });
+  const renderDuration = new Histogram({
+    name: 'chronicle_render_duration_seconds',
+    help: 'Time from asking the render pool to its answer, queueing included, by kind.',
+    labelNames: ['kind'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  const sends = new Counter({ name: 'chronicle_report_sends_total', help: 'Reports sent (one per send request).', registers });
+  const shareViews = new Counter({ name: 'chronicle_share_views_total', help: 'Share pages served and counted as views.', registers });
+  const passcodeFailures = new Counter({
+    name: 'chronicle_share_passcode_failures_total',
+    help: 'Passcode attempts refused: a wrong passcode, or too many attempts (rate_limited).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  new Gauge({
+    name: 'chronicle_render_queue_depth',
+    help: 'Render jobs waiting for a worker.',
+    registers,
+    collect() {
+      this.set(sources.renderQueue().queued);
+    },
+  });
+  new Gauge({
+    name: 'chronicle_render_workers',
+    help: 'Render workers by state (busy, idle).',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const { workers, busy } = sources.renderQueue();
+      this.set({ state: 'busy' }, busy);
+      this.set({ state: 'idle' }, workers - busy);
+    },
+  });
+  new Gauge({
+    name: 'chronicle_db_pool_connections',
+    help: 'PostgreSQL pool connections in use and idle, and requests waiting for one (absent on the embedded engine).',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const pool = sources.databasePool();
+      if (!pool) return;
+      this.set({ state: 'in_use' }, pool.total - pool.idle);
+      this.set({ state: 'idle' }, pool.idle);
+      this.set({ state: 'waiting' }, pool.waiting);
+    },
+  });
+
+  return {
+    registry,
+    httpDuration,
+    renders,
+    renderDuration,
+    sends,
+    shareViews,
+    passcodeFailures,
+    async render() {
+      const merged = Registry.merge([registry, processMetrics()]);
+      return { contentType: merged.contentType, text: await merged.metrics() };
+    },
+  };
+}
+
+/** Times one render and counts its outcome. */
+export async function measureRender<T>(metrics: Metrics, kind: RenderKind, work: () => Promise<T>): Promise<T> {
+  const end = metrics.renderDuration.startTimer({ kind });
+  try {
+    const result = await work();
+    metrics.renders.inc({ kind, outcome: 'ok' });
+    return result;
+  } catch (error) {
+    metrics.renders.inc({ kind, outcome: 'failed' });
+    throw error;
+  } finally {
+    end();
+  }
+}

@@ -1,0 +1,13 @@
+import { measureRender, type Metrics } from '../lib/metrics.js';
+import type { RenderPool } from './render-pool.js';
+
+/** The render pool with every job timed and counted (docs/operations.md "Metrics"). */
+export function measuredRenderPool(pool: RenderPool, metrics: Metrics): RenderPool {
+  return {
+    renderReport: (job) => measureRender(metrics, 'report', () => pool.renderReport(job)),
+    render: (sources, context, limits) => measureRender(metrics, 'liquid', () => pool.render(sources, context, limits)),
+    renderPage: (input) => measureRender(metrics, 'page', () => pool.renderPage(input)),
+    stats: () => pool.stats(),
+    close: () => pool.close(),
+  };
+}

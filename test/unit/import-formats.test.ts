@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { detectDateFormat, parseClockDuration, parseDate, parseDecimalHours, parseTime, splitTags } from '../../src/cli/import/formats.js';
+import { readExport } from '../../src/cli/import/read-export.js';
+
+describe('export cells', () => {
+  it('reads dates in each layout and refuses impossible ones', () => {
+    expect(parseDate('2026-02-28', 'YYYY-MM-DD')).toEqual({ year: 2026, month: 2, day: 28 });
+    expect(parseDate('02/28/2026', 'MM/DD/YYYY')).toEqual({ year: 2026, month: 2, day: 28 });
+    expect(parseDate('28/02/2026', 'DD/MM/YYYY')).toEqual({ year: 2026, month: 2, day: 28 });
+    expect(parseDate('28.02.2026', 'DD.MM.YYYY')).toEqual({ year: 2026, month: 2, day: 28 });
+    expect(parseDate('2026-02-30', 'YYYY-MM-DD')).toBeNull();
+    expect(parseDate('28/02/2026', 'MM/DD/YYYY')).toBeNull();
+    expect(parseDate('0999-01-01', 'YYYY-MM-DD')).toBeNull();
+    expect(parseDate('yesterday', 'YYYY-MM-DD')).toBeNull();
+  });
+
+  it('detects the date layout of a file', () => {
+    expect(detectDateFormat(['2026-10-05'])).toBe('YYYY-MM-DD');
+    expect(detectDateFormat(['10/05/2026', '10/06/2026'])).toBe('MM/DD/YYYY');
+    expect(detectDateFormat(['10/05/2026', '25/10/2026'])).toBe('DD/MM/YYYY');
+    expect(detectDateFormat(['05.10.2026'])).toBe('DD.MM.YYYY');
+  });
+
+  it('reads 24-hour and 12-hour times', () => {
+    expect(parseTime('09:05')).toBe(9 * 3600 + 300);
+    expect(parseTime('23:59:59')).toBe(86399);
+    expect(parseTime('12:00:00 AM')).toBe(0);
+    expect(parseTime('12:30 PM')).toBe(12 * 3600 + 1800);
+    expect(parseTime('01:15:00 pm')).toBe(13 * 3600 + 900);
+    expect(parseTime('24:00')).toBeNull();
+    expect(parseTime('13:00 PM')).toBeNull();
+    expect(parseTime('9h')).toBeNull();
+  });
+
+  it('reads odd durations', () => {
+    expect(parseClockDuration('01:30:00')).toBe(5400);
+    expect(parseClockDuration('0:13')).toBe(780);
+    expect(parseClockDuration('125:00:00')).toBe(450000);
+    expect(parseClockDuration('00:00:20')).toBe(20);
+    expect(parseClockDuration('1:75')).toBeNull();
+    expect(parseClockDuration('-1:00')).toBeNull();
+    expect(parseDecimalHours('1.50')).toBe(5400);
+    expect(parseDecimalHours('0,25')).toBe(900);
+    expect(parseDecimalHours('abc')).toBeNull();
+  });
+
+  it('splits tags, dropping blanks and duplicates', () => {
+    expect(splitTags('design, review,design, ,')).toEqual(['design', 'review']);
+    expect(splitTags('')).toEqual([]);
+  });
+});
+
+describe('readExport', () => {
+  const header = 'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount ()';
+
+  it('numbers rows by the line they start on, across quoted newlines and blank lines', () => {
+    const text = [
+      header,
+      'A,a@x.io,,P,,"one\ntwo\nthree",No,2026-03-29,01:30:00,,,00:30:00,,',
+      '',
+      'A,a@x.io,,,,"x",No,2026-03-29,03:30:00,,,00:30:00,"t1, t2",',
+      'A,a@x.io,,,,"short",No,2026-03-29,03:30:00,,,00:00:10,,',
+      'A,,,,,"no mail",No,2026-13-01,25:00,,,x,,',
+    ].join('\r\n');
+    const read = readExport(text, 'toggl', { timezone: 'Europe/Berlin' });
+    expect(read.rows.map((r) => r.line)).toEqual([2, 6]);
+    // Across the spring-forward change: 01:30 is +01:00, 03:30 is +02:00.
+    expect(read.rows.map((r) => r.start)).toEqual(['2026-03-29T01:30:00+01:00', '2026-03-29T03:30:00+02:00']);
+    expect(read.rows[0]).toMatchObject({ description: 'one\ntwo\nthree', project: 'P', minutes: 30 });
+    expect(read.rows[1]).toMatchObject({ project: null, tags: ['t1', 't2'] });
+    expect(read.skipped).toEqual([{ line: 7, column: 'Duration', message: 'is under 30 seconds (0 minutes)' }]);
+    expect(read.failed).toEqual([
+      { line: 8, column: 'Email', message: 'is empty; users are matched by e-mail' },
+      { line: 8, column: 'Start date', message: 'cannot read "2026-13-01" as a date (YYYY-MM-DD)' },
+      { line: 8, column: 'Start time', message: 'cannot read "25:00" as a time of day' },
+      { line: 8, column: 'Duration', message: 'cannot read "x" as a duration (H:MM:SS)' },
+    ]);
+  });
+
+  it('refuses rows with a different field count, and descriptions and tags over the limits', () => {
+    const text = [
+      header,
+      'A,a@x.io,,,,too few',
+      `A,a@x.io,,,,"${'d'.repeat(2001)}",No,2026-03-02,09:00:00,,,00:30:00,,`,
+      `A,a@x.io,,,,"x",No,2026-03-02,09:00:00,,,00:30:00,"${'t'.repeat(51)}",`,
+    ].join('\n');
+    const read = readExport(text, 'toggl', { timezone: 'UTC' });
+    expect(read.rows).toEqual([]);
+    expect(read.failed.map((f) => `${f.line} ${f.column} ${f.message}`)).toEqual([
+      '2 null has 6 fields where the header has 14',
+      '3 Description is 2001 characters long; at most 2000',
+      '4 Tags has a tag of 51 characters; at most 50',
+    ]);
+  });
+});
