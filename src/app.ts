@@ -7,6 +7,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
+import { OPERATIONS } from './http/operations.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -240,6 +241,28 @@ function installHooks(app: App, ctx: AppContext): void {
       body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
     if (!empty) throw badRequest('This endpoint takes no request body.', [{ path: '', message: 'must be empty' }]);
   });
+  // Likewise a route without a query schema takes no query parameters: an unknown one is refused
+  // as on routes that have a schema (400, one error per parameter at /query/<name>), never ignored.
+  app.addHook('preValidation', async (request) => {
+    const { scope } = request.routeOptions.config;
+    if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.querystring !== undefined) return;
+    const names = Object.keys(request.query ?? {});
+    if (names.length === 0) return;
+    throw badRequest(
+      `This endpoint takes no query parameters (unknown: ${names.join(', ')}).`,
+      names.map((name) => ({ path: `/query/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'is not a known parameter' })),
+    );
+  });
+}
+
+/** Error responses are sent as application/problem+json (src/http/problem.ts); say so. */
+function problemJson(operation: Record<string, unknown>): void {
+  const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
+  for (const [status, response] of Object.entries(responses)) {
+    const json = response.content?.['application/json'];
+    if (Number(status) < 400 || !json || !response.content) continue;
+    response.content = { 'application/problem+json': json };
+  }
 }
 
 /**
@@ -263,6 +286,12 @@ async function installCors(app: App, origins: readonly string[]): Promise<void> 
 }
 
 async function installOpenApi(app: App, config: Config): Promise<void> {
+  // Every route's operationId, summary and description come from one table (src/http/operations.ts).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const doc = OPERATIONS[`${methods[0]} ${route.url}`];
+    if (doc && route.schema) route.schema = { ...route.schema, ...doc };
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -281,6 +310,7 @@ async function installOpenApi(app: App, config: Config): Promise<void> {
       const { openapiObject } = document;
       for (const operations of Object.values(openapiObject.paths ?? {})) {
         for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
+          problemJson(operation);
           if (!operation[OPTIONAL_BODY]) continue;
           Reflect.deleteProperty(operation, OPTIONAL_BODY);
           if (operation.requestBody) (operation.requestBody as { required: boolean }).required = false;
