@@ -10,12 +10,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('unknown query parameters', () => {
-  it('are refused on a route without query parameters (GET /inbox?unread=true)', async () => {
-    const res = await t.get('/api/v1/inbox?unread=true', user.token);
+  it('are refused on a route without query parameters (GET /me?unread=true)', async () => {
+    const res = await t.get('/api/v1/me?unread=true', user.token);
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.detail).toContain('unread');
     expect(res.body.errors).toEqual([{ path: '/query/unread', message: 'is not a known parameter' }]);
+  });
+
+  it('are refused on the inbox, whose only parameters are limit and offset (GET /inbox?unread=true)', async () => {
+    const res = await t.get('/api/v1/inbox?unread=true', user.token);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.stringify(res.body.errors)).toContain('unread');
   });
 
   it('are refused on writes too, and nothing is created', async () => {
