@@ -27,6 +27,7 @@ import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
 import { timeEntryRoutes } from './modules/time-entries/time-entries.routes.js';
@@ -42,6 +43,7 @@ import { viewerRoutes } from './modules/shares/viewer.routes.js';
 const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '', routes: healthRoutes },
   { prefix: '/api/v1', routes: userRoutes },
+  { prefix: '/api/v1', routes: authRoutes },
   { prefix: '/api/v1', routes: workspaceRoutes },
   { prefix: '/api/v1', routes: projectRoutes },
   { prefix: '/api/v1', routes: timeEntryRoutes },

@@ -22,6 +22,8 @@ export interface Config {
   readonly renderTimeLimitMs: number;
   /** PBKDF2 iterations for new share passcodes (PASSCODE_PBKDF2_ITERATIONS); tests pass a low count. */
   readonly passcodeIterations: number;
+  /** log2 of scrypt's cost N for new passwords (PASSWORD_SCRYPT_LOG_N); tests pass a low value. */
+  readonly passwordScryptLogN: number;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
   const renderTimeLimitMs = integerSetting(read, 'RENDER_TIME_LIMIT_MS', 2_000, 100, 600_000);
 
   const passcodeIterations = integerSetting(read, 'PASSCODE_PBKDF2_ITERATIONS', 600_000, 100_000, 10_000_000);
+  const passwordScryptLogN = integerSetting(read, 'PASSWORD_SCRYPT_LOG_N', 16, 14, 20);
 
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
@@ -126,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     renderMaxEntries,
     renderTimeLimitMs,
     passcodeIterations,
+    passwordScryptLogN,
   });
 }

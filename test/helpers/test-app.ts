@@ -43,6 +43,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     renderTimeLimitMs: 2_000,
     // Hashing is tested at full cost in test/unit/secrets.test.ts; elsewhere it only slows tests down.
     passcodeIterations: 1_000,
+    passwordScryptLogN: 10,
     ...overrides,
   };
 }

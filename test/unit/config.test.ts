@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       renderMaxEntries: 200_000,
       renderTimeLimitMs: 2_000,
       passcodeIterations: 600_000,
+      passwordScryptLogN: 16,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       SHARE_KEY: KEY,
       RENDER_MAX_ENTRIES: '50000',
       PASSCODE_PBKDF2_ITERATIONS: '1000000',
+      PASSWORD_SCRYPT_LOG_N: '17',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u@db:5432/chronicle',
@@ -42,6 +44,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       renderMaxEntries: 50_000,
       passcodeIterations: 1_000_000,
+      passwordScryptLogN: 17,
     });
     expect(config.shareKey?.length).toBe(32);
   });
@@ -53,6 +56,8 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: 'abc' }, 'PORT'],
+    [{ PASSWORD_SCRYPT_LOG_N: '12' }, 'PASSWORD_SCRYPT_LOG_N'],
+    [{ PASSWORD_SCRYPT_LOG_N: '21' }, 'PASSWORD_SCRYPT_LOG_N'],
     [{ PORT: '-1' }, 'PORT'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'mysql://x@y/z', SHARE_KEY: KEY }, 'DATABASE_URL'],
