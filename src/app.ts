@@ -38,6 +38,7 @@ import { inboxRoutes } from './modules/inbox/inbox.routes.js';
 import { shareRoutes } from './modules/shares/shares.routes.js';
 import { discussionRoutes } from './modules/discussion/discussion.routes.js';
 import { viewerRoutes } from './modules/shares/viewer.routes.js';
+import { webAppRoutes } from './http/web-app.js';
 
 /** Every feature's routes, and where they live. */
 const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
@@ -54,6 +55,7 @@ const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '/api/v1', routes: shareRoutes },
   { prefix: '/api/v1', routes: discussionRoutes },
   { prefix: '/share', routes: viewerRoutes },
+  { prefix: '', routes: webAppRoutes },
 ];
 
 export interface BuildOptions {
