@@ -118,6 +118,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     shareKey,
     renderer: createRenderPool(),
     reportEdits: new KeyedQueue(),
+    reactionToggles: new KeyedQueue(),
   };
 }
 

@@ -21,6 +21,11 @@ export interface AppContext {
   readonly renderer: RenderPool;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
+  /**
+   * Reaction toggles of one target in this process, one at a time, so that a burst of them waits
+   * here instead of holding a database connection each while it waits for the target's row lock.
+   */
+  readonly reactionToggles: KeyedQueue;
 }
 
 export type Scope = 'read' | 'write';

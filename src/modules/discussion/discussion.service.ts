@@ -121,12 +121,15 @@ export async function toggleReaction(
 ): Promise<ReactionSummary[]> {
   await writable(ctx, actor, contentId);
   const key = { contentId, commentId, userId: actor.user.id, emoji: input.emoji };
-  // Toggles of one target run one after another under its row lock, and the summaries are read
-  // under that lock too: every answer is the state this toggle committed.
-  const rows = await ctx.db.transaction(async (tx) => {
-    if (!(await repo.lockReactionTarget(tx, contentId, commentId))) throw notFound();
-    await repo.toggleReaction(tx, key, newId(), ctx.clock.now());
-    return repo.listReactions(tx, contentId, commentId);
-  });
+  // Toggles of one target run one after another under its row lock (across processes), and the
+  // summaries are read under that lock too: every answer is the state this toggle committed.
+  // Within this process they queue before taking a connection, so a burst cannot drain the pool.
+  const rows = await ctx.reactionToggles.run(`${contentId}/${commentId ?? ''}`, () =>
+    ctx.db.transaction(async (tx) => {
+      if (!(await repo.lockReactionTarget(tx, contentId, commentId))) throw notFound();
+      await repo.toggleReaction(tx, key, newId(), ctx.clock.now());
+      return repo.listReactions(tx, contentId, commentId);
+    }),
+  );
   return summarize(rows, actor.user.id);
 }
