@@ -5,6 +5,7 @@ const SLOW = [
   'test/server.test.ts',
   'test/restart.test.ts',
   'test/viewer-browser.test.ts',
+  'test/web-browser.test.ts',
   'test/garbage.test.ts',
   'test/migrations.test.ts',
   'test/viewer-xss.test.ts',

@@ -36,6 +36,7 @@ import { docsRoutes } from './modules/docs/docs.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
 import { timeEntryRoutes } from './modules/time-entries/time-entries.routes.js';
@@ -47,12 +48,14 @@ import { shareRoutes } from './modules/shares/shares.routes.js';
 import { discussionRoutes } from './modules/discussion/discussion.routes.js';
 import { historyRoutes } from './modules/history/history.routes.js';
 import { viewerRoutes } from './modules/shares/viewer.routes.js';
+import { webAppRoutes } from './http/web-app.js';
 
 /** Every feature's routes, and where they live. */
 const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '', routes: healthRoutes },
   { prefix: '', routes: metricsRoutes },
   { prefix: '/api/v1', routes: userRoutes },
+  { prefix: '/api/v1', routes: authRoutes },
   { prefix: '/api/v1', routes: workspaceRoutes },
   { prefix: '/api/v1', routes: projectRoutes },
   { prefix: '/api/v1', routes: timeEntryRoutes },
@@ -65,6 +68,7 @@ const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
   { prefix: '/api/v1', routes: historyRoutes },
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: docsRoutes },
+  { prefix: '', routes: webAppRoutes },
 ];
 
 export interface BuildOptions {

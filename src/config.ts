@@ -45,6 +45,8 @@ export interface Config {
    * the default) or a comma-separated list of the proxies' addresses and CIDR ranges.
    */
   readonly trustProxy: false | string;
+  /** log2 of scrypt's cost N for new passwords (PASSWORD_SCRYPT_LOG_N); tests pass a low value. */
+  readonly passwordScryptLogN: number;
 }
 
 export class ConfigError extends Error {
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     }
     trustProxy = trustProxyText;
   }
+  const passwordScryptLogN = integerSetting(read, 'PASSWORD_SCRYPT_LOG_N', 16, 14, 20);
 
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     statementTimeoutMs,
     requestTimeoutMs,
     trustProxy,
+    passwordScryptLogN,
   });
 }
 

@@ -46,10 +46,14 @@ export type Scope = 'read' | 'write';
 
 type UserRow = typeof users.$inferSelect;
 
-/** Who makes a request: the token's user and the token's scopes. */
+/**
+ * Who makes a request: the user, and either the bearer token with its scopes or the browser
+ * session (which acts with read and write).
+ */
 export interface Actor {
   readonly user: UserRow;
-  readonly tokenId: string;
+  readonly tokenId: string | null;
+  readonly sessionId: string | null;
   readonly scopes: readonly Scope[];
   /** When the calling token expires; null: never. A token it creates expires no later. */
   readonly tokenExpiresAt: Date | null;

@@ -15,6 +15,7 @@ let reader: TestUser;
 let workspaceId: string;
 let report: TestReport;
 let shareToken: string;
+let sessionCookie: string;
 
 beforeAll(async () => {
   t = await buildTestApp({ config: { apiRateLimit: 1_000_000 } });
@@ -37,6 +38,13 @@ beforeAll(async () => {
     await t.put(`/api/v1/report-contents/${report.reportContentId}/comments/${comment.body.id}/reactions`, { emoji: 'heart' }, owner.token);
   }
   shareToken = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token)).body.token;
+  const link = await t.post(`/api/v1/users/${owner.id}/password-link`);
+  const password = 'a long enough password';
+  const signedIn = await t.request('POST', '/api/v1/password-links/redeem', {
+    token: null,
+    body: { token: link.body.url.split('#')[1], password },
+  });
+  sessionCookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
 });
 afterAll(() => t.close());
 
@@ -56,6 +64,7 @@ async function statementsOf(request: () => Promise<Response>): Promise<string[]>
 describe('statements per request', () => {
   it.each([
     ['GET /api/v1/me', 1, () => t.get('/api/v1/me', owner.token)],
+    ['GET /api/v1/me (session cookie)', 1, () => t.request('GET', '/api/v1/me', { token: null, headers: { cookie: sessionCookie } })],
     ['GET /api/v1/reports/:id', 2, () => t.get(`/api/v1/reports/${report.id}`, owner.token)],
     ['GET /api/v1/reports?limit=50', 2, () => t.get('/api/v1/reports', owner.token, { limit: 50 })],
     ['GET …/discussion', 3, () => t.get(`/api/v1/report-contents/${report.reportContentId}/discussion`, reader.token)],

@@ -88,6 +88,56 @@ export const apiRateWindows = pgTable('api_rate_windows', {
   used: integer('used').notNull(),
 });
 
+/** A user's password (scrypt, parameters inside the string); a user without a row cannot sign in. */
+export const passwords = pgTable('passwords', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  hash: text('hash').notNull(),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
+});
+
+/** One-time set-password links an instance admin hands to a user; only a hash of the secret is kept. */
+export const passwordLinks = pgTable(
+  'password_links',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
+  },
+  (t) => [index('password_links_user_idx').on(t.userId)],
+);
+
+/** Browser sessions: the cookie carries a random secret, the row its hash, so any process can check it. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    userAgent: text('user_agent').notNull().default(''),
+    createdAt: createdAt(),
+    lastSeenAt: instant('last_seen_at').notNull(),
+    /** The absolute limit; the idle limit counts from lastSeenAt. */
+    expiresAt: instant('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Failed password checks per key ("account:<id or email>", "address:<ip>") in a fixed window. */
+export const authFailures = pgTable('auth_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: instant('window_started_at').notNull(),
+});
+
 export const workspaces = pgTable(
   'workspaces',
   {

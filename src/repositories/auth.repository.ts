@@ -1,8 +1,8 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
-import { rowsOf } from '../db/rows.js';
-import { apiTokens, users } from '../db/schema.js';
+import { onlyRow, rowsOf } from '../db/rows.js';
+import { apiTokens, authFailures, passwordLinks, passwords, sessions, users } from '../db/schema.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -99,4 +99,148 @@ export async function findActiveTokenCounting(
     used: row.used,
     windowStart: asDate(row.window_start),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+const liveSession = prepared((db) =>
+  db
+    .select({ sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
+      ),
+    )
+    .limit(1)
+    .prepare('auth_live_session'),
+);
+
+/** The user behind a session that has passed neither its absolute limit nor its idle limit. */
+export async function findLiveSession(db: Db, tokenHash: string, now: Date, idleSince: Date) {
+  const [row] = await liveSession(db).execute({ tokenHash, now, idleSince });
+  return row;
+}
+
+export async function insertSession(db: Db, row: typeof sessions.$inferInsert): Promise<SessionRow> {
+  return onlyRow(await db.insert(sessions).values(row).returning());
+}
+
+/** Moves a session's idle limit forward. */
+export async function touchSession(db: Db, sessionId: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
+}
+
+/** The user's sessions still within both limits, newest first. */
+export function listLiveSessions(db: Db, userId: string, now: Date, idleSince: Date): Promise<SessionRow[]> {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gt(sessions.lastSeenAt, idleSince)))
+    .orderBy(sql`${sessions.createdAt} desc, ${sessions.id} desc`);
+}
+
+/** Ends one of the user's sessions; false when the user has no such session. */
+export async function deleteSession(db: Db, userId: string, sessionId: string): Promise<boolean> {
+  const deleted = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return deleted.length > 0;
+}
+
+/** Ends every session of the user but `keep` (null ends them all); also sweeps expired rows. */
+export async function deleteOtherSessions(db: Db, userId: string, keep: string | null): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), keep === null ? undefined : ne(sessions.id, keep)));
+}
+
+/** Removes sessions past their absolute or idle limit (they can never be used again). */
+export async function deleteDeadSessions(db: Db, userId: string, now: Date, idleSince: Date): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), or(sql`${sessions.expiresAt} <= ${now}`, sql`${sessions.lastSeenAt} <= ${idleSince}`)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Passwords and set-password links
+
+/** The user with this email (case-insensitive) and their password hash, if any. */
+export async function findUserWithPassword(db: Db, email: string) {
+  const [row] = await db
+    .select({ user: users, hash: passwords.hash })
+    .from(users)
+    .leftJoin(passwords, eq(passwords.userId, users.id))
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return row;
+}
+
+export async function findPasswordHash(db: Db, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ hash: passwords.hash }).from(passwords).where(eq(passwords.userId, userId));
+  return row?.hash;
+}
+
+export async function upsertPassword(db: Db, userId: string, hash: string, now: Date): Promise<void> {
+  await db
+    .insert(passwords)
+    .values({ userId, hash, updatedAt: now })
+    .onConflictDoUpdate({ target: passwords.userId, set: { hash, updatedAt: now } });
+}
+
+/** Replaces the user's unused links with a new one. */
+export async function replacePasswordLink(db: Db, row: typeof passwordLinks.$inferInsert): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, row.userId), isNull(passwordLinks.usedAt)));
+    await tx.insert(passwordLinks).values(row);
+  });
+}
+
+/**
+ * Marks a link used if it is unused and unexpired, in one statement, so of two concurrent uses
+ * exactly one wins. Returns the link's user, or undefined.
+ */
+export async function consumePasswordLink(db: Db, tokenHash: string, now: Date): Promise<string | undefined> {
+  const [row] = await db
+    .update(passwordLinks)
+    .set({ usedAt: now })
+    .where(and(eq(passwordLinks.tokenHash, tokenHash), isNull(passwordLinks.usedAt), gt(passwordLinks.expiresAt, now)))
+    .returning({ userId: passwordLinks.userId });
+  return row?.userId;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Throttle of password checks
+
+/**
+ * Counts one attempt against each key, in one statement (so concurrent attempts each see their
+ * own count), starting a new window where the old one began at or before `windowSince`.
+ * Returns each key's count and window start after this attempt.
+ */
+export function countAttempt(db: Db, keys: string[], now: Date, windowSince: Date) {
+  return db
+    .insert(authFailures)
+    .values(keys.map((key) => ({ key, failures: 1, windowStartedAt: now })))
+    .onConflictDoUpdate({
+      target: authFailures.key,
+      set: {
+        failures: sql`case when ${authFailures.windowStartedAt} <= ${windowSince} then 1 else ${authFailures.failures} + 1 end`,
+        windowStartedAt: sql`case when ${authFailures.windowStartedAt} <= ${windowSince} then excluded.window_started_at else ${authFailures.windowStartedAt} end`,
+      },
+    })
+    .returning({ key: authFailures.key, failures: authFailures.failures, windowStartedAt: authFailures.windowStartedAt });
+}
+
+/** A successful check: the account starts afresh, and the address gets its attempt back. */
+export async function forgiveAttempt(db: Db, accountKey: string, addressKey: string): Promise<void> {
+  await db.delete(authFailures).where(eq(authFailures.key, accountKey));
+  await db
+    .update(authFailures)
+    .set({ failures: sql`greatest(${authFailures.failures} - 1, 0)` })
+    .where(eq(authFailures.key, addressKey));
 }

@@ -2,10 +2,12 @@
  * With TEST_DATABASE_URL set, the suite runs on PostgreSQL: this creates one migrated template
  * database for the run (a name of its own, so parallel runs never meet) and drops everything the
  * run created at the end. Without it, every worker uses an in-memory PGlite and nothing is needed here.
+ * Either way, the web app is built first if it is missing or stale (test/helpers/web-build.ts).
  */
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.js';
+import { ensureWebBuilt } from './web-build.js';
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -14,6 +16,7 @@ function withDatabase(url: string, name: string): string {
 }
 
 export default async function setup(project: TestProject) {
+  ensureWebBuilt();
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) {
     project.provide('pgTemplate', null);

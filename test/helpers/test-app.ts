@@ -55,6 +55,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     statementTimeoutMs: 30_000,
     requestTimeoutMs: 30_000,
     trustProxy: false,
+    passwordScryptLogN: 10,
     ...overrides,
   };
 }

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       renderTimeLimitMs: 2_000,
       passcodeIterations: 600_000,
       corsOrigins: [],
+      passwordScryptLogN: 16,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
       RENDER_MAX_ENTRIES: '50000',
       PASSCODE_PBKDF2_ITERATIONS: '1000000',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:5173/',
+      PASSWORD_SCRYPT_LOG_N: '17',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u@db:5432/chronicle',
@@ -45,6 +47,7 @@ describe('loadConfig', () => {
       renderMaxEntries: 50_000,
       passcodeIterations: 1_000_000,
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      passwordScryptLogN: 17,
     });
     expect(config.shareKey?.length).toBe(32);
   });
@@ -61,6 +64,8 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: 'abc' }, 'PORT'],
+    [{ PASSWORD_SCRYPT_LOG_N: '12' }, 'PASSWORD_SCRYPT_LOG_N'],
+    [{ PASSWORD_SCRYPT_LOG_N: '21' }, 'PASSWORD_SCRYPT_LOG_N'],
     [{ PORT: '-1' }, 'PORT'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'mysql://x@y/z', SHARE_KEY: KEY }, 'DATABASE_URL'],

@@ -1,15 +1,19 @@
 /**
- * Bearer-token authentication and the API rate limit (docs/api.md "Conventions",
+ * Authentication and the API rate limit (docs/api.md "Conventions", docs/web.md "Sessions",
  * docs/operations.md "Rate limit"). Every route names its scope in its route definition; this
- * hook enforces it before the body is even parsed, and counts the request against the token's
- * budget in the same statement that finds the token.
+ * hook enforces it before the body is even parsed. A request with an Authorization header is a
+ * bearer request, counted against the token's budget in the same statement that finds the token;
+ * one without it may carry the browser's session cookie, which acts with read and write, and whose
+ * unsafe requests must come from Chronicle's own origin (CSRF).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/tokens.js';
 import type { App } from '../../http/types.js';
 import type { Actor, AppContext, Scope } from '../../context.js';
-import { findActiveToken, findActiveTokenCounting } from '../../repositories/auth.repository.js';
+import { findActiveToken, findActiveTokenCounting, findLiveSession, touchSession } from '../../repositories/auth.repository.js';
+import { cookieSettings, readSessionCookie, type CookieSettings } from './session-cookie.js';
+import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-policy.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,6 +23,8 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/i;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SESSION_SCOPES: readonly Scope[] = ['read', 'write'];
 
 /** The rate limit's fixed window. */
 export const RATE_WINDOW_MS = 60_000;
@@ -75,13 +81,34 @@ async function lookUp(ctx: AppContext, request: FastifyRequest, reply: FastifyRe
   return row;
 }
 
+/**
+ * Refuses a cross-site request: the `Origin` header must name Chronicle's own origin. Browsers
+ * send it on every unsafe request, so its absence means "not a browser form of ours" too.
+ */
+export function requireSameOrigin(request: FastifyRequest, settings: CookieSettings, required: boolean): void {
+  const origin = request.headers.origin;
+  if (origin === undefined && !required) return;
+  if (origin !== settings.origin) {
+    throw new AppError('forbidden', `A request with the session cookie must come from ${settings.origin} (Origin header).`);
+  }
+}
+
 export function registerAuth(app: App, ctx: AppContext): void {
+  const cookies = cookieSettings(ctx.config);
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (scope === undefined || scope === 'public') return;
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match?.[1]) throw unauthorized('A valid bearer token is required.');
+    const authorization = request.headers.authorization;
+    if (authorization === undefined) {
+      const secret = readSessionCookie(request.headers.cookie, cookies);
+      if (secret !== null) {
+        request.actor = await sessionActor(request, secret);
+        return;
+      }
+    }
+    const match = BEARER.exec(authorization ?? '');
+    if (!match?.[1]) throw unauthorized('A valid bearer token or session is required.');
     const row = await lookUp(ctx, request, reply, hashSecret(match[1]), scope);
     if (!row) throw unauthorized('The bearer token is unknown, expired or revoked.');
     const scopes = row.scopes as Scope[];
@@ -90,8 +117,18 @@ export function registerAuth(app: App, ctx: AppContext): void {
         'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
       });
     }
-    request.actor = { user: row.user, tokenId: row.tokenId, scopes, tokenExpiresAt: row.expiresAt };
+    request.actor = { user: row.user, tokenId: row.tokenId, sessionId: null, scopes, tokenExpiresAt: row.expiresAt };
   });
+
+  async function sessionActor(request: FastifyRequest, secret: string): Promise<Actor> {
+    if (!SAFE_METHODS.has(request.method)) requireSameOrigin(request, cookies, true);
+    const now = ctx.clock.now();
+    const row = await findLiveSession(ctx.db, hashSecret(secret), now, new Date(now.getTime() - SESSION_IDLE_MS));
+    if (!row) throw unauthorized('The session has ended; sign in again.');
+    // The idle limit moves in steps, so most requests run only the one statement above.
+    if (now.getTime() - row.lastSeenAt.getTime() >= SESSION_TOUCH_MS) await touchSession(ctx.db, row.sessionId, now);
+    return { user: row.user, tokenId: null, sessionId: row.sessionId, scopes: SESSION_SCOPES, tokenExpiresAt: null };
+  }
 }
 
 /** The actor of a route with a read or write scope (the auth hook has set it). */

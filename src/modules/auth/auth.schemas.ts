@@ -1,0 +1,49 @@
+import { Type, type Static } from 'typebox';
+import { Id, Instant } from '../../http/schemas.js';
+import { UserSchema } from '../users/users.schemas.js';
+
+/** Password rules: at least 12 and at most 256 characters; anything else is up to the user. */
+export const PASSWORD_MIN_LENGTH = 12;
+const NewPassword = Type.String({
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: 256,
+  description: `${PASSWORD_MIN_LENGTH} to 256 characters.`,
+});
+const AnyPassword = Type.String({ minLength: 1, maxLength: 256 });
+
+export const SignInBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 254 }), password: AnyPassword },
+  { additionalProperties: false },
+);
+export type SignInInput = Static<typeof SignInBody>;
+
+export const SessionSchema = Type.Object({
+  id: Id,
+  createdAt: Instant,
+  lastSeenAt: Instant,
+  expiresAt: Type.String({
+    format: 'date-time',
+    description: 'When the session ends if unused: the earlier of its idle and absolute limits.',
+  }),
+  userAgent: Type.String(),
+  current: Type.Boolean({ description: 'Whether this is the session making the request.' }),
+});
+export type Session = Static<typeof SessionSchema>;
+
+export const SignedInSchema = Type.Object({ user: UserSchema, session: SessionSchema });
+export type SignedIn = Static<typeof SignedInSchema>;
+
+export const PasswordLinkSchema = Type.Object({
+  url: Type.String({ description: 'The set-password page with the one-time secret in its fragment; shown once.' }),
+  expiresAt: Instant,
+});
+export type PasswordLink = Static<typeof PasswordLinkSchema>;
+
+export const RedeemLinkBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 128 }), password: NewPassword },
+  { additionalProperties: false },
+);
+export type RedeemLinkInput = Static<typeof RedeemLinkBody>;
+
+export const ChangePasswordBody = Type.Object({ currentPassword: AnyPassword, newPassword: NewPassword }, { additionalProperties: false });
+export type ChangePasswordInput = Static<typeof ChangePasswordBody>;

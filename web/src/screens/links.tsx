@@ -1,0 +1,138 @@
+/** Public share links of a version: mint (passcode, expiry), copy, see views, revoke. */
+import { useState, type SyntheticEvent } from 'react';
+import { api, type Share } from '../api.js';
+import { CopyButton, ErrorMessage, Field, Loading, Time, useAction, useLoad } from '../ui.js';
+
+export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string }) {
+  const loaded = useLoad(() => (kind === 'report' ? api.reportShares(id) : api.inboxShares(id)), [kind, id]);
+  const [passcode, setPasscode] = useState('');
+  const [days, setDays] = useState('');
+  const mint = useAction(async () => {
+    const body = { ...(passcode ? { passcode } : {}), ...(days ? { expiresInDays: Number(days) } : {}) };
+    return kind === 'report' ? api.mintReportShare(id, body) : api.mintInboxShare(id, body);
+  });
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const share = await mint.run();
+    if (share) {
+      loaded.set([share, ...(loaded.data ?? [])]);
+      setPasscode('');
+      setDays('');
+    }
+  };
+  return (
+    <section aria-labelledby={`links-${id}`}>
+      <h2 id={`links-${id}`}>Public links</h2>
+      <form onSubmit={(e) => void submit(e)} className="inline-form">
+        <Field label="Passcode (optional)" hint="4 to 128 characters; readers must type it.">
+          {(fid, hint) => (
+            <input
+              id={fid}
+              type="text"
+              autoComplete="off"
+              minLength={4}
+              maxLength={128}
+              aria-describedby={hint}
+              value={passcode}
+              onChange={(e) => {
+                setPasscode(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="Expires after (days, optional)">
+          {(fid) => (
+            <input
+              id={fid}
+              type="number"
+              min={1}
+              max={365}
+              inputMode="numeric"
+              value={days}
+              onChange={(e) => {
+                setDays(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={mint.busy}>
+          {mint.busy ? 'Creating…' : 'Create link'}
+        </button>
+      </form>
+      <ErrorMessage error={mint.error} />
+      {loaded.error ? <ErrorMessage error={loaded.error} /> : null}
+      {!loaded.data ? (
+        loaded.error ? null : (
+          <Loading what="links" />
+        )
+      ) : loaded.data.length === 0 ? (
+        <p>No links yet.</p>
+      ) : (
+        <ul className="shares">
+          {loaded.data.map((share) => (
+            <ShareItem
+              key={share.id}
+              share={share}
+              onChanged={(s) => {
+                loaded.set((loaded.data ?? []).map((x) => (x.id === s.id ? s : x)));
+              }}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ShareItem({ share, onChanged }: { share: Share; onChanged: (share: Share) => void }) {
+  const revoke = useAction(() => api.revokeShare(share.id));
+  const live = share.revokedAt === null && (share.expiresAt === null || Date.parse(share.expiresAt) > Date.now());
+  return (
+    <li className={live ? 'share' : 'share ended'}>
+      <p className="url">
+        <a href={share.url} target="_blank" rel="noreferrer">
+          {share.url}
+        </a>
+      </p>
+      <p className="meta">
+        {share.hasPasscode ? 'Passcode · ' : ''}
+        {share.revokedAt ? (
+          <>
+            Revoked <Time instant={share.revokedAt} />
+          </>
+        ) : share.expiresAt ? (
+          <>
+            {live ? 'Expires' : 'Expired'} <Time instant={share.expiresAt} />
+          </>
+        ) : (
+          'Never expires'
+        )}
+        {' · '}
+        {share.viewCount} {share.viewCount === 1 ? 'view' : 'views'}
+        {share.lastViewedAt ? (
+          <>
+            , last <Time instant={share.lastViewedAt} />
+          </>
+        ) : null}
+      </p>
+      {live && (
+        <div className="row">
+          <CopyButton text={share.url} label="Copy URL" />
+          <button
+            type="button"
+            className="danger"
+            disabled={revoke.busy}
+            onClick={() =>
+              void revoke.run().then((s) => {
+                if (s) onChanged(s);
+              })
+            }
+          >
+            {revoke.busy ? 'Revoking…' : 'Revoke'}
+          </button>
+        </div>
+      )}
+      <ErrorMessage error={revoke.error} />
+    </li>
+  );
+}

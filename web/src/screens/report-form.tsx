@@ -1,0 +1,313 @@
+/** New report and edit: template, workspaces, projects, people, tags, period, with a live preview. */
+import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
+import { api, type FiltersInput, type Member, type Preview, type ProjectListItem, type Report } from '../api.js';
+import { useSession, useTitle } from '../app.js';
+import { Link, navigate } from '../router.js';
+import { ErrorMessage, Field, Loading, ReportDocument, formatMinutes, useAction, useLoad } from '../ui.js';
+
+const PRESETS: { value: string; label: string }[] = [
+  { value: 'today', label: 'Today' },
+  { value: 'yesterday', label: 'Yesterday' },
+  { value: 'this_week', label: 'This week' },
+  { value: 'last_week', label: 'Last week' },
+  { value: 'last_7_days', label: 'Last 7 days' },
+  { value: 'this_month', label: 'This month' },
+  { value: 'last_month', label: 'Last month' },
+  { value: 'last_30_days', label: 'Last 30 days' },
+  { value: 'custom', label: 'Dates…' },
+];
+
+const PREVIEW_DELAY_MS = 400;
+
+export function ReportForm({ id }: { id?: string }) {
+  useTitle(id ? 'Edit report' : 'New report');
+  const existing = useLoad(async () => (id ? api.report(id) : null), [id]);
+  if (id && !existing.data) return existing.error ? <ErrorMessage error={existing.error} /> : <Loading what="the report" />;
+  return <ReportFormBody key={id ?? 'new'} report={existing.data ?? null} />;
+}
+
+function toggle(list: string[], value: string, on: boolean): string[] {
+  return on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
+}
+
+function ReportFormBody({ report }: { report: Report | null }) {
+  const { me } = useSession();
+  const templates = useLoad(() => api.templates(), []);
+  const workspaces = useLoad(() => api.workspaces(), []);
+  const [name, setName] = useState(report?.name ?? '');
+  const [nameTouched, setNameTouched] = useState(Boolean(report));
+  const [templateId, setTemplateId] = useState(report?.templateId ?? '');
+  const [workspaceIds, setWorkspaceIds] = useState<string[]>(report?.filters.workspaceIds ?? []);
+  const [projectIds, setProjectIds] = useState<string[]>(report?.filters.projectIds ?? []);
+  const [userIds, setUserIds] = useState<string[]>(report?.filters.userIds ?? []);
+  const [tags, setTags] = useState((report?.filters.tags ?? []).join(', '));
+  const [preset, setPreset] = useState(report ? 'custom' : 'last_week');
+  const [from, setFrom] = useState(report?.filters.dateRange.from ?? '');
+  const [to, setTo] = useState(report?.filters.dateRange.to ?? '');
+  const [note, setNote] = useState(report?.note ?? '');
+
+  // The first enabled template and the first workspace, once they are known.
+  useEffect(() => {
+    if (!templateId && templates.data?.[0]) setTemplateId(templates.data[0].id);
+  }, [templates.data, templateId]);
+  useEffect(() => {
+    if (workspaceIds.length === 0 && workspaces.data?.[0]) setWorkspaceIds([workspaces.data[0].id]);
+    // Only when the list arrives.
+  }, [workspaces.data]);
+
+  const options = useLoad(async () => {
+    const lists = await Promise.all(workspaceIds.map(async (w) => ({ projects: await api.projects(w), members: await api.members(w) })));
+    const projects: ProjectListItem[] = lists.flatMap((l) => l.projects);
+    const byId = new Map<string, Member>();
+    for (const m of lists.flatMap((l) => l.members)) byId.set(m.userId, m);
+    return { projects, members: [...byId.values()].filter((m) => m.userId !== me.id) };
+  }, [workspaceIds.join(',')]);
+
+  const filters = useMemo((): FiltersInput | null => {
+    if (workspaceIds.length === 0) return null;
+    const tagList = [
+      ...new Set(
+        tags
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const dateRange = preset === 'custom' ? (from && to ? { from, to } : null) : preset;
+    if (dateRange === null) return null;
+    return {
+      workspaceIds,
+      ...(projectIds.length ? { projectIds } : {}),
+      ...(userIds.length ? { userIds: [me.id, ...userIds] } : {}),
+      ...(tagList.length ? { tags: tagList } : {}),
+      dateRange: dateRange as FiltersInput['dateRange'],
+    };
+  }, [workspaceIds, projectIds, userIds, tags, preset, from, to, me.id]);
+
+  // Live preview: re-rendered a moment after the last change; a newer change cancels the older request.
+  const [preview, setPreview] = useState<{ data: Preview | null; error: unknown; busy: boolean }>({ data: null, error: null, busy: false });
+  const nameRef = useRef(nameTouched);
+  nameRef.current = nameTouched;
+  useEffect(() => {
+    if (!filters || !templateId) return;
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => {
+      setPreview((p) => ({ ...p, busy: true, error: null }));
+      api.preview({ name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null }, controller.signal).then(
+        (data) => {
+          setPreview({ data, error: null, busy: false });
+          if (!nameRef.current) setName(data.suggestedName.slice(0, 100));
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted) setPreview((p) => ({ ...p, error, busy: false }));
+        },
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+    };
+  }, [filters, templateId, name, note]);
+
+  const save = useAction(async () => {
+    if (!filters) throw new Error('Choose at least one workspace and a period.');
+    const body = { name, templateId, filters, note: note.trim() ? note : null };
+    return report ? api.updateReport(report.id, body) : api.createReport(body);
+  });
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const saved = await save.run();
+    if (saved) navigate(`/reports/${saved.id}`);
+  };
+
+  const members = options.data?.members ?? [];
+  const projects = options.data?.projects ?? [];
+  return (
+    <>
+      <p>
+        <Link to={report ? `/reports/${report.id}` : '/reports'}>← {report ? report.name : 'Reports'}</Link>
+      </p>
+      <h1>{report ? 'Edit report' : 'New report'}</h1>
+      <div className="split">
+        <form onSubmit={(e) => void submit(e)} className="stack" aria-label={report ? 'Edit report' : 'New report'}>
+          <Field label="Template">
+            {(fid) => (
+              <select
+                id={fid}
+                required
+                value={templateId}
+                onChange={(e) => {
+                  setTemplateId(e.target.value);
+                }}
+              >
+                {(templates.data ?? []).map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <fieldset>
+            <legend>Workspaces</legend>
+            {(workspaces.data ?? []).map((w) => (
+              <label key={w.id} className="check">
+                <input
+                  type="checkbox"
+                  checked={workspaceIds.includes(w.id)}
+                  onChange={(e) => {
+                    setWorkspaceIds(toggle(workspaceIds, w.id, e.target.checked));
+                  }}
+                />
+                {w.name}
+              </label>
+            ))}
+            {workspaces.data?.length === 0 ? <p>You are in no workspace yet.</p> : null}
+          </fieldset>
+          {projects.length > 0 && (
+            <fieldset>
+              <legend>Projects (none ticked: all)</legend>
+              {projects.map((p) => (
+                <label key={p.id} className="check">
+                  <input
+                    type="checkbox"
+                    checked={projectIds.includes(p.id)}
+                    onChange={(e) => {
+                      setProjectIds(toggle(projectIds, p.id, e.target.checked));
+                    }}
+                  />
+                  {p.name}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          {members.length > 0 && (
+            <fieldset>
+              <legend>Also include (none ticked: only your time)</legend>
+              {members.map((m) => (
+                <label key={m.userId} className="check">
+                  <input
+                    type="checkbox"
+                    checked={userIds.includes(m.userId)}
+                    onChange={(e) => {
+                      setUserIds(toggle(userIds, m.userId, e.target.checked));
+                    }}
+                  />
+                  {m.name}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <Field label="Tags (comma-separated, optional)" hint="An entry matches with any of them.">
+            {(fid, hint) => (
+              <input
+                id={fid}
+                type="text"
+                aria-describedby={hint}
+                value={tags}
+                onChange={(e) => {
+                  setTags(e.target.value);
+                }}
+              />
+            )}
+          </Field>
+          <Field label="Period">
+            {(fid) => (
+              <select
+                id={fid}
+                value={preset}
+                onChange={(e) => {
+                  setPreset(e.target.value);
+                }}
+              >
+                {PRESETS.map((p) => (
+                  <option key={p.value} value={p.value}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {preset === 'custom' && (
+            <div className="row">
+              <Field label="From">
+                {(fid) => (
+                  <input
+                    id={fid}
+                    type="date"
+                    required
+                    value={from}
+                    onChange={(e) => {
+                      setFrom(e.target.value);
+                    }}
+                  />
+                )}
+              </Field>
+              <Field label="To (inclusive)">
+                {(fid) => (
+                  <input
+                    id={fid}
+                    type="date"
+                    required
+                    value={to}
+                    onChange={(e) => {
+                      setTo(e.target.value);
+                    }}
+                  />
+                )}
+              </Field>
+            </div>
+          )}
+          <Field label="Name">
+            {(fid) => (
+              <input
+                id={fid}
+                type="text"
+                required
+                maxLength={100}
+                value={name}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  setNameTouched(true);
+                }}
+              />
+            )}
+          </Field>
+          <Field label="Note (optional, Markdown)">
+            {(fid) => (
+              <textarea
+                id={fid}
+                rows={3}
+                maxLength={20000}
+                value={note}
+                onChange={(e) => {
+                  setNote(e.target.value);
+                }}
+              />
+            )}
+          </Field>
+          <ErrorMessage error={save.error} />
+          <div className="row">
+            <button type="submit" disabled={save.busy || !filters}>
+              {save.busy ? 'Saving…' : report ? 'Save as a new version' : 'Create report'}
+            </button>
+          </div>
+        </form>
+        <section className="preview" aria-labelledby="preview-heading" aria-busy={preview.busy}>
+          <h2 id="preview-heading">Preview</h2>
+          <p className="status" role="status">
+            {preview.busy
+              ? 'Updating the preview…'
+              : preview.data
+                ? `Total ${formatMinutes(preview.data.totalMinutes)}`
+                : filters
+                  ? ''
+                  : 'Choose a workspace and a period.'}
+          </p>
+          <ErrorMessage error={preview.error} />
+          {preview.data ? <ReportDocument markdown={preview.data.renderedMarkdown} /> : null}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,411 @@
+/** Settings: profile, password, API tokens, sessions; for instance admins also people and their set-password links. */
+import { useState, type SyntheticEvent } from 'react';
+import { api, type CreatedToken, type PasswordLink } from '../api.js';
+import { useSession, useTitle } from '../app.js';
+import { CopyButton, ErrorMessage, Field, Loading, Status, Time, useAction, useLoad } from '../ui.js';
+
+export function Settings() {
+  useTitle('Settings');
+  const { me } = useSession();
+  return (
+    <>
+      <h1>Settings</h1>
+      <Profile />
+      <Password />
+      <Tokens />
+      <Sessions />
+      {me.instanceAdmin ? <People /> : null}
+    </>
+  );
+}
+
+function Profile() {
+  const { me, setMe } = useSession();
+  const [name, setName] = useState(me.name);
+  const [timezone, setTimezone] = useState(me.timezone);
+  const [saved, setSaved] = useState(false);
+  const save = useAction(() => api.patchMe({ name, timezone }));
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const user = await save.run();
+    if (user) {
+      setMe(user);
+      setSaved(true);
+    }
+  };
+  return (
+    <section aria-labelledby="profile-heading" className="card">
+      <h2 id="profile-heading">Profile</h2>
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <Field label="Name">
+          {(id) => (
+            <input
+              id={id}
+              required
+              maxLength={100}
+              autoComplete="name"
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="Email" hint="Only an instance admin changes it.">
+          {(id, hint) => <input id={id} readOnly value={me.email} aria-describedby={hint} />}
+        </Field>
+        <Field label="Time zone" hint="IANA name, e.g. Europe/Berlin. Report periods use it.">
+          {(id, hint) => (
+            <input
+              id={id}
+              required
+              maxLength={64}
+              aria-describedby={hint}
+              value={timezone}
+              onChange={(e) => {
+                setTimezone(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <ErrorMessage error={save.error} />
+        {saved ? <Status>Saved.</Status> : null}
+        <div>
+          <button type="submit" disabled={save.busy}>
+            {save.busy ? 'Saving…' : 'Save profile'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Password() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [saved, setSaved] = useState(false);
+  const save = useAction(async () => {
+    await api.changePassword(current, next);
+    return true;
+  });
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    if (await save.run()) {
+      setSaved(true);
+      setCurrent('');
+      setNext('');
+    }
+  };
+  return (
+    <section aria-labelledby="password-heading" className="card">
+      <h2 id="password-heading">Password</h2>
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <Field label="Current password">
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              required
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => {
+                setCurrent(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="New password" hint="At least 12 characters. Your other sessions end.">
+          {(id, hint) => (
+            <input
+              id={id}
+              type="password"
+              required
+              minLength={12}
+              maxLength={256}
+              autoComplete="new-password"
+              aria-describedby={hint}
+              value={next}
+              onChange={(e) => {
+                setNext(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <ErrorMessage error={save.error} />
+        {saved ? <Status>Password changed.</Status> : null}
+        <div>
+          <button type="submit" disabled={save.busy}>
+            {save.busy ? 'Changing…' : 'Change password'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Tokens() {
+  const { me } = useSession();
+  const tokens = useLoad(() => api.tokens(), []);
+  const [name, setName] = useState('');
+  const [write, setWrite] = useState(false);
+  const [days, setDays] = useState('90');
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const create = useAction(() =>
+    api.createToken(me.id, { name, scopes: write ? ['read', 'write'] : ['read'], ...(days ? { expiresInDays: Number(days) } : {}) }),
+  );
+  const revoke = useAction(async (id: string) => {
+    await api.revokeToken(id);
+    return id;
+  });
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const token = await create.run();
+    if (token) {
+      setCreated(token);
+      setName('');
+      tokens.reload();
+    }
+  };
+  return (
+    <section aria-labelledby="tokens-heading" className="card">
+      <h2 id="tokens-heading">API tokens</h2>
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <Field label="Token name">
+          {(id) => (
+            <input
+              id={id}
+              maxLength={100}
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={write}
+            onChange={(e) => {
+              setWrite(e.target.checked);
+            }}
+          />
+          Allow writing (otherwise read only)
+        </label>
+        <Field label="Expires after (days, empty: never)">
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              max={365}
+              inputMode="numeric"
+              value={days}
+              onChange={(e) => {
+                setDays(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <ErrorMessage error={create.error} />
+        <div>
+          <button type="submit" disabled={create.busy}>
+            {create.busy ? 'Creating…' : 'Create token'}
+          </button>
+        </div>
+      </form>
+      {created ? (
+        <div className="once" role="status">
+          <p>
+            Your new token, shown only this once: <code>{created.token}</code>
+          </p>
+          <CopyButton text={created.token} label="Copy token" />
+        </div>
+      ) : null}
+      <ErrorMessage error={revoke.error} />
+      {!tokens.data ? (
+        tokens.error ? (
+          <ErrorMessage error={tokens.error} />
+        ) : (
+          <Loading what="tokens" />
+        )
+      ) : tokens.data.length === 0 ? (
+        <p>No tokens.</p>
+      ) : (
+        <ul className="list">
+          {tokens.data.map((t) => (
+            <li key={t.id} className="item title-row">
+              <p>
+                {t.name || 'Unnamed token'} · {t.scopes.join(' + ')} · created <Time instant={t.createdAt} />
+                {t.expiresAt ? (
+                  <>
+                    {' '}
+                    · expires <Time instant={t.expiresAt} />
+                  </>
+                ) : null}
+              </p>
+              <button
+                type="button"
+                className="danger"
+                disabled={revoke.busy}
+                onClick={() =>
+                  void revoke.run(t.id).then((id) => {
+                    if (id) tokens.reload();
+                  })
+                }
+              >
+                Revoke<span className="sr-only"> {t.name || 'unnamed token'}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Sessions() {
+  const sessions = useLoad(() => api.sessions(), []);
+  const end = useAction(async (id: string) => {
+    await api.endSession(id);
+    return id;
+  });
+  return (
+    <section aria-labelledby="sessions-heading" className="card">
+      <h2 id="sessions-heading">Sessions</h2>
+      <ErrorMessage error={end.error} />
+      {!sessions.data ? (
+        sessions.error ? (
+          <ErrorMessage error={sessions.error} />
+        ) : (
+          <Loading what="sessions" />
+        )
+      ) : (
+        <ul className="list">
+          {sessions.data.map((s) => (
+            <li key={s.id} className="item title-row">
+              <p>
+                {s.userAgent || 'Unknown browser'} {s.current ? <strong>(this one)</strong> : null}
+                <br />
+                <span className="meta">
+                  Signed in <Time instant={s.createdAt} /> · last active <Time instant={s.lastSeenAt} />
+                </span>
+              </p>
+              {!s.current && (
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={end.busy}
+                  onClick={() =>
+                    void end.run(s.id).then((id) => {
+                      if (id) sessions.reload();
+                    })
+                  }
+                >
+                  End<span className="sr-only"> session signed in {new Date(s.createdAt).toLocaleString()}</span>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function People() {
+  const users = useLoad(() => api.users(), []);
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [link, setLink] = useState<(PasswordLink & { name: string }) | null>(null);
+  const create = useAction(() => api.createUser({ name, email }));
+  const mint = useAction(async (id: string, who: string) => ({ ...(await api.createPasswordLink(id)), name: who }));
+  const submit = async (event: SyntheticEvent) => {
+    event.preventDefault();
+    const user = await create.run();
+    if (user) {
+      setName('');
+      setEmail('');
+      users.reload();
+    }
+  };
+  return (
+    <section aria-labelledby="people-heading" className="card">
+      <h2 id="people-heading">People</h2>
+      <form onSubmit={(e) => void submit(e)} className="inline-form">
+        <Field label="Name">
+          {(id) => (
+            <input
+              id={id}
+              required
+              maxLength={100}
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <Field label="Email">
+          {(id) => (
+            <input
+              id={id}
+              type="email"
+              required
+              maxLength={254}
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+              }}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={create.busy}>
+          {create.busy ? 'Adding…' : 'Add person'}
+        </button>
+      </form>
+      <ErrorMessage error={create.error} />
+      {link ? (
+        <div className="once" role="status">
+          <p>
+            Set-password link for {link.name}, valid until <Time instant={link.expiresAt} />, shown once:{' '}
+            <code className="url">{link.url}</code>
+          </p>
+          <CopyButton text={link.url} label="Copy link" />
+        </div>
+      ) : null}
+      <ErrorMessage error={mint.error} />
+      {!users.data ? (
+        users.error ? (
+          <ErrorMessage error={users.error} />
+        ) : (
+          <Loading what="people" />
+        )
+      ) : (
+        <ul className="list">
+          {users.data.map((u) => (
+            <li key={u.id} className="item title-row">
+              <p>
+                {u.name} <span className="muted">{u.email}</span> {u.instanceAdmin ? <span className="tag">admin</span> : null}
+              </p>
+              <button
+                type="button"
+                className="secondary"
+                disabled={mint.busy}
+                onClick={() =>
+                  void mint.run(u.id, u.name).then((l) => {
+                    if (l) setLink(l);
+                  })
+                }
+              >
+                Set-password link<span className="sr-only"> for {u.name}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,192 @@
+/** Small shared pieces: errors where they happen, progress, formatting. */
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from './api.js';
+import { markdownToSafeHtml } from '../../src/render/markdown.js';
+import { parseDocument } from '../../src/render/document.js';
+
+/** A problem's detail (and each field error), announced where the action happened. */
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : 'Something went wrong.';
+  const fields = error instanceof ApiError ? error.errors : [];
+  return (
+    <div className="error" role="alert">
+      <p>{message}</p>
+      {fields.length > 0 && (
+        <ul>
+          {fields.map((f) => (
+            <li key={`${f.path}:${f.message}`}>
+              {f.path ? <code>{f.path}</code> : null} {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A polite status line for progress and success. */
+export function Status({ children }: { children: ReactNode }) {
+  return (
+    <p className="status" role="status" aria-live="polite">
+      {children}
+    </p>
+  );
+}
+
+/** Loads data for a screen: { data, error, loading, reload }. */
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: null,
+    loading: true,
+  });
+  const [tick, setTick] = useState(0);
+  const loader = useRef(load);
+  loader.current = load;
+  useEffect(() => {
+    const controller = new AbortController();
+    setState((s) => ({ ...s, loading: true, error: null }));
+    loader.current(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setState({ data, error: null, loading: false });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState((s) => ({ ...s, error, loading: false }));
+      },
+    );
+    return () => {
+      controller.abort();
+    };
+  }, [...deps, tick]);
+  return {
+    ...state,
+    reload: () => {
+      setTick((n) => n + 1);
+    },
+    set: (data: T) => {
+      setState({ data, error: null, loading: false });
+    },
+  };
+}
+
+/** Runs an action with its progress and error: [run, busy, error]. */
+export function useAction<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (...args: A): Promise<R | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await action(...args);
+    } catch (caught) {
+      setError(caught);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return {
+    run,
+    busy,
+    error,
+    clear: () => {
+      setError(null);
+    },
+  };
+}
+
+export function Loading({ what }: { what: string }) {
+  return <Status>Loading {what}…</Status>;
+}
+
+/** A labelled form control: the label is always tied to the control. */
+export function Field({
+  label,
+  hint,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  children: (id: string, describedBy?: string) => ReactNode;
+}) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id, hintId)}
+      {hint && (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function formatMinutes(minutes: number | null): string {
+  if (minutes === null) return '—';
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return `${h}:${String(m).padStart(2, '0')}`;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+export function formatInstant(instant: string | null): string {
+  return instant ? dateTime.format(new Date(instant)) : '—';
+}
+
+export function formatDate(date: string): string {
+  return dateOnly.format(new Date(`${date}T00:00:00Z`));
+}
+
+export function Time({ instant }: { instant: string }) {
+  return <time dateTime={instant}>{formatInstant(instant)}</time>;
+}
+
+/** Markdown rendered by the server's own safe renderer (raw HTML escaped, unsafe links dropped). */
+export function Markdown({ source, headingOffset = 0 }: { source: string; headingOffset?: number }) {
+  // markdownToSafeHtml escapes every raw HTML tag and attribute value; the result is inert.
+  return <div className="markdown" dangerouslySetInnerHTML={{ __html: markdownToSafeHtml(source, { headingOffset }) }} />;
+}
+
+/** A report version: its front matter as a short provenance line, then the body. */
+export function ReportDocument({ markdown }: { markdown: string }) {
+  const { body } = parseDocument(markdown);
+  return (
+    <article className="document">
+      <Markdown source={body} headingOffset={1} />
+    </article>
+  );
+}
+
+/** Copies text to the clipboard and says so. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState<'idle' | 'copied' | 'failed'>('idle');
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => {
+          navigator.clipboard.writeText(text).then(
+            () => {
+              setDone('copied');
+            },
+            () => {
+              setDone('failed');
+            },
+          );
+        }}
+      >
+        {label}
+      </button>
+      <span role="status" className="sr-live">
+        {done === 'copied' ? 'Copied.' : done === 'failed' ? 'Copying failed: select the URL and copy it.' : ''}
+      </span>
+    </>
+  );
+}
