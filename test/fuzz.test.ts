@@ -20,10 +20,10 @@ const SEED = 20261123;
 
 /**
  * Columns a refused request is meant to move: the wrong-passcode counters of a link (a 401 on the
- * viewer is a refusal that counts). Tables of counters (rate limits, attempts) likewise.
+ * viewer is a refusal that counts). Tables of counters (rate limits, passcode attempts, sign-in failures) likewise.
  */
 const IGNORED_COLUMNS = new Set(['shares.failed_attempts', 'shares.failed_window_started_at']);
-const IGNORED_TABLES = /rate|attempt/;
+const IGNORED_TABLES = /rate|attempt|auth_failures/;
 
 let t: TestContext;
 let pools: Pools;
