@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../lib/errors.js';
+import { COMPONENT_SCHEMAS } from './components.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = formatsModule.default;
@@ -19,6 +20,8 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
     strict: false,
   });
   addFormats(ajv, ['date', 'date-time', 'email', 'uri']);
+  // Route bodies refer to the named schemas (`{ $ref: 'ReportBody#' }`, components.ts).
+  for (const schema of COMPONENT_SCHEMAS) ajv.addSchema(schema);
   return ajv;
 }
 

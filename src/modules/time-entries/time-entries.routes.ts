@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { responseHeaders } from '../../http/response-headers.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
 import { batchProblemHandler } from '../../http/problem.js';
@@ -52,6 +53,7 @@ export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
       schema: {
         tags,
         querystring: ListTimeEntriesQuery,
+        ...responseHeaders({ 200: ['X-Total-Count'] }),
         response: {
           200: Type.Array(TimeEntrySchema, {
             description: 'Newest first; the X-Total-Count header gives the size of the filtered set before limit/offset.',
