@@ -134,6 +134,7 @@ describe('the OpenAPI document', () => {
     const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
     for (const key of [
       'GET /api/v1/reports',
+      'GET /api/v1/time-entries',
       'GET /api/v1/inbox',
       'GET /api/v1/reports/{id}/sends',
       'GET /api/v1/reports/{id}/shares',

@@ -1088,11 +1088,739 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description RFC 9457 problem details (application/problem+json). */
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+                /** @description Batch requests: the position of the refused item. */
+                index?: number;
+            }[];
+        };
+        User: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            email: string;
+            timezone: string;
+            imageUrl: string | null;
+            instanceAdmin: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        Token: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            scopes: ("read" | "write")[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            expiresAt: string | null;
+        };
+        CreatedToken: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            scopes: ("read" | "write")[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            expiresAt: string | null;
+            /** @description The bearer secret; shown only in this response. */
+            token: string;
+        };
+        CreateTokenBody: {
+            name?: string;
+            scopes: ("read" | "write")[];
+            expiresInDays?: number;
+        };
+        Session: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            lastSeenAt: string;
+            /**
+             * Format: date-time
+             * @description When the session ends if unused: the earlier of its idle and absolute limits.
+             */
+            expiresAt: string;
+            userAgent: string;
+            /** @description Whether this is the session making the request. */
+            current: boolean;
+        };
+        SignedIn: {
+            user: components["schemas"]["User"];
+            session: components["schemas"]["Session"];
+        };
+        PasswordLink: {
+            /** @description The set-password page with the one-time secret in its fragment; shown once. */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            expiresAt: string;
+        };
+        Workspace: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            /**
+             * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
+             * @enum {unknown}
+             */
+            role: "owner" | "admin" | "member";
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        /**
+         * @description Role in a workspace.
+         * @enum {unknown}
+         */
+        WorkspaceRole: "owner" | "admin" | "member";
+        WorkspaceMember: {
+            /** @description Opaque id (UUID v7). */
+            userId: string;
+            name: string;
+            email: string;
+            imageUrl: string | null;
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        Project: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        ProjectListItem: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description Whether the caller is a member of the project. */
+            isMember: boolean;
+        };
+        ProjectMember: {
+            /** @description Opaque id (UUID v7). */
+            userId: string;
+            name: string;
+        };
+        TimeEntry: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            projectId: string | null;
+            /** @description Opaque id (UUID v7). */
+            userId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            start: string;
+            minutes: number;
+            description: string;
+            tags: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        CreateTimeEntryBody: {
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            /** @description null or absent: unassigned. */
+            projectId?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
+             */
+            start: string;
+            minutes: number;
+            description?: string;
+            /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
+            tags?: string[];
+            /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
+            userId?: string;
+        };
+        PatchTimeEntryBody: {
+            projectId?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
+             */
+            start?: string;
+            minutes?: number;
+            description?: string;
+            /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
+            tags?: string[];
+        };
+        TimeEntriesBatch: {
+            /** @description The entries created, in the order of the request. */
+            entries: components["schemas"]["TimeEntry"][];
+        };
+        Template: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            description: string;
+            /** @description Liquid source of the report body. */
+            body: string;
+            /** @description Liquid for the suggested report name; '' when not defined. */
+            nameTemplate: string;
+            /** @description Liquid for the suggested report note; '' when not defined. */
+            noteTemplate: string;
+            enabled: boolean;
+            /** @description Seeded with the installation. */
+            builtIn: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        /** @description Resolved in the owner's timezone at render time; weeks start on Monday. */
+        DatePreset: "today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month";
+        /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+        DateRange: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            to: string;
+        };
+        Filters: {
+            workspaceIds: string[];
+            projectIds?: string[];
+            userIds?: string[];
+            tags?: string[];
+            dateRange: components["schemas"]["DateRange"];
+        };
+        FiltersInput: {
+            workspaceIds: string[];
+            projectIds?: string[];
+            userIds?: string[];
+            tags?: string[];
+            dateRange: components["schemas"]["DatePreset"] | components["schemas"]["DateRange"];
+        };
+        ReportBody: {
+            name: string;
+            /** @description Opaque id (UUID v7). */
+            templateId: string;
+            filters: components["schemas"]["FiltersInput"];
+            note?: string | null;
+        };
+        ReportSummary: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            /** @description Opaque id (UUID v7). */
+            ownerUserId: string;
+            templateId: string;
+            filters: components["schemas"]["Filters"];
+            note: string | null;
+            totalMinutes: number | null;
+            snapshotProjectIds: string[] | null;
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        Report: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            /** @description Opaque id (UUID v7). */
+            ownerUserId: string;
+            templateId: string;
+            filters: components["schemas"]["Filters"];
+            note: string | null;
+            totalMinutes: number | null;
+            snapshotProjectIds: string[] | null;
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            renderedMarkdown: string;
+        };
+        ReportPreview: {
+            suggestedName: string;
+            suggestedNote: string;
+            renderedMarkdown: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            filters: components["schemas"]["Filters"];
+        };
+        /** @description Minutes by project, user, tag and day when the version was rendered; names as they were then. */
+        VersionSummary: {
+            totalMinutes: number;
+            entryCount: number;
+            byProject: {
+                id: string | null;
+                name: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+            byUser: {
+                id: string;
+                name: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+            byTag: {
+                tag: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+            byDay: {
+                /** @description YYYY-MM-DD in the owner's timezone. */
+                date: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+        };
+        ReportVersion: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            version: number;
+            /** @description The report's name as this version was rendered. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            templateId: string | null;
+            filters: components["schemas"]["Filters"] | null;
+            /** @description The version has at least one delivery (a self-copy counts). */
+            sent: boolean;
+        };
+        ReportContent: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            version: number;
+            /** @description The report's name as this version was rendered. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            templateId: string | null;
+            filters: components["schemas"]["Filters"] | null;
+            /** @description The version has at least one delivery (a self-copy counts). */
+            sent: boolean;
+            /** @description null for versions rendered before summaries were stored (their entries may have changed since). */
+            summary: components["schemas"]["VersionSummary"] | null;
+            renderedMarkdown: string;
+        };
+        GroupChange: {
+            key: string | null;
+            /** @description Project or user name (as the newer version has it), tag or date. */
+            label: string;
+            fromMinutes: number;
+            toMinutes: number;
+            deltaMinutes: number;
+        };
+        VersionDiff: {
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            from: {
+                /** @description Opaque id (UUID v7). */
+                reportContentId: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant in UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+            to: {
+                /** @description Opaque id (UUID v7). */
+                reportContentId: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant in UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+            totalMinutes: {
+                from: number;
+                to: number;
+                deltaMinutes: number;
+            };
+            /** @description null when either version has no stored summary. */
+            byProject: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byUser: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byTag: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byDay: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            period: {
+                from: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    to: string;
+                } | null;
+                to: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    to: string;
+                } | null;
+                changed: boolean;
+            };
+            templateId: {
+                from: string | null;
+                to: string | null;
+                changed: boolean;
+            };
+            filters: {
+                from: components["schemas"]["Filters"] | null;
+                to: components["schemas"]["Filters"] | null;
+                /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
+                changes: {
+                    field: "workspaceIds" | "projectIds" | "userIds" | "tags";
+                    added: string[];
+                    removed: string[];
+                }[];
+            };
+            markdownDiff: string | null;
+        };
+        RecipientCandidate: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            email: string;
+            imageUrl: string | null;
+        };
+        SendBody: {
+            /**
+             * @description Recipient candidates; a repeated id is delivered once.
+             * @default []
+             */
+            recipientUserIds?: string[];
+            /**
+             * @description Also put a copy in the sender's own inbox.
+             * @default false
+             */
+            sendToSelf?: boolean;
+            message?: string | null;
+        };
+        SendResult: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Teammate deliveries; a self-copy is not counted. */
+            delivered: number;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+        };
+        SendHistoryEntry: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            version: number;
+            /** @description Teammates only, not the self-copy. */
+            recipients: {
+                /** @description Opaque id (UUID v7). */
+                userId: string;
+                name: string;
+            }[];
+            sendToSelf: boolean;
+            message: string | null;
+            /** @description Teammate recipients who have read it; 0 for anyone but the report's owner. */
+            readCount: number;
+        };
+        InboxMessage: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            reportName: string;
+            version: number;
+            /** @description Opaque id (UUID v7). */
+            senderUserId: string;
+            senderName: string;
+            message: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+            readAt: string | null;
+            /** @description A copy the sender put in their own inbox. */
+            self: boolean;
+        };
+        InboxMessageWithContent: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            reportName: string;
+            version: number;
+            /** @description Opaque id (UUID v7). */
+            senderUserId: string;
+            senderName: string;
+            message: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+            readAt: string | null;
+            /** @description A copy the sender put in their own inbox. */
+            self: boolean;
+            /** @description The delivered version, unchanged by later edits. */
+            renderedMarkdown: string;
+        };
+        Share: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description The number of the version the link serves. */
+            version: number;
+            /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
+            token: string;
+            /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
+            url: string;
+            hasPasscode: boolean;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            viewCount: number;
+            lastViewedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        /** @description May be omitted entirely: a link without passcode or expiry. */
+        MintShareBody: {
+            /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
+            passcode?: string;
+            /** @description Omitted: the link never expires. */
+            expiresInDays?: number;
+        };
+        /**
+         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+         * @enum {unknown}
+         */
+        ReactionKey: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+        /** @description Only keys with at least one reaction are listed, in the fixed key order. */
+        ReactionSummary: {
+            emoji: components["schemas"]["ReactionKey"];
+            count: number;
+            reactedByMe: boolean;
+            /** @description Display names of the reacting users, earliest reaction first. */
+            userNames: string[];
+        };
+        Comment: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            authorUserId: string | null;
+            /** @description Frozen at write time. */
+            authorName: string;
+            authorImageUrl: string | null;
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+            /** @description True when the caller wrote it. */
+            editable: boolean;
+            reactions: components["schemas"]["ReactionSummary"][];
+        };
+        CommentBody: {
+            /** @description Markdown, 1-10000 characters, not blank. */
+            body: string;
+        };
+        ReactionBody: {
+            emoji: components["schemas"]["ReactionKey"];
+        };
+        Discussion: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description False for a version never sent: read-only and empty. */
+            shared: boolean;
+            /** @description Reactions on the version body. */
+            reactions: components["schemas"]["ReactionSummary"][];
+            /** @description Oldest first. */
+            comments: components["schemas"]["Comment"][];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the client's own X-Request-Id when well-formed, otherwise a new one. */
+        "X-Request-Id": string;
+        /** @description The size of the whole list (after filters, before `limit` and `offset`). */
+        "X-Total-Count": number;
+        /** @description While items remain after this page: `<URL of the next page>; rel="next"` (RFC 8288). */
+        Link: string;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
+        /** @description The report's version as a strong entity tag (`"3"`), for `If-Match` on the next edit. */
+        ETag: string;
+        /** @description The token's request units per minute (while API_RATE_LIMIT is on). */
+        "RateLimit-Limit": number;
+        /** @description The units left in this minute. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window resets. */
+        "RateLimit-Reset": number;
+        /** @description The policy, `<limit>;w=60`. */
+        "RateLimit-Policy": string;
+        /** @description The authentication scheme, or the scope the token lacks (RFC 6750). */
+        "WWW-Authenticate": string;
+        /** @description The web app's session cookie (HttpOnly, SameSite=Lax), set on sign-in and cleared on sign-out. */
+        "Set-Cookie": string;
+        /** @description An attachment file name for the Markdown download. */
+        "Content-Disposition": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1109,6 +1837,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1131,6 +1860,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1142,6 +1872,7 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1164,10 +1895,22 @@ export interface operations {
             /** @description text/plain; version=0.0.4 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": string;
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1184,143 +1927,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["User"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1349,163 +2032,93 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1525,143 +2138,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1681,6 +2234,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1688,141 +2246,79 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1854,163 +2350,93 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2027,143 +2453,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2189,143 +2555,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2342,154 +2648,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    scopes: ("read" | "write")[];
-                    expiresInDays?: number;
-                };
+                "application/json": components["schemas"]["CreateTokenBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        scopes: ("read" | "write")[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        expiresAt: string | null;
-                        /** @description The bearer secret; shown only in this response. */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["CreatedToken"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2506,141 +2748,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        scopes: ("read" | "write")[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        expiresAt: string | null;
-                    }[];
+                    "application/json": components["schemas"]["Token"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2660,6 +2844,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2667,121 +2856,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2805,147 +2942,65 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            name: string;
-                            email: string;
-                            timezone: string;
-                            imageUrl: string | null;
-                            instanceAdmin: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        session: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            lastSeenAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When the session ends if unused: the earlier of its idle and absolute limits.
-                             */
-                            expiresAt: string;
-                            userAgent: string;
-                            /** @description Whether this is the session making the request. */
-                            current: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["SignedIn"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2970,127 +3025,53 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            name: string;
-                            email: string;
-                            timezone: string;
-                            imageUrl: string | null;
-                            instanceAdmin: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        session: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            lastSeenAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When the session ends if unused: the earlier of its idle and absolute limits.
-                             */
-                            expiresAt: string;
-                            userAgent: string;
-                            /** @description Whether this is the session making the request. */
-                            current: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["SignedIn"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3110,138 +3091,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The set-password page with the one-time secret in its fragment; shown once. */
-                        url: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["PasswordLink"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3266,6 +3192,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3273,121 +3204,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3404,151 +3283,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        lastSeenAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the session ends if unused: the earlier of its idle and absolute limits.
-                         */
-                        expiresAt: string;
-                        userAgent: string;
-                        /** @description Whether this is the session making the request. */
-                        current: boolean;
-                    }[];
+                    "application/json": components["schemas"]["Session"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3565,6 +3376,12 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3572,121 +3389,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3706,6 +3471,12 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3713,121 +3484,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3844,144 +3563,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Workspace"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4004,144 +3662,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4161,144 +3758,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4324,144 +3860,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4481,141 +3956,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        name: string;
-                        email: string;
-                        imageUrl: string | null;
-                        /**
-                         * @description Role in a workspace.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                    }[];
+                    "application/json": components["schemas"]["WorkspaceMember"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4635,11 +4052,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Role in a workspace.
-                     * @enum {unknown}
-                     */
-                    role: "owner" | "admin" | "member";
+                    role: components["schemas"]["WorkspaceRole"];
                 };
             };
         };
@@ -4647,161 +4060,93 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        name: string;
-                        email: string;
-                        imageUrl: string | null;
-                        /**
-                         * @description Role in a workspace.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                    };
+                    "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4823,6 +4168,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4830,141 +4180,79 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4984,143 +4272,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /** @description Whether the caller is a member of the project. */
-                        isMember: boolean;
-                    }[];
+                    "application/json": components["schemas"]["ProjectListItem"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5146,141 +4374,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5300,134 +4470,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        name: string;
-                    }[];
+                    "application/json": components["schemas"]["ProjectMember"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5449,6 +4568,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5456,121 +4580,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5592,6 +4664,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5599,121 +4676,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5743,156 +4768,85 @@ export interface operations {
             /** @description Newest first; the X-Total-Count header gives the size of the filtered set before limit/offset, and Link the next page (rel="next"). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        projectId: string | null;
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        start: string;
-                        minutes: number;
-                        description: string;
-                        tags: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["TimeEntry"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5906,179 +4860,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Opaque id (UUID v7). */
-                    workspaceId: string;
-                    /** @description null or absent: unassigned. */
-                    projectId?: string | null;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
-                     */
-                    start: string;
-                    minutes: number;
-                    description?: string;
-                    /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
-                    tags?: string[];
-                    /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
-                    userId?: string;
-                };
+                "application/json": components["schemas"]["CreateTimeEntryBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        projectId: string | null;
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        start: string;
-                        minutes: number;
-                        description: string;
-                        tags: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["TimeEntry"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6094,23 +4959,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description 1 to 1000 entries, each as the body of POST /time-entries. */
-                    entries: {
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        /** @description null or absent: unassigned. */
-                        projectId?: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
-                         */
-                        start: string;
-                        minutes: number;
-                        description?: string;
-                        /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
-                        tags?: string[];
-                        /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
-                        userId?: string;
-                    }[];
+                    entries: components["schemas"]["CreateTimeEntryBody"][];
                 };
             };
         };
@@ -6118,179 +4967,93 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The entries created, in the order of the request. */
-                        entries: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /** @description Opaque id (UUID v7). */
-                            workspaceId: string;
-                            projectId: string | null;
-                            /** @description Opaque id (UUID v7). */
-                            userId: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            start: string;
-                            minutes: number;
-                            description: string;
-                            tags: string[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TimeEntriesBatch"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6310,6 +5073,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6317,121 +5085,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6448,174 +5164,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    projectId?: string | null;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
-                     */
-                    start?: string;
-                    minutes?: number;
-                    description?: string;
-                    /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
-                    tags?: string[];
-                };
+                "application/json": components["schemas"]["PatchTimeEntryBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        projectId: string | null;
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        start: string;
-                        minutes: number;
-                        description: string;
-                        tags: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["TimeEntry"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6635,154 +5267,83 @@ export interface operations {
             /** @description Newest first (then id, descending). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Template"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6813,154 +5374,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Template"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6980,154 +5470,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Template"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7147,6 +5566,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7154,121 +5578,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7302,154 +5674,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Template"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7480,170 +5781,85 @@ export interface operations {
             /** @description Newest first; X-Total-Count carries the filtered total. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["ReportSummary"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7657,203 +5873,91 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Opaque id (UUID v7). */
-                    templateId: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
-                    note?: string | null;
-                };
+                "application/json": components["schemas"]["ReportBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7870,6 +5974,11 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7879,121 +5988,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8007,185 +6064,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Opaque id (UUID v7). */
-                    templateId: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
-                    note?: string | null;
-                };
+                "application/json": components["schemas"]["ReportBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        suggestedName: string;
-                        suggestedNote: string;
-                        renderedMarkdown: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["ReportPreview"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8205,173 +6167,84 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8391,6 +6264,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8398,121 +6276,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8532,223 +6358,101 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Opaque id (UUID v7). */
-                    templateId: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
-                    note?: string | null;
-                };
+                "application/json": components["schemas"]["ReportBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8768,136 +6472,83 @@ export interface operations {
             /** @description Newest user first (then id, descending). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        imageUrl: string | null;
-                    }[];
+                    "application/json": components["schemas"]["RecipientCandidate"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8914,162 +6565,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Recipient candidates; a repeated id is delivered once.
-                     * @default []
-                     */
-                    recipientUserIds?: string[];
-                    /**
-                     * @description Also put a copy in the sender's own inbox.
-                     * @default false
-                     */
-                    sendToSelf?: boolean;
-                    message?: string | null;
-                };
+                "application/json": components["schemas"]["SendBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Teammate deliveries; a self-copy is not counted. */
-                        delivered: number;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                    };
+                    "application/json": components["schemas"]["SendResult"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9094,151 +6673,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        version: number;
-                        /** @description Teammates only, not the self-copy. */
-                        recipients: {
-                            /** @description Opaque id (UUID v7). */
-                            userId: string;
-                            name: string;
-                        }[];
-                        sendToSelf: boolean;
-                        message: string | null;
-                        /** @description Teammate recipients who have read it; 0 for anyone but the report's owner. */
-                        readCount: number;
-                    }[];
+                    "application/json": components["schemas"]["SendHistoryEntry"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9260,151 +6773,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        reportName: string;
-                        version: number;
-                        /** @description Opaque id (UUID v7). */
-                        senderUserId: string;
-                        senderName: string;
-                        message: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        readAt: string | null;
-                        /** @description A copy the sender put in their own inbox. */
-                        self: boolean;
-                    }[];
+                    "application/json": components["schemas"]["InboxMessage"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9424,153 +6871,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        reportName: string;
-                        version: number;
-                        /** @description Opaque id (UUID v7). */
-                        senderUserId: string;
-                        senderName: string;
-                        message: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        readAt: string | null;
-                        /** @description A copy the sender put in their own inbox. */
-                        self: boolean;
-                        /** @description The delivered version, unchanged by later edits. */
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["InboxMessageWithContent"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9590,151 +6967,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        reportName: string;
-                        version: number;
-                        /** @description Opaque id (UUID v7). */
-                        senderUserId: string;
-                        senderName: string;
-                        message: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        readAt: string | null;
-                        /** @description A copy the sender put in their own inbox. */
-                        self: boolean;
-                    };
+                    "application/json": components["schemas"]["InboxMessage"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9759,151 +7068,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Share"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9918,166 +7161,92 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description May be omitted entirely: a link without passcode or expiry. */
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
-                    passcode?: string;
-                    /** @description Omitted: the link never expires. */
-                    expiresInDays?: number;
-                };
+                "application/json": components["schemas"]["MintShareBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Share"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10102,151 +7271,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Share"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10261,166 +7364,92 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description May be omitted entirely: a link without passcode or expiry. */
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
-                    passcode?: string;
-                    /** @description Omitted: the link never expires. */
-                    expiresInDays?: number;
-                };
+                "application/json": components["schemas"]["MintShareBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Share"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10440,151 +7469,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Share"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10609,182 +7570,85 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description False for a version never sent: read-only and empty. */
-                        shared: boolean;
-                        /** @description Reactions on the version body. */
-                        reactions: {
-                            /**
-                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                             * @enum {unknown}
-                             */
-                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                            count: number;
-                            reactedByMe: boolean;
-                            /** @description Display names of the reacting users, earliest reaction first. */
-                            userNames: string[];
-                        }[];
-                        /** @description Oldest first. */
-                        comments: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /** @description Opaque id (UUID v7). */
-                            reportContentId: string;
-                            authorUserId: string | null;
-                            /** @description Frozen at write time. */
-                            authorName: string;
-                            authorImageUrl: string | null;
-                            body: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            updatedAt: string;
-                            /** @description True when the caller wrote it. */
-                            editable: boolean;
-                            reactions: {
-                                /**
-                                 * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                                 * @enum {unknown}
-                                 */
-                                emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                                count: number;
-                                reactedByMe: boolean;
-                                /** @description Display names of the reacting users, earliest reaction first. */
-                                userNames: string[];
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Discussion"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10801,193 +7665,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Markdown, 1-10000 characters, not blank. */
-                    body: string;
-                };
+                "application/json": components["schemas"]["CommentBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        authorUserId: string | null;
-                        /** @description Frozen at write time. */
-                        authorName: string;
-                        authorImageUrl: string | null;
-                        body: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description True when the caller wrote it. */
-                        editable: boolean;
-                        reactions: {
-                            /**
-                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                             * @enum {unknown}
-                             */
-                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                            count: number;
-                            reactedByMe: boolean;
-                            /** @description Display names of the reacting users, earliest reaction first. */
-                            userNames: string[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11009,6 +7780,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11016,141 +7792,79 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11169,193 +7883,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Markdown, 1-10000 characters, not blank. */
-                    body: string;
-                };
+                "application/json": components["schemas"]["CommentBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        authorUserId: string | null;
-                        /** @description Frozen at write time. */
-                        authorName: string;
-                        authorImageUrl: string | null;
-                        body: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description True when the caller wrote it. */
-                        editable: boolean;
-                        reactions: {
-                            /**
-                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                             * @enum {unknown}
-                             */
-                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                            count: number;
-                            reactedByMe: boolean;
-                            /** @description Display names of the reacting users, earliest reaction first. */
-                            userNames: string[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11372,173 +7993,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                     * @enum {unknown}
-                     */
-                    emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                };
+                "application/json": components["schemas"]["ReactionBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                         * @enum {unknown}
-                         */
-                        emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                        count: number;
-                        reactedByMe: boolean;
-                        /** @description Display names of the reacting users, earliest reaction first. */
-                        userNames: string[];
-                    }[];
+                    "application/json": components["schemas"]["ReactionSummary"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11557,173 +8105,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                     * @enum {unknown}
-                     */
-                    emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                };
+                "application/json": components["schemas"]["ReactionBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                         * @enum {unknown}
-                         */
-                        emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                        count: number;
-                        reactedByMe: boolean;
-                        /** @description Display names of the reacting users, earliest reaction first. */
-                        userNames: string[];
-                    }[];
+                    "application/json": components["schemas"]["ReactionSummary"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11743,167 +8218,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        version: number;
-                        /** @description The report's name as this version was rendered. */
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        templateId: string | null;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        } | null;
-                        /** @description The version has at least one delivery (a self-copy counts). */
-                        sent: boolean;
-                    }[];
+                    "application/json": components["schemas"]["ReportVersion"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11923,197 +8314,85 @@ export interface operations {
             /** @description The version (JSON), or its Markdown document (text/markdown, as an attachment). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        version: number;
-                        /** @description The report's name as this version was rendered. */
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        templateId: string | null;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        } | null;
-                        /** @description The version has at least one delivery (a self-copy counts). */
-                        sent: boolean;
-                        /** @description null for versions rendered before summaries were stored (their entries may have changed since). */
-                        summary: {
-                            totalMinutes: number;
-                            entryCount: number;
-                            byProject: {
-                                id: string | null;
-                                name: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                            byUser: {
-                                id: string;
-                                name: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                            byTag: {
-                                tag: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                            byDay: {
-                                /** @description YYYY-MM-DD in the owner's timezone. */
-                                date: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                        } | null;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["ReportContent"];
                     "text/markdown": string;
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12138,357 +8417,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        from: {
-                            /** @description Opaque id (UUID v7). */
-                            reportContentId: string;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        to: {
-                            /** @description Opaque id (UUID v7). */
-                            reportContentId: string;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        totalMinutes: {
-                            from: number;
-                            to: number;
-                            deltaMinutes: number;
-                        };
-                        /** @description null when either version has no stored summary. */
-                        byProject: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        /** @description null when either version has no stored summary. */
-                        byUser: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        /** @description null when either version has no stored summary. */
-                        byTag: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        /** @description null when either version has no stored summary. */
-                        byDay: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        period: {
-                            from: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            } | null;
-                            to: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            } | null;
-                            changed: boolean;
-                        };
-                        templateId: {
-                            from: string | null;
-                            to: string | null;
-                            changed: boolean;
-                        };
-                        filters: {
-                            from: {
-                                workspaceIds: string[];
-                                projectIds?: string[];
-                                userIds?: string[];
-                                tags?: string[];
-                                /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                                dateRange: {
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    from: string;
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    to: string;
-                                };
-                            } | null;
-                            to: {
-                                workspaceIds: string[];
-                                projectIds?: string[];
-                                userIds?: string[];
-                                tags?: string[];
-                                /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                                dateRange: {
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    from: string;
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    to: string;
-                                };
-                            } | null;
-                            /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
-                            changes: {
-                                field: "workspaceIds" | "projectIds" | "userIds" | "tags";
-                                added: string[];
-                                removed: string[];
-                            }[];
-                        };
-                        markdownDiff: string | null;
-                    };
+                    "application/json": components["schemas"]["VersionDiff"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12507,6 +8512,7 @@ export interface operations {
             /** @description The report page, or the passcode prompt. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12516,6 +8522,18 @@ export interface operations {
             /** @description The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unavailable; see Retry-After. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12533,11 +8551,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The link's passcode. */
+                    passcode: string;
+                };
+            };
+        };
         responses: {
             /** @description The report page, or the passcode prompt. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12547,6 +8573,7 @@ export interface operations {
             /** @description Wrong passcode: the prompt again. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12556,6 +8583,7 @@ export interface operations {
             /** @description The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12565,6 +8593,19 @@ export interface operations {
             /** @description Too many wrong passcodes for this link; see Retry-After. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unavailable; see Retry-After. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

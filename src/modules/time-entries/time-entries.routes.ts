@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { responseHeaders } from '../../http/response-headers.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { pageHeaders } from '../../http/paging.js';
+import { PAGED_HEADERS, pageHeaders } from '../../http/paging.js';
 import { batchProblemHandler } from '../../http/problem.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './time-entries.service.js';
@@ -55,7 +54,7 @@ export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
       schema: {
         tags,
         querystring: ListTimeEntriesQuery,
-        ...responseHeaders({ 200: ['X-Total-Count'] }),
+        ...PAGED_HEADERS,
         response: {
           200: Type.Array(TimeEntrySchema, {
             description:
