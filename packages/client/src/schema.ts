@@ -5791,24 +5791,7 @@ export interface operations {
                     nameTemplate?: string;
                     /** @description Liquid. */
                     noteTemplate?: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
+                    filters: components["schemas"]["FiltersInput"];
                     /** @description The report name the template sees; "Template preview" when absent. */
                     name?: string;
                 };
@@ -5818,155 +5801,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        suggestedName: string;
-                        suggestedNote: string;
-                        renderedMarkdown: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["ReportPreview"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
