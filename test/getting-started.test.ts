@@ -40,7 +40,9 @@ function runBash(script: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
