@@ -617,6 +617,26 @@ export interface paths {
         patch: operations["updateTemplate"];
         trace?: never;
     };
+    "/api/v1/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an unsaved template
+         * @description Renders a Liquid body (and its name and note templates) that is not stored, against filters, as POST /reports/preview renders a stored template: for editing a template before saving it. Instance admins only (403); read scope; stores nothing. The filters follow the report rules (workspaces the caller belongs to, their projects, a range of at most 366 days) and the render limits (429/503 with Retry-After). A Liquid syntax error is a 400 at /body, /nameTemplate or /noteTemplate naming the line and column; an error while rendering is a 400 at /body.
+         */
+        post: operations["previewTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports": {
         parameters: {
             query?: never;
@@ -7329,6 +7349,202 @@ export interface operations {
                          * @description ISO 8601 instant in UTC with milliseconds.
                          */
                         updatedAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    previewTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Liquid. */
+                    body: string;
+                    /** @description Liquid. */
+                    nameTemplate?: string;
+                    /** @description Liquid. */
+                    noteTemplate?: string;
+                    filters: {
+                        workspaceIds: string[];
+                        projectIds?: string[];
+                        userIds?: string[];
+                        tags?: string[];
+                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        };
+                    };
+                    /** @description The report name the template sees; "Template preview" when absent. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestedName: string;
+                        suggestedNote: string;
+                        renderedMarkdown: string;
+                        totalMinutes: number;
+                        snapshotProjectIds: string[];
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        };
                     };
                 };
             };
