@@ -148,17 +148,17 @@ export function Time({ instant }: { instant: string }) {
 }
 
 /** Markdown rendered by the server's own safe renderer (raw HTML escaped, unsafe links dropped). */
-export function Markdown({ source, headingOffset = 0 }: { source: string; headingOffset?: number }) {
+export function Markdown({ source, headingOffset = 0, omitTitle }: { source: string; headingOffset?: number; omitTitle?: string }) {
   // markdownToSafeHtml escapes every raw HTML tag and attribute value; the result is inert.
-  return <div className="markdown" dangerouslySetInnerHTML={{ __html: markdownToSafeHtml(source, { headingOffset }) }} />;
+  return <div className="markdown" dangerouslySetInnerHTML={{ __html: markdownToSafeHtml(source, { headingOffset, omitTitle }) }} />;
 }
 
-/** A report version: its front matter as a short provenance line, then the body. */
+/** A report version's body; the screen shows its name, so a `# name` opening the body is not repeated. */
 export function ReportDocument({ markdown }: { markdown: string }) {
-  const { body } = parseDocument(markdown);
+  const { frontMatter, body } = parseDocument(markdown);
   return (
     <article className="document">
-      <Markdown source={body} headingOffset={1} />
+      <Markdown source={body} headingOffset={1} omitTitle={frontMatter?.report.name} />
     </article>
   );
 }
