@@ -535,6 +535,13 @@ const ROWS: Row[] = [
     expected: [401, 403, 403, 403, 403, 403, 403, 403, 403, 201, 403, 401],
   },
   {
+    method: 'POST',
+    route: '/api/v1/templates/preview',
+    // Instance admins only; the admin is no member of the family's workspace, so its filters are a 400.
+    request: async (c) => ({ url: api('/templates/preview'), body: { body: 'x', filters: reportBody(c.family).filters } }),
+    expected: [401, 403, 403, 403, 403, 403, 403, 403, 403, 400, 403, 401],
+  },
+  {
     method: 'PATCH',
     route: '/api/v1/templates/:id',
     request: async (c) => ({ url: api(`/templates/${c.w.templateId}`), body: { enabled: true } }),

@@ -319,3 +319,78 @@ describe('DELETE /api/v1/templates/:id', () => {
     expect((await t.get(`${TEMPLATES}/${created.id}`, user.token)).status).toBe(200);
   });
 });
+
+describe('POST /api/v1/templates/preview', () => {
+  const PREVIEW = `${TEMPLATES}/preview`;
+  let workspaceId: string;
+  const filters = () => ({ workspaceIds: [workspaceId], dateRange: { from: '2026-02-01', to: '2026-02-28' } });
+
+  beforeAll(async () => {
+    workspaceId = (await t.post('/api/v1/workspaces', { name: 'Preview workspace' })).body.id;
+    for (const [day, minutes, description] of [
+      ['03', 90, 'Draft the plan'],
+      ['10', 30, 'Review'],
+    ] as const) {
+      const res = await t.post('/api/v1/time-entries', { workspaceId, start: `2026-02-${day}T09:00:00Z`, minutes, description });
+      expect(res.status).toBe(201);
+    }
+  });
+
+  it('renders an unsaved body, name and note template against the filters, storing nothing', async () => {
+    const before = (await t.get(TEMPLATES)).body.length;
+    const reportsBefore = Number((await t.get('/api/v1/reports', undefined, { limit: 1 })).headers['x-total-count']);
+    const res = await t.post(PREVIEW, {
+      body: '# {{ report.name }}\n{% for e in entries %}- {{ e.date }} {{ e.description }} ({{ e.minutes }})\n{% endfor %}',
+      nameTemplate: 'Work of {{ report.period.from }}',
+      noteTemplate: '{{ entries.size }} entries',
+      filters: filters(),
+      name: 'Draft',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.renderedMarkdown).toContain('# Draft');
+    expect(res.body.renderedMarkdown).toContain('- 2026-02-03 Draft the plan (90)');
+    expect(res.body.renderedMarkdown).toContain('- 2026-02-10 Review (30)');
+    expect(res.body).toMatchObject({ suggestedName: 'Work of 2026-02-01', suggestedNote: '2 entries', totalMinutes: 120 });
+    expect((await t.get(TEMPLATES)).body).toHaveLength(before);
+    expect(Number((await t.get('/api/v1/reports', undefined, { limit: 1 })).headers['x-total-count'])).toBe(reportsBefore);
+  });
+
+  it('names the line and column of a syntax error at its field (400)', async () => {
+    const res = await t.post(PREVIEW, { body: 'ok\n{% if %}', noteTemplate: '{{ x | nosuchfilter }}', filters: filters() });
+    const problem = expectProblem(res, 400);
+    expect(problem.errors?.map((e) => e.path)).toEqual(['/body', '/noteTemplate']);
+    expect(problem.errors?.[0]?.message).toMatch(/line 2/);
+  });
+
+  it('reports an error while rendering at /body (400)', async () => {
+    const res = await t.post(PREVIEW, { body: 'line one\n{{ "abc" | duration }}', filters: filters() });
+    const problem = expectProblem(res, 400);
+    expect(problem.errors?.[0]?.path).toBe('/body');
+    expect(problem.errors?.[0]?.message).toMatch(/line 2/);
+  });
+
+  it('follows the report rules for filters: a workspace of someone else is a 400', async () => {
+    const other = await newUser(t);
+    const theirs = (await t.post('/api/v1/workspaces', { name: 'Theirs' }, other.token)).body.id;
+    const res = await t.post(PREVIEW, { body: 'x', filters: { workspaceIds: [theirs], dateRange: 'last_month' } });
+    expect(expectProblem(res, 400).errors).toEqual([{ path: '/filters/workspaceIds/0', message: 'is not a workspace you belong to' }]);
+  });
+
+  it('is for instance admins (403 for others) and takes the read scope', async () => {
+    const own = (await t.post('/api/v1/workspaces', { name: 'Mine' }, user.token)).body.id;
+    const body = { body: 'x', filters: { workspaceIds: [own], dateRange: 'last_month' } };
+    expectProblem(await t.post(PREVIEW, body, user.token), 403);
+    expectProblem(await t.post(PREVIEW, body, null), 401);
+    const readOnly = await readOnlyAdminToken();
+    expect((await t.post(PREVIEW, { ...body, filters: filters() }, readOnly)).status).toBe(200);
+  });
+
+  it('refuses what a template could not hold (schema limits, unknown fields)', async () => {
+    expectProblem(await t.post(PREVIEW, { body: '', filters: filters() }), 400);
+    expectProblem(await t.post(PREVIEW, { body: 'x'.repeat(100_001), filters: filters() }), 400);
+    expectProblem(await t.post(PREVIEW, { body: 'x', nameTemplate: 'n'.repeat(501), filters: filters() }), 400);
+    expectProblem(await t.post(PREVIEW, { body: 'x', filters: filters(), enabled: true }), 400);
+    expectProblem(await t.post(PREVIEW, { body: 'x' }), 400);
+    expectProblem(await t.post(PREVIEW, { body: 'a\u0000b', filters: filters() }), 400);
+  });
+});

@@ -101,6 +101,13 @@ describe('POST /api/v1/time-entries/batch', () => {
       to: '2026-03-02T09:00:01Z',
     });
     expect(fetched.body.map((e: { id: string }) => e.id)).toContain(first.id);
+    // The answer is exactly what was stored.
+    const stored = await t.get('/api/v1/time-entries', w.alice.token, {
+      workspaceId: w.ws,
+      from: '2026-03-02T00:00:00Z',
+      to: '2026-03-05T00:00:00Z',
+    });
+    for (const entry of res.body.entries) expect(stored.body).toContainEqual(entry);
   });
 
   it('takes 1,000 entries in one request', async () => {

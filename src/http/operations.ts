@@ -152,6 +152,12 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: 'Any authenticated caller sees enabled templates; instance admins also see disabled ones.',
   },
   'POST /api/v1/templates': { operationId: 'createTemplate', summary: 'Create a template', description: 'Instance admins only (403).' },
+  'POST /api/v1/templates/preview': {
+    operationId: 'previewTemplate',
+    summary: 'Preview an unsaved template',
+    description:
+      'Renders a Liquid body (and its name and note templates) that is not stored, against filters, as POST /reports/preview renders a stored template: for editing a template before saving it. Instance admins only (403); read scope; stores nothing. The filters follow the report rules (workspaces the caller belongs to, their projects, a range of at most 366 days) and the render limits (429/503 with Retry-After). A Liquid syntax error is a 400 at /body, /nameTemplate or /noteTemplate naming the line and column; an error while rendering is a 400 at /body.',
+  },
   'GET /api/v1/templates/:id': {
     operationId: 'getTemplate',
     summary: 'Read a template',

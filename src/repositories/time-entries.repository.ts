@@ -140,34 +140,38 @@ const BATCH_COLUMNS = sql.raw(`v(i int, id text, workspace_id text, project_id t
   description text, tags text[], created_at timestamptz)`);
 
 /**
- * Inserts a whole batch in one statement, every row checked by the rules of `insertIfAllowed`
- * (the same conditions, applied to each row), and nothing at all unless every row passes: the
- * `allowed` set must be as large as the batch. Returns the rows inserted (in no particular order),
- * or none when any row is refused; `batchEntryFacts` then tells which and why.
+ * Inserts a whole batch in one statement, every row checked by the rules of `insertIfAllowed`,
+ * and nothing at all unless every row passes. The rules depend only on a row's (workspace, user,
+ * project), so they are checked once per distinct triple rather than once per row: a batch from
+ * one person on a few projects checks a handful. Returns how many rows were inserted: the whole
+ * batch, or none when any row is refused (`batchEntryFacts` then tells which and why).
  */
 const insertBatchIfAllowed = prepared((db) =>
   db
     .insert(timeEntries)
     .select(
       sql`with v as (select * from jsonb_to_recordset(${p('rows')}::jsonb) as ${BATCH_COLUMNS}),
+        t as (select distinct workspace_id, user_id, project_id from v),
         allowed as (
-          select v.* from v
-          where exists (select 1 from workspace_members a where a.workspace_id = v.workspace_id and a.user_id = ${p('actorId')}
-              and (v.user_id = ${p('actorId')} or a.role in ('owner', 'admin')))
-            and exists (select 1 from workspace_members m where m.workspace_id = v.workspace_id and m.user_id = v.user_id)
-            and (v.project_id is null or exists (
-              select 1 from projects pr where pr.id = v.project_id and pr.workspace_id = v.workspace_id
-                and (exists (select 1 from workspace_members wa where wa.workspace_id = v.workspace_id and wa.user_id = v.user_id and wa.role in ('owner', 'admin'))
-                  or exists (select 1 from project_members pm where pm.project_id = v.project_id and pm.user_id = v.user_id)))))
+          select 1 from t
+          where exists (select 1 from workspace_members a where a.workspace_id = t.workspace_id and a.user_id = ${p('actorId')}
+              and (t.user_id = ${p('actorId')} or a.role in ('owner', 'admin')))
+            and exists (select 1 from workspace_members m where m.workspace_id = t.workspace_id and m.user_id = t.user_id)
+            and (t.project_id is null or exists (
+              select 1 from projects pr where pr.id = t.project_id and pr.workspace_id = t.workspace_id
+                and (exists (select 1 from workspace_members wa where wa.workspace_id = t.workspace_id and wa.user_id = t.user_id and wa.role in ('owner', 'admin'))
+                  or exists (select 1 from project_members pm where pm.project_id = t.project_id and pm.user_id = t.user_id)))))
         select id, workspace_id, project_id, user_id, start, minutes, description, tags, created_at, created_at
-        from allowed where (select count(*) from allowed) = ${p('count')}::int`,
+        from v where (select count(*) from allowed) = (select count(*) from t)`,
     )
-    .returning()
+    .returning({ id: timeEntries.id })
     .prepare('insert_time_entries_batch'),
 );
 
-export async function insertEntriesIfAllowed(db: Db, entries: readonly NewEntry[], actorId: string): Promise<TimeEntryRow[]> {
-  return insertBatchIfAllowed(db).execute({ rows: batchRows(entries), actorId, count: entries.length });
+/** The number of rows inserted: `entries.length`, or 0 when any row was refused. */
+export async function insertEntriesIfAllowed(db: Db, entries: readonly NewEntry[], actorId: string): Promise<number> {
+  const rows = await insertBatchIfAllowed(db).execute({ rows: batchRows(entries), actorId });
+  return rows.length;
 }
 
 /** What the rules of a batch row depend on, for explaining a refusal (access.ts `explainBatchRefusals`). */

@@ -16,7 +16,7 @@ interface PlanOwner {
   timezone: string;
 }
 
-interface PlanTemplate {
+export interface PlanTemplate {
   id: string;
   name: string;
   body: string;
@@ -59,6 +59,8 @@ export interface RenderRequest {
   /** Also render the template's name and note templates (a preview's suggestions). */
   suggestions: boolean;
   now: Date;
+  /** Where a template error is reported: the stored template's id, or an unsaved body. */
+  templatePath?: '/templateId' | '/body';
 }
 
 export interface RenderPlan {
@@ -75,6 +77,8 @@ export interface RenderPlan {
   /** False when no source can read entries, so none are loaded. */
   readsEntries: boolean;
   generatedAt: Date;
+  /** Where a template error is reported (RenderRequest `templatePath`). */
+  templatePath: '/templateId' | '/body';
 }
 
 /** The plan of one render, from an admitted request. */
@@ -101,6 +105,7 @@ export function planRender(request: RenderRequest): RenderPlan {
     sources,
     readsEntries: sources.some(mayReadEntries),
     generatedAt: request.now,
+    templatePath: request.templatePath ?? '/templateId',
   };
 }
 

@@ -87,7 +87,7 @@ export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPl
     });
   } catch (error) {
     if (error instanceof TemplateError) {
-      throw badRequest(`The template could not be rendered: ${error.message}`, [{ path: '/templateId', message: error.message }]);
+      throw badRequest(`The template could not be rendered: ${error.message}`, [{ path: plan.templatePath, message: error.message }]);
     }
     throw error;
   }

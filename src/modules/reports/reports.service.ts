@@ -8,7 +8,7 @@ import { workspaceRoles } from '../../repositories/access.repository.js';
 import { findTemplate } from '../../repositories/templates.repository.js';
 import { projectsInWorkspaces } from '../../repositories/report-data.repository.js';
 import { isActiveOwner, mayDeleteReport, readGrant, requireReportListAccess } from '../access/access.js';
-import { planRender, resolveFilters, type RenderPlan, type RenderRequest } from './report-plan.js';
+import { planRender, resolveFilters, type PlanTemplate, type RenderPlan, type RenderRequest } from './report-plan.js';
 import { executeRender, type RenderedVersion } from './report-render.js';
 import * as repo from '../../repositories/reports.repository.js';
 import { parseFilters, type ListQuery, type Preview, type Report, type ReportBody, type ReportSummary } from './reports.schemas.js';
@@ -45,6 +45,7 @@ async function admit(
   body: ReportBody,
   target: RenderRequest['target'],
   suggestions = false,
+  unsaved?: PlanTemplate,
 ): Promise<RenderPlan> {
   const now = ctx.clock.now();
   const { filters, preset, errors } = resolveFilters(body.filters, actor.user.timezone, now);
@@ -60,9 +61,11 @@ async function admit(
     });
   }
 
-  const template = await findTemplate(db, body.templateId);
-  if (!template) errors.push({ path: '/templateId', message: 'is not a known template' });
-  else if (!template.enabled) errors.push({ path: '/templateId', message: 'is disabled' });
+  // An unsaved template (an instance admin's preview while editing) stands in for a stored one.
+  const stored = unsaved ? null : await findTemplate(db, body.templateId);
+  if (!unsaved && !stored) errors.push({ path: '/templateId', message: 'is not a known template' });
+  else if (stored && !stored.enabled) errors.push({ path: '/templateId', message: 'is disabled' });
+  const template = unsaved ?? stored;
 
   if (errors.length > 0 || !template) throw badRequest('The report cannot be rendered with these fields.', errors);
   return planRender({
@@ -75,6 +78,7 @@ async function admit(
     target,
     suggestions,
     now,
+    ...(unsaved ? { templatePath: '/body' as const } : {}),
   });
 }
 
@@ -118,8 +122,8 @@ const execute = (ctx: AppContext, db: Db, plan: RenderPlan) =>
     executeRender(db, ctx.renderer, plan, { maxEntries: ctx.config.renderMaxEntries, baseTimeMs: ctx.config.renderTimeLimitMs }),
   );
 
-export async function preview(ctx: AppContext, actor: Actor, body: ReportBody): Promise<Preview> {
-  const plan = await admit(ctx, ctx.db, actor, body, { reportId: null, version: 1 }, true);
+export async function preview(ctx: AppContext, actor: Actor, body: ReportBody, unsaved?: PlanTemplate): Promise<Preview> {
+  const plan = await admit(ctx, ctx.db, actor, body, { reportId: null, version: 1 }, true, unsaved);
   const out = await execute(ctx, ctx.db, plan);
   return {
     suggestedName: out.suggestedName,

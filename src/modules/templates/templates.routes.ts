@@ -3,7 +3,8 @@ import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './templates.service.js';
-import { CreateTemplateBody, ListTemplatesQuery, PatchTemplateBody, TemplateSchema } from './templates.schemas.js';
+import { PreviewSchema } from '../reports/reports.schemas.js';
+import { CreateTemplateBody, ListTemplatesQuery, PatchTemplateBody, PreviewTemplateBody, TemplateSchema } from './templates.schemas.js';
 
 const tags = ['templates'];
 
@@ -29,6 +30,11 @@ export const templateRoutes: FeatureRoutes = (app, { ctx }, done) => {
     '/templates',
     { config: { scope: 'write' }, schema: { tags, body: CreateTemplateBody, response: { 201: TemplateSchema, ...problemResponses } } },
     async (request, reply) => reply.code(201).send(await service.createTemplate(ctx, actorOf(request), request.body)),
+  );
+  app.post(
+    '/templates/preview',
+    { config: { scope: 'read' }, schema: { tags, body: PreviewTemplateBody, response: { 200: PreviewSchema, ...problemResponses } } },
+    async (request) => service.previewTemplate(ctx, actorOf(request), request.body),
   );
   app.patch(
     '/templates/:id',

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { FiltersInput } from '../reports/reports.schemas.js';
 import { Id, Instant } from '../../http/schemas.js';
 
 export const TemplateSchema = Type.Object({
@@ -47,3 +48,18 @@ export const ListTemplatesQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListTemplatesInput = Static<typeof ListTemplatesQuery>;
+
+/** An unsaved template rendered against filters, as a report preview would render a stored one. */
+export const PreviewTemplateBody = Type.Object(
+  {
+    body: fields.body,
+    nameTemplate: Type.Optional(fields.nameTemplate),
+    noteTemplate: Type.Optional(fields.noteTemplate),
+    filters: FiltersInput,
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'The report name the template sees; "Template preview" when absent.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PreviewTemplateInput = Static<typeof PreviewTemplateBody>;

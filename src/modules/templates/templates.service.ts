@@ -5,7 +5,9 @@ import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { checkTemplateSyntax, TemplateError } from '../../render/template-engine.js';
 import * as repo from '../../repositories/templates.repository.js';
-import type { CreateTemplateInput, ListTemplatesInput, PatchTemplateInput, Template } from './templates.schemas.js';
+import type { Preview } from '../reports/reports.schemas.js';
+import { preview } from '../reports/reports.service.js';
+import type { CreateTemplateInput, ListTemplatesInput, PatchTemplateInput, PreviewTemplateInput, Template } from './templates.schemas.js';
 
 function toTemplate(row: repo.TemplateRow): Template {
   return {
@@ -100,4 +102,27 @@ export async function patchTemplate(ctx: AppContext, actor: Actor, id: string, i
 export async function deleteTemplate(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   requireInstanceAdmin(actor, 'manage templates');
   if (!(await repo.deleteTemplate(ctx.db, id))) throw notFound();
+}
+
+/**
+ * Renders an unsaved template against filters for an instance admin editing it: the report
+ * preview's rules and limits (the caller's workspaces and projects, the render gate), with
+ * syntax errors at their field and render errors at `/body`, each with its line and column.
+ */
+export async function previewTemplate(ctx: AppContext, actor: Actor, input: PreviewTemplateInput): Promise<Preview> {
+  requireInstanceAdmin(actor, 'preview unsaved templates');
+  assertUsable(input);
+  const unsaved = {
+    id: 'unsaved',
+    name: 'Unsaved template',
+    body: input.body,
+    nameTemplate: input.nameTemplate ?? '',
+    noteTemplate: input.noteTemplate ?? '',
+  };
+  return preview(
+    ctx,
+    actor,
+    { name: input.name ?? 'Template preview', templateId: unsaved.id, filters: input.filters, note: null },
+    unsaved,
+  );
 }

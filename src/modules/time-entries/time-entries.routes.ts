@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
+import { pageHeaders } from '../../http/paging.js';
 import { batchProblemHandler } from '../../http/problem.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './time-entries.service.js';
@@ -8,6 +9,7 @@ import {
   BATCH_BODY_LIMIT,
   CreateTimeEntriesBatchBody,
   CreateTimeEntryBody,
+  DEFAULT_LIMIT,
   ListTimeEntriesQuery,
   MAX_BATCH,
   PatchTimeEntryBody,
@@ -54,7 +56,8 @@ export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
         querystring: ListTimeEntriesQuery,
         response: {
           200: Type.Array(TimeEntrySchema, {
-            description: 'Newest first; the X-Total-Count header gives the size of the filtered set before limit/offset.',
+            description:
+              'Newest first; the X-Total-Count header gives the size of the filtered set before limit/offset, and Link the next page (rel="next").',
           }),
           ...problemResponses,
         },
@@ -62,7 +65,8 @@ export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
     },
     async (request, reply) => {
       const page = await service.listEntries(ctx, actorOf(request), request.query);
-      reply.header('x-total-count', String(page.total));
+      const { limit = DEFAULT_LIMIT, offset = 0 } = request.query;
+      pageHeaders(reply, request, ctx.config.publicBaseUrl, { limit, offset }, page.items.length, page.total);
       return page.items;
     },
   );

@@ -14,7 +14,11 @@ import {
   type TimeEntry,
 } from './time-entries.schemas.js';
 
-function toTimeEntry(row: repo.TimeEntryRow): TimeEntry {
+/** `stamps` lets a batch format its one creation time once rather than twice per row. */
+function toTimeEntry(
+  row: repo.TimeEntryRow,
+  stamps = { createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() },
+): TimeEntry {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -24,8 +28,8 @@ function toTimeEntry(row: repo.TimeEntryRow): TimeEntry {
     minutes: row.minutes,
     description: row.description,
     tags: row.tags,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: stamps.createdAt,
+    updatedAt: stamps.updatedAt,
   };
 }
 
@@ -74,7 +78,7 @@ function assertNoNul(description: string | undefined, tags: readonly string[] | 
   if (errors.length > 0) throw invalid(errors);
 }
 
-function newEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput, start: Date): repo.NewEntry {
+function newEntry(actor: Actor, input: CreateTimeEntryInput, start: Date, createdAt: Date): repo.NewEntry {
   return {
     id: newId(),
     workspaceId: input.workspaceId,
@@ -84,7 +88,7 @@ function newEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput, st
     minutes: input.minutes,
     description: input.description ?? '',
     tags: input.tags ?? [],
-    createdAt: ctx.clock.now(),
+    createdAt,
   };
 }
 
@@ -95,7 +99,7 @@ function newEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput, st
 export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput): Promise<TimeEntry> {
   const start = parseInstant(input.start, '/start');
   assertNoNul(input.description, input.tags);
-  const entry = newEntry(ctx, actor, input, start);
+  const entry = newEntry(actor, input, start, ctx.clock.now());
   // A refusal the checks cannot explain means memberships changed in between: try once more.
   for (let attempt = 0; attempt < 2; attempt++) {
     const row = await repo.insertEntryIfAllowed(ctx.db, entry, actor.user.id);
@@ -112,19 +116,23 @@ export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTi
  */
 export async function createEntries(ctx: AppContext, actor: Actor, input: CreateTimeEntriesBatchInput): Promise<TimeEntriesBatch> {
   const errors: FieldError[] = [];
+  // One statement stores the whole batch: one creation time for all of it.
+  const createdAt = ctx.clock.now();
   const entries = input.entries.map((item, index) => {
     const prefix = `/entries/${index}`;
     const start = readInstant(item.start);
     if (!start) errors.push({ path: `${prefix}/start`, message: INSTANT_RANGE, index });
     errors.push(...nulErrors(item.description, item.tags, prefix).map((e) => ({ ...e, index })));
-    return newEntry(ctx, actor, item, start ?? new Date(0));
+    return newEntry(actor, item, start ?? new Date(0), createdAt);
   });
   if (errors.length > 0) throw invalid(errors);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const rows = await repo.insertEntriesIfAllowed(ctx.db, entries, actor.user.id);
-    if (rows.length === entries.length) {
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return { entries: entries.map((entry) => toTimeEntry(byId.get(entry.id) as repo.TimeEntryRow)) };
+    const inserted = await repo.insertEntriesIfAllowed(ctx.db, entries, actor.user.id);
+    // The statement stores exactly what it was given, so the answer is built from the batch itself.
+    if (inserted === entries.length) {
+      const stamp = createdAt.toISOString();
+      const stamps = { createdAt: stamp, updatedAt: stamp };
+      return { entries: entries.map((entry) => toTimeEntry({ ...entry, updatedAt: createdAt }, stamps)) };
     }
     const refusals = await explainBatchRefusals(ctx.db, actor, entries);
     if (refusals.length > 0) throw badRequest('Some entries were refused; none was stored.', refusals);
@@ -158,7 +166,7 @@ export async function listEntries(ctx: AppContext, actor: Actor, query: ListTime
     repo.listReadableEntries(ctx.db, actor.user.id, filters, page),
     repo.countReadableEntries(ctx.db, actor.user.id, filters),
   ]);
-  return { items: rows.map(toTimeEntry), total };
+  return { items: rows.map((row) => toTimeEntry(row)), total };
 }
 
 /**

@@ -1,0 +1,12792 @@
+// Generated from openapi.json by `npm run client:generate` (openapi-typescript). Do not edit.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Public. 200 while the process is up.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Public. 200 when the database answers, 503 otherwise.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Request latency by route and status, renders, sends, share views, passcode failures, the render queue and the PostgreSQL pool, in the Prometheus text format. Open unless METRICS_TOKEN is set; then it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Instance admins only (403 otherwise).
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Create a user
+         * @description Instance admins only (403 otherwise). A duplicate e-mail is 409.
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a user
+         * @description Instance admins read anyone; anyone else reads only themself, and another user answers 404.
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user
+         * @description Instance admins only. Deleting the last owner of a workspace or the last admin is 409.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a user
+         * @description Instance admins only. A duplicate e-mail is 409; demoting the last admin is 409.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller
+         * @description Any authenticated caller.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit the caller
+         * @description Any authenticated caller with a write token; changes their own name and time zone.
+         */
+        patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/api/v1/users/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API token
+         * @description An instance admin for anyone, a user for themself (another user answers 404). The secret is returned once.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's tokens
+         * @description Any authenticated caller; secrets are never returned.
+         */
+        get: operations["listMyTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the caller's tokens
+         * @description Any authenticated caller; another user's token answers 404.
+         */
+        delete: operations["revokeMyToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with email and password
+         * @description Anyone. Starts a browser session and sets its cookie (HttpOnly, SameSite=Lax; `__Host-` and Secure behind https). The session acts with read and write; its unsafe requests need a same-origin Origin header. A cross-origin Origin is refused (403). Wrong email or password: 401, one answer for both. More than 10 attempts per account or 100 per client address in 15 minutes: 429 with Retry-After.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/password-links/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a one-time link and sign in
+         * @description Anyone holding the secret of an unused, unexpired set-password link. Sets the password (12 to 256 characters), ends the user's other sessions and starts a new one (as signIn). The link then stops working: a used, expired, replaced or unknown link is a 404. A cross-origin Origin is refused (403).
+         */
+        post: operations["redeemPasswordLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}/password-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a one-time set-password link for a user
+         * @description Instance admins. The URL opens the web app, which sets the password; it works once, for 7 days, and replaces the user's earlier unused links. Only a hash of its secret is stored, so it is shown once. Anyone else: 404 (403 on oneself).
+         */
+        post: operations["createPasswordLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change my password
+         * @description Anyone, with their current password (a wrong one is a 400 on /currentPassword; a user without a password needs a set-password link). The new one has 12 to 256 characters. The caller's other sessions end. Throttled as signIn (429 with Retry-After).
+         */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my sessions
+         * @description Anyone: the caller's live browser sessions, newest first; `current` marks the one making the request.
+         */
+        get: operations["listMySessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out
+         * @description Ends the session making the request and clears its cookie. A bearer request has no session: 404.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of my sessions
+         * @description Anyone, for their own sessions; another user's session or an unknown id is a 404.
+         */
+        delete: operations["endMySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's workspaces
+         * @description Workspaces the caller is a member of (all of them for instance admins).
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description Any authenticated caller with a write token; the caller becomes its owner.
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a workspace
+         * @description Members. A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a workspace
+         * @description Workspace admins and owners (403 for members). A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workspace members
+         * @description Members. A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        get: operations["listWorkspaceMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a member or change their role
+         * @description Workspace admins; only owners grant, change or take the owner role (403). A workspace always keeps an owner (409). A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        put: operations["putWorkspaceMember"];
+        post?: never;
+        /**
+         * Remove a member
+         * @description Anyone may leave; removing someone else needs a workspace admin, an owner needs an owner. Removing the last owner is 409. A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        delete: operations["removeWorkspaceMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List projects
+         * @description Members; each project says whether the caller is a member. A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        get: operations["listProjects"];
+        put?: never;
+        /**
+         * Create a project
+         * @description Workspace admins (403 for members). A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List project members
+         * @description Members of the project's workspace; a project in a workspace the caller is not a member of answers 404.
+         */
+        get: operations["listProjectMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a project member
+         * @description Workspace admins; the user must be a member of the workspace (400). Non-members of the workspace get 404.
+         */
+        put: operations["addProjectMember"];
+        post?: never;
+        /**
+         * Remove a project member
+         * @description Workspace admins. Non-members of the workspace get 404.
+         */
+        delete: operations["removeProjectMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/time-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List time entries
+         * @description Entries the caller may read: their own, their projects' and, for workspace admins, all of the workspace. The total is in X-Total-Count.
+         */
+        get: operations["listTimeEntries"];
+        put?: never;
+        /**
+         * Record time
+         * @description Members of the workspace, for themselves; for someone else a workspace admin. The project must belong to the workspace (400).
+         */
+        post: operations["createTimeEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/time-entries/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log many time entries at once, all or nothing
+         * @description Up to 1000 entries, each following the rules of POST /time-entries (any workspace member for their own time; an admin/owner for another member; a project of the workspace readable by the entry user). Stored in one statement: when any entry is refused, none is stored and the 400 lists every refused entry in `errors` as `{ path: "/entries/<index>/<field>", message, index }`. A workspace the caller may not see reads like one that does not exist. More than 1000 entries: 400; a body over 8 MiB: 413.
+         */
+        post: operations["createTimeEntriesBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/time-entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a time entry
+         * @description The entry's user or a workspace admin (403); an entry the caller cannot read answers 404.
+         */
+        delete: operations["deleteTimeEntry"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a time entry
+         * @description The entry's user or a workspace admin (403); an entry the caller cannot read answers 404.
+         */
+        patch: operations["updateTimeEntry"];
+        trace?: never;
+    };
+    "/api/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List templates
+         * @description Any authenticated caller sees enabled templates; instance admins also see disabled ones.
+         */
+        get: operations["listTemplates"];
+        put?: never;
+        /**
+         * Create a template
+         * @description Instance admins only (403).
+         */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a template
+         * @description A disabled template answers 404 to anyone but instance admins.
+         */
+        get: operations["getTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template
+         * @description Instance admins only (403); a template used by reports is 409.
+         */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a template
+         * @description Instance admins only (403). Built-in templates may only be enabled or disabled.
+         */
+        patch: operations["updateTemplate"];
+        trace?: never;
+    };
+    "/api/v1/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an unsaved template
+         * @description Renders a Liquid body (and its name and note templates) that is not stored, against filters, as POST /reports/preview renders a stored template: for editing a template before saving it. Instance admins only (403); read scope; stores nothing. The filters follow the report rules (workspaces the caller belongs to, their projects, a range of at most 366 days) and the render limits (429/503 with Retry-After). A Liquid syntax error is a 400 at /body, /nameTemplate or /noteTemplate naming the line and column; an error while rendering is a 400 at /body.
+         */
+        post: operations["previewTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reports
+         * @description The caller's own reports; ownerUserId (instance admins) or workspaceId (that workspace's admins) list others. limit 1-200 and offset page; the total is in X-Total-Count.
+         */
+        get: operations["listReports"];
+        put?: never;
+        /**
+         * Create a report
+         * @description Any member of every filtered workspace (1-20 workspaces, up to 50 projects and users, a date range of at most 366 days). A workspace the caller is not a member of answers 404.
+         */
+        post: operations["createReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/template-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Template ids in use
+         * @description The template ids of the caller's reports.
+         */
+        get: operations["listReportTemplateIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a report
+         * @description Renders what POST /reports would freeze, without storing it. Same access and limits as createReport.
+         */
+        post: operations["previewReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a report
+         * @description The owner, instance admins, and admins of the report's workspaces. A report the caller may not read answers 404, as if it did not exist.
+         */
+        get: operations["getReport"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a report
+         * @description The owner, even after leaving a workspace. A report the caller may not read answers 404, as if it did not exist.
+         */
+        delete: operations["deleteReport"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a report (full replacement)
+         * @description A full replacement: every field is sent, and an absent note clears it. Each valid edit makes a new version; If-Match with a stale version is 412. Owner only (still a member of every filtered workspace); anyone else gets 404 when they cannot read the report, 403 when they can.
+         */
+        patch: operations["updateReport"];
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recipient candidates
+         * @description Who may receive the current version, and why others may not. Owner only (still a member of every filtered workspace); anyone else gets 404 when they cannot read the report, 403 when they can.
+         */
+        get: operations["listReportRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a report
+         * @description Puts the current version in each recipient's inbox; a refused recipient is 400 naming why (see listReportRecipients). Owner only (still a member of every filtered workspace); anyone else gets 404 when they cannot read the report, 403 when they can.
+         */
+        post: operations["sendReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Send history
+         * @description Readers of the report. A report the caller may not read answers 404, as if it did not exist.
+         */
+        get: operations["listReportSends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the inbox
+         * @description The caller's received reports, newest first.
+         */
+        get: operations["listInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an inbox message
+         * @description The recipient only; anyone else's message answers 404.
+         */
+        get: operations["getInboxMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a message read
+         * @description The recipient only; anyone else's message answers 404.
+         */
+        post: operations["markInboxMessageRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a report's share links
+         * @description Readers of the report, newest first. A report the caller may not read answers 404, as if it did not exist.
+         */
+        get: operations["listReportShares"];
+        put?: never;
+        /**
+         * Mint a share link for a report
+         * @description An empty body gives a link without passcode or expiry. Owner only (still a member of every filtered workspace); anyone else gets 404 when they cannot read the report, 403 when they can.
+         */
+        post: operations["createReportShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a received report's share links
+         * @description The recipient only; anyone else's message answers 404.
+         */
+        get: operations["listInboxShares"];
+        put?: never;
+        /**
+         * Mint a share link for a received report
+         * @description The recipient only; anyone else's message answers 404.
+         */
+        post: operations["createInboxShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-shares/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a share link
+         * @description Whoever minted the link (or may read the report it shares); a link the caller cannot see answers 404.
+         */
+        post: operations["revokeShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-contents/{id}/discussion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a discussion
+         * @description Participants (the owner and everyone the version was sent to) and readers of the report; a version the caller cannot read answers 404.
+         */
+        get: operations["getDiscussion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-contents/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on a report version
+         * @description Participants only (403 for readers who are not). A version the caller cannot read answers 404.
+         */
+        post: operations["createComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-contents/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Its author only (403). A version the caller cannot read answers 404.
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @description Its author only (403). A deleted comment is 409; a version the caller cannot read answers 404.
+         */
+        patch: operations["updateComment"];
+        trace?: never;
+    };
+    "/api/v1/report-contents/{id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * React to a report version
+         * @description Participants only (403); toggles the caller's reaction. A version the caller cannot read answers 404.
+         */
+        put: operations["toggleReportReaction"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-contents/{id}/comments/{commentId}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * React to a comment
+         * @description Participants only (403); toggles the caller's reaction. A version the caller cannot read answers 404.
+         */
+        put: operations["toggleCommentReaction"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A report's versions, newest first.
+         * @description Every immutable content version of the report, newest first, with its totals, template, filters and whether it was sent. Readable by whoever may read the report (its owner with current membership, instance admins, an admin/owner of a single-workspace report's workspace); anyone else gets 404, as for a report that does not exist.
+         */
+        get: operations["listReportVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-contents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a report, as JSON or as its Markdown document.
+         * @description The version with its rendered Markdown and its summary (minutes by project, user, tag and day). With `Accept: text/markdown` the answer is the raw document as a download, named after the report and the version. Readable by the report's readers and by that version's recipients (a self-copy included); anyone else gets 404.
+         */
+        get: operations["getReportContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two versions of a report.
+         * @description The change in total minutes (overall, and by project, user, tag and day: added, removed, changed), in period, template and filters, and a unified line diff of the Markdown bodies (front matter excluded). `from` and `to` are content version ids of this report, in either order. Readable by the report's readers and by anyone who received both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null when the bodies differ in more than 1,000 lines or it takes more than a second.
+         */
+        get: operations["diffReportVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/share/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a share link
+         * @description Public. The shared report as HTML, or the passcode prompt. An unknown, revoked or expired link answers 404.
+         */
+        get: operations["viewShare"];
+        put?: never;
+        /**
+         * Unlock a passcode link
+         * @description Public. Form field `passcode` (application/x-www-form-urlencoded). A wrong passcode is 401; too many attempts are 429 with Retry-After. An unknown link answers 404.
+         */
+        post: operations["unlockShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/plain; version=0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        email: string;
+                        timezone: string;
+                        imageUrl: string | null;
+                        instanceAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    email: string;
+                    /** @description IANA time zone name, e.g. Europe/Berlin. */
+                    timezone?: string;
+                    imageUrl?: string | null;
+                    instanceAdmin?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        email: string;
+                        timezone: string;
+                        imageUrl: string | null;
+                        instanceAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        email: string;
+                        timezone: string;
+                        imageUrl: string | null;
+                        instanceAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description IANA time zone name, e.g. Europe/Berlin. */
+                    timezone?: string;
+                    imageUrl?: string | null;
+                    instanceAdmin?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        email: string;
+                        timezone: string;
+                        imageUrl: string | null;
+                        instanceAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        email: string;
+                        timezone: string;
+                        imageUrl: string | null;
+                        instanceAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description IANA time zone name, e.g. Europe/Berlin. */
+                    timezone?: string;
+                    imageUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        email: string;
+                        timezone: string;
+                        imageUrl: string | null;
+                        instanceAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    scopes: ("read" | "write")[];
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        scopes: ("read" | "write")[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        expiresAt: string | null;
+                        /** @description The bearer secret; shown only in this response. */
+                        token: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listMyTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        scopes: ("read" | "write")[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        expiresAt: string | null;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    revokeMyToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            /** @description Opaque id (UUID v7). */
+                            id: string;
+                            name: string;
+                            email: string;
+                            timezone: string;
+                            imageUrl: string | null;
+                            instanceAdmin: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                        };
+                        session: {
+                            /** @description Opaque id (UUID v7). */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            lastSeenAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends if unused: the earlier of its idle and absolute limits.
+                             */
+                            expiresAt: string;
+                            userAgent: string;
+                            /** @description Whether this is the session making the request. */
+                            current: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    redeemPasswordLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    /** @description 12 to 256 characters. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            /** @description Opaque id (UUID v7). */
+                            id: string;
+                            name: string;
+                            email: string;
+                            timezone: string;
+                            imageUrl: string | null;
+                            instanceAdmin: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                        };
+                        session: {
+                            /** @description Opaque id (UUID v7). */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            lastSeenAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends if unused: the earlier of its idle and absolute limits.
+                             */
+                            expiresAt: string;
+                            userAgent: string;
+                            /** @description Whether this is the session making the request. */
+                            current: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createPasswordLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The set-password page with the one-time secret in its fragment; shown once. */
+                        url: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    /** @description 12 to 256 characters. */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        lastSeenAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When the session ends if unused: the earlier of its idle and absolute limits.
+                         */
+                        expiresAt: string;
+                        userAgent: string;
+                        /** @description Whether this is the session making the request. */
+                        current: boolean;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    endMySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /**
+                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listWorkspaceMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        userId: string;
+                        name: string;
+                        email: string;
+                        imageUrl: string | null;
+                        /**
+                         * @description Role in a workspace.
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    putWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+                /** @description Opaque id (UUID v7). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Role in a workspace.
+                     * @enum {unknown}
+                     */
+                    role: "owner" | "admin" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        userId: string;
+                        name: string;
+                        email: string;
+                        imageUrl: string | null;
+                        /**
+                         * @description Role in a workspace.
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    removeWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+                /** @description Opaque id (UUID v7). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        workspaceId: string;
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /** @description Whether the caller is a member of the project. */
+                        isMember: boolean;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        workspaceId: string;
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listProjectMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        userId: string;
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    addProjectMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+                /** @description Opaque id (UUID v7). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    removeProjectMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+                /** @description Opaque id (UUID v7). */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listTimeEntries: {
+        parameters: {
+            query?: {
+                /** @description Opaque id (UUID v7). */
+                workspaceId?: string;
+                /** @description Opaque id (UUID v7). */
+                userId?: string;
+                /** @description Opaque id (UUID v7). */
+                projectId?: string;
+                /** @description Keeps entries starting at or after this instant. */
+                from?: string;
+                /** @description Keeps entries starting before this instant (exclusive). */
+                to?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first; the X-Total-Count header gives the size of the filtered set before limit/offset, and Link the next page (rel="next"). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        workspaceId: string;
+                        projectId: string | null;
+                        /** @description Opaque id (UUID v7). */
+                        userId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        start: string;
+                        minutes: number;
+                        description: string;
+                        tags: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createTimeEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Opaque id (UUID v7). */
+                    workspaceId: string;
+                    /** @description null or absent: unassigned. */
+                    projectId?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
+                     */
+                    start: string;
+                    minutes: number;
+                    description?: string;
+                    /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
+                    tags?: string[];
+                    /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        workspaceId: string;
+                        projectId: string | null;
+                        /** @description Opaque id (UUID v7). */
+                        userId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        start: string;
+                        minutes: number;
+                        description: string;
+                        tags: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createTimeEntriesBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 entries, each as the body of POST /time-entries. */
+                    entries: {
+                        /** @description Opaque id (UUID v7). */
+                        workspaceId: string;
+                        /** @description null or absent: unassigned. */
+                        projectId?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
+                         */
+                        start: string;
+                        minutes: number;
+                        description?: string;
+                        /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
+                        tags?: string[];
+                        /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
+                        userId?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The entries created, in the order of the request. */
+                        entries: {
+                            /** @description Opaque id (UUID v7). */
+                            id: string;
+                            /** @description Opaque id (UUID v7). */
+                            workspaceId: string;
+                            projectId: string | null;
+                            /** @description Opaque id (UUID v7). */
+                            userId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            start: string;
+                            minutes: number;
+                            description: string;
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteTimeEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateTimeEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    projectId?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
+                     */
+                    start?: string;
+                    minutes?: number;
+                    description?: string;
+                    /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        workspaceId: string;
+                        projectId: string | null;
+                        /** @description Opaque id (UUID v7). */
+                        userId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        start: string;
+                        minutes: number;
+                        description: string;
+                        tags: string[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Instance admins only: list disabled templates too. */
+                includeDisabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first (then id, descending). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description Liquid source of the report body. */
+                        body: string;
+                        /** @description Liquid for the suggested report name; '' when not defined. */
+                        nameTemplate: string;
+                        /** @description Liquid for the suggested report note; '' when not defined. */
+                        noteTemplate: string;
+                        enabled: boolean;
+                        /** @description Seeded with the installation. */
+                        builtIn: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @description Liquid. */
+                    body: string;
+                    /** @description Liquid. */
+                    nameTemplate?: string;
+                    /** @description Liquid. */
+                    noteTemplate?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description Liquid source of the report body. */
+                        body: string;
+                        /** @description Liquid for the suggested report name; '' when not defined. */
+                        nameTemplate: string;
+                        /** @description Liquid for the suggested report note; '' when not defined. */
+                        noteTemplate: string;
+                        enabled: boolean;
+                        /** @description Seeded with the installation. */
+                        builtIn: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description Liquid source of the report body. */
+                        body: string;
+                        /** @description Liquid for the suggested report name; '' when not defined. */
+                        nameTemplate: string;
+                        /** @description Liquid for the suggested report note; '' when not defined. */
+                        noteTemplate: string;
+                        enabled: boolean;
+                        /** @description Seeded with the installation. */
+                        builtIn: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description Liquid. */
+                    body?: string;
+                    /** @description Liquid. */
+                    nameTemplate?: string;
+                    /** @description Liquid. */
+                    noteTemplate?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description Liquid source of the report body. */
+                        body: string;
+                        /** @description Liquid for the suggested report name; '' when not defined. */
+                        nameTemplate: string;
+                        /** @description Liquid for the suggested report note; '' when not defined. */
+                        noteTemplate: string;
+                        enabled: boolean;
+                        /** @description Seeded with the installation. */
+                        builtIn: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    previewTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Liquid. */
+                    body: string;
+                    /** @description Liquid. */
+                    nameTemplate?: string;
+                    /** @description Liquid. */
+                    noteTemplate?: string;
+                    filters: {
+                        workspaceIds: string[];
+                        projectIds?: string[];
+                        userIds?: string[];
+                        tags?: string[];
+                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        };
+                    };
+                    /** @description The report name the template sees; "Template preview" when absent. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestedName: string;
+                        suggestedNote: string;
+                        renderedMarkdown: string;
+                        totalMinutes: number;
+                        snapshotProjectIds: string[];
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: {
+                /** @description Opaque id (UUID v7). */
+                ownerUserId?: string;
+                /** @description Opaque id (UUID v7). */
+                workspaceId?: string;
+                templateId?: string;
+                /** @description Opaque id (UUID v7). */
+                projectId?: string;
+                /** @description YYYY-MM-DD */
+                from?: string;
+                /** @description YYYY-MM-DD */
+                to?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first; X-Total-Count carries the filtered total. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /** @description Opaque id (UUID v7). */
+                        ownerUserId: string;
+                        templateId: string;
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        };
+                        note: string | null;
+                        totalMinutes: number | null;
+                        snapshotProjectIds: string[] | null;
+                        version: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Opaque id (UUID v7). */
+                    templateId: string;
+                    filters: {
+                        workspaceIds: string[];
+                        projectIds?: string[];
+                        userIds?: string[];
+                        tags?: string[];
+                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        };
+                    };
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /** @description Opaque id (UUID v7). */
+                        ownerUserId: string;
+                        templateId: string;
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        };
+                        note: string | null;
+                        totalMinutes: number | null;
+                        snapshotProjectIds: string[] | null;
+                        version: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        renderedMarkdown: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listReportTemplateIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    previewReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Opaque id (UUID v7). */
+                    templateId: string;
+                    filters: {
+                        workspaceIds: string[];
+                        projectIds?: string[];
+                        userIds?: string[];
+                        tags?: string[];
+                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        };
+                    };
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestedName: string;
+                        suggestedNote: string;
+                        renderedMarkdown: string;
+                        totalMinutes: number;
+                        snapshotProjectIds: string[];
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /** @description Opaque id (UUID v7). */
+                        ownerUserId: string;
+                        templateId: string;
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        };
+                        note: string | null;
+                        totalMinutes: number | null;
+                        snapshotProjectIds: string[] | null;
+                        version: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        renderedMarkdown: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from GET /reports/:id, e.g. "3", or *. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Opaque id (UUID v7). */
+                    templateId: string;
+                    filters: {
+                        workspaceIds: string[];
+                        projectIds?: string[];
+                        userIds?: string[];
+                        tags?: string[];
+                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            to: string;
+                        };
+                    };
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        /** @description Opaque id (UUID v7). */
+                        ownerUserId: string;
+                        templateId: string;
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        };
+                        note: string | null;
+                        totalMinutes: number | null;
+                        snapshotProjectIds: string[] | null;
+                        version: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        renderedMarkdown: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listReportRecipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest user first (then id, descending). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        name: string;
+                        email: string;
+                        imageUrl: string | null;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    sendReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Recipient candidates; a repeated id is delivered once.
+                     * @default []
+                     */
+                    recipientUserIds?: string[];
+                    /**
+                     * @description Also put a copy in the sender's own inbox.
+                     * @default false
+                     */
+                    sendToSelf?: boolean;
+                    message?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Teammate deliveries; a self-copy is not counted. */
+                        delivered: number;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        version: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        sentAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listReportSends: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1-200; default 100. */
+                limit?: number;
+                /** @description Items to skip; default 0. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        sentAt: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        version: number;
+                        /** @description Teammates only, not the self-copy. */
+                        recipients: {
+                            /** @description Opaque id (UUID v7). */
+                            userId: string;
+                            name: string;
+                        }[];
+                        sendToSelf: boolean;
+                        message: string | null;
+                        /** @description Teammate recipients who have read it; 0 for anyone but the report's owner. */
+                        readCount: number;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listInbox: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1-200; default 100. */
+                limit?: number;
+                /** @description Items to skip; default 0. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportId: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        reportName: string;
+                        version: number;
+                        /** @description Opaque id (UUID v7). */
+                        senderUserId: string;
+                        senderName: string;
+                        message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        sentAt: string;
+                        readAt: string | null;
+                        /** @description A copy the sender put in their own inbox. */
+                        self: boolean;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getInboxMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportId: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        reportName: string;
+                        version: number;
+                        /** @description Opaque id (UUID v7). */
+                        senderUserId: string;
+                        senderName: string;
+                        message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        sentAt: string;
+                        readAt: string | null;
+                        /** @description A copy the sender put in their own inbox. */
+                        self: boolean;
+                        /** @description The delivered version, unchanged by later edits. */
+                        renderedMarkdown: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    markInboxMessageRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportId: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        reportName: string;
+                        version: number;
+                        /** @description Opaque id (UUID v7). */
+                        senderUserId: string;
+                        senderName: string;
+                        message: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        sentAt: string;
+                        readAt: string | null;
+                        /** @description A copy the sender put in their own inbox. */
+                        self: boolean;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listReportShares: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1-200; default 100. */
+                limit?: number;
+                /** @description Items to skip; default 0. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description The number of the version the link serves. */
+                        version: number;
+                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
+                        token: string;
+                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
+                        url: string;
+                        hasPasscode: boolean;
+                        expiresAt: string | null;
+                        revokedAt: string | null;
+                        viewCount: number;
+                        lastViewedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createReportShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be omitted entirely: a link without passcode or expiry. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
+                    passcode?: string;
+                    /** @description Omitted: the link never expires. */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description The number of the version the link serves. */
+                        version: number;
+                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
+                        token: string;
+                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
+                        url: string;
+                        hasPasscode: boolean;
+                        expiresAt: string | null;
+                        revokedAt: string | null;
+                        viewCount: number;
+                        lastViewedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listInboxShares: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1-200; default 100. */
+                limit?: number;
+                /** @description Items to skip; default 0. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description The number of the version the link serves. */
+                        version: number;
+                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
+                        token: string;
+                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
+                        url: string;
+                        hasPasscode: boolean;
+                        expiresAt: string | null;
+                        revokedAt: string | null;
+                        viewCount: number;
+                        lastViewedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createInboxShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be omitted entirely: a link without passcode or expiry. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
+                    passcode?: string;
+                    /** @description Omitted: the link never expires. */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description The number of the version the link serves. */
+                        version: number;
+                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
+                        token: string;
+                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
+                        url: string;
+                        hasPasscode: boolean;
+                        expiresAt: string | null;
+                        revokedAt: string | null;
+                        viewCount: number;
+                        lastViewedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    revokeShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description The number of the version the link serves. */
+                        version: number;
+                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
+                        token: string;
+                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
+                        url: string;
+                        hasPasscode: boolean;
+                        expiresAt: string | null;
+                        revokedAt: string | null;
+                        viewCount: number;
+                        lastViewedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getDiscussion: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1-200; default 100. */
+                limit?: number;
+                /** @description Items to skip; default 0. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description False for a version never sent: read-only and empty. */
+                        shared: boolean;
+                        /** @description Reactions on the version body. */
+                        reactions: {
+                            /**
+                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                             * @enum {unknown}
+                             */
+                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                            count: number;
+                            reactedByMe: boolean;
+                            /** @description Display names of the reacting users, earliest reaction first. */
+                            userNames: string[];
+                        }[];
+                        /** @description Oldest first. */
+                        comments: {
+                            /** @description Opaque id (UUID v7). */
+                            id: string;
+                            /** @description Opaque id (UUID v7). */
+                            reportContentId: string;
+                            authorUserId: string | null;
+                            /** @description Frozen at write time. */
+                            authorName: string;
+                            authorImageUrl: string | null;
+                            body: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            updatedAt: string;
+                            /** @description True when the caller wrote it. */
+                            editable: boolean;
+                            reactions: {
+                                /**
+                                 * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                                 * @enum {unknown}
+                                 */
+                                emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                                count: number;
+                                reactedByMe: boolean;
+                                /** @description Display names of the reacting users, earliest reaction first. */
+                                userNames: string[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1-10000 characters, not blank. */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        authorUserId: string | null;
+                        /** @description Frozen at write time. */
+                        authorName: string;
+                        authorImageUrl: string | null;
+                        body: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                        /** @description True when the caller wrote it. */
+                        editable: boolean;
+                        reactions: {
+                            /**
+                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                             * @enum {unknown}
+                             */
+                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                            count: number;
+                            reactedByMe: boolean;
+                            /** @description Display names of the reacting users, earliest reaction first. */
+                            userNames: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+                /** @description Opaque id (UUID v7). */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+                /** @description Opaque id (UUID v7). */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1-10000 characters, not blank. */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        id: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        authorUserId: string | null;
+                        /** @description Frozen at write time. */
+                        authorName: string;
+                        authorImageUrl: string | null;
+                        body: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        updatedAt: string;
+                        /** @description True when the caller wrote it. */
+                        editable: boolean;
+                        reactions: {
+                            /**
+                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                             * @enum {unknown}
+                             */
+                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                            count: number;
+                            reactedByMe: boolean;
+                            /** @description Display names of the reacting users, earliest reaction first. */
+                            userNames: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    toggleReportReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                     * @enum {unknown}
+                     */
+                    emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                         * @enum {unknown}
+                         */
+                        emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                        count: number;
+                        reactedByMe: boolean;
+                        /** @description Display names of the reacting users, earliest reaction first. */
+                        userNames: string[];
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    toggleCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+                /** @description Opaque id (UUID v7). */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                     * @enum {unknown}
+                     */
+                    emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+                         * @enum {unknown}
+                         */
+                        emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+                        count: number;
+                        reactedByMe: boolean;
+                        /** @description Display names of the reacting users, earliest reaction first. */
+                        userNames: string[];
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listReportVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportId: string;
+                        version: number;
+                        /** @description The report's name as this version was rendered. */
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        totalMinutes: number;
+                        snapshotProjectIds: string[];
+                        templateId: string | null;
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        } | null;
+                        /** @description The version has at least one delivery (a self-copy counts). */
+                        sent: boolean;
+                    }[];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getReportContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version (JSON), or its Markdown document (text/markdown, as an attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        reportContentId: string;
+                        /** @description Opaque id (UUID v7). */
+                        reportId: string;
+                        version: number;
+                        /** @description The report's name as this version was rendered. */
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 instant in UTC with milliseconds.
+                         */
+                        createdAt: string;
+                        totalMinutes: number;
+                        snapshotProjectIds: string[];
+                        templateId: string | null;
+                        filters: {
+                            workspaceIds: string[];
+                            projectIds?: string[];
+                            userIds?: string[];
+                            tags?: string[];
+                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                            dateRange: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            };
+                        } | null;
+                        /** @description The version has at least one delivery (a self-copy counts). */
+                        sent: boolean;
+                        /** @description null for versions rendered before summaries were stored (their entries may have changed since). */
+                        summary: {
+                            totalMinutes: number;
+                            entryCount: number;
+                            byProject: {
+                                id: string | null;
+                                name: string;
+                                minutes: number;
+                                entryCount: number;
+                            }[];
+                            byUser: {
+                                id: string;
+                                name: string;
+                                minutes: number;
+                                entryCount: number;
+                            }[];
+                            byTag: {
+                                tag: string;
+                                minutes: number;
+                                entryCount: number;
+                            }[];
+                            byDay: {
+                                /** @description YYYY-MM-DD in the owner's timezone. */
+                                date: string;
+                                minutes: number;
+                                entryCount: number;
+                            }[];
+                        } | null;
+                        renderedMarkdown: string;
+                    };
+                    "text/markdown": string;
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    diffReportVersions: {
+        parameters: {
+            query: {
+                /** @description Opaque id (UUID v7). */
+                from: string;
+                /** @description Opaque id (UUID v7). */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque id (UUID v7). */
+                        reportId: string;
+                        from: {
+                            /** @description Opaque id (UUID v7). */
+                            reportContentId: string;
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                        };
+                        to: {
+                            /** @description Opaque id (UUID v7). */
+                            reportContentId: string;
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 instant in UTC with milliseconds.
+                             */
+                            createdAt: string;
+                        };
+                        totalMinutes: {
+                            from: number;
+                            to: number;
+                            deltaMinutes: number;
+                        };
+                        /** @description null when either version has no stored summary. */
+                        byProject: {
+                            /** @description Only in `to`. */
+                            added: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description Only in `from`. */
+                            removed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description In both, with different minutes. */
+                            changed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                        } | null;
+                        /** @description null when either version has no stored summary. */
+                        byUser: {
+                            /** @description Only in `to`. */
+                            added: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description Only in `from`. */
+                            removed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description In both, with different minutes. */
+                            changed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                        } | null;
+                        /** @description null when either version has no stored summary. */
+                        byTag: {
+                            /** @description Only in `to`. */
+                            added: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description Only in `from`. */
+                            removed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description In both, with different minutes. */
+                            changed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                        } | null;
+                        /** @description null when either version has no stored summary. */
+                        byDay: {
+                            /** @description Only in `to`. */
+                            added: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description Only in `from`. */
+                            removed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                            /** @description In both, with different minutes. */
+                            changed: {
+                                key: string | null;
+                                /** @description Project or user name (as the newer version has it), tag or date. */
+                                label: string;
+                                fromMinutes: number;
+                                toMinutes: number;
+                                deltaMinutes: number;
+                            }[];
+                        } | null;
+                        period: {
+                            from: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            } | null;
+                            to: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD
+                                 */
+                                to: string;
+                            } | null;
+                            changed: boolean;
+                        };
+                        templateId: {
+                            from: string | null;
+                            to: string | null;
+                            changed: boolean;
+                        };
+                        filters: {
+                            from: {
+                                workspaceIds: string[];
+                                projectIds?: string[];
+                                userIds?: string[];
+                                tags?: string[];
+                                /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                                dateRange: {
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    from: string;
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    to: string;
+                                };
+                            } | null;
+                            to: {
+                                workspaceIds: string[];
+                                projectIds?: string[];
+                                userIds?: string[];
+                                tags?: string[];
+                                /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+                                dateRange: {
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    from: string;
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    to: string;
+                                };
+                            } | null;
+                            /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
+                            changes: {
+                                field: "workspaceIds" | "projectIds" | "userIds" | "tags";
+                                added: string[];
+                                removed: string[];
+                            }[];
+                        };
+                        markdownDiff: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                            /** @description Batch requests: the position of the refused item. */
+                            index?: number;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    viewShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report page, or the passcode prompt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unlockShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report page, or the passcode prompt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Wrong passcode: the prompt again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many wrong passcodes for this link; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+}
