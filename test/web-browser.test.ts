@@ -208,8 +208,39 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       await ownerPage.getByRole('link', { name: 'Edit' }).click();
       const edit = ownerPage.getByRole('form', { name: 'Edit report' });
       await edit.getByLabel('Name', { exact: true }).fill('October timesheet');
+      await edit.getByLabel('Note (optional, Markdown)').fill('Checked with the client.');
       await edit.getByRole('button', { name: 'Save as a new version' }).click();
       await until(() => ownerPage.getByRole('heading', { level: 1 }).textContent()).toBe('October timesheet v2');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'shows the version history, an earlier version and what the edit changed',
+    async () => {
+      const versions = ownerPage.getByRole('region', { name: 'Versions', exact: true });
+      const rows = versions.getByRole('table').getByRole('row');
+      await until(() => rows.count()).toBe(3);
+      expect(await rows.nth(1).textContent()).toMatch(/^2/);
+
+      // Keyboard only: the button for version 1, then focus lands on the version shown.
+      await versions.getByRole('button', { name: 'Show version 1' }).focus();
+      await ownerPage.keyboard.press('Enter');
+      const shown = ownerPage.getByRole('heading', { level: 3, name: /^Version 1: / });
+      await until(() => shown.count()).toBe(1);
+      expect(await ownerPage.evaluate('document.activeElement?.textContent')).toBe(await shown.textContent());
+      expect(await versions.getByRole('button', { name: 'Show version 1' }).getAttribute('aria-expanded')).toBe('true');
+
+      expect(await versions.getByLabel('Compare', { exact: true }).inputValue()).not.toBe(
+        await versions.getByLabel('with', { exact: true }).inputValue(),
+      );
+      await versions.getByRole('button', { name: 'Show changes' }).click();
+      const changes = ownerPage.getByRole('region', { name: 'Changes from version 1 to version 2' });
+      await until(() => changes.count()).toBe(1);
+      const added = changes.locator('ins');
+      await until(() => added.allTextContents()).toContain('+Checked with the client.\n');
+      expect(await changes.textContent()).toContain('Total:');
+      await screen(ownerPage, 'report-history');
     },
     STEP_TIMEOUT,
   );

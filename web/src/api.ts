@@ -15,6 +15,7 @@ import type { RecipientCandidate, SendInput, SendResult, SendHistoryEntry } from
 import type { InboxMessage, InboxMessageWithContent } from '../../src/modules/inbox/inbox.schemas.js';
 import type { Share, MintShareInput } from '../../src/modules/shares/shares.schemas.js';
 import type { Comment, ReactionSummary } from '../../src/modules/discussion/discussion.schemas.js';
+import type { Version, ReportContent, VersionDiff, GroupChange } from '../../src/modules/history/history.schemas.js';
 
 export type {
   SignedIn,
@@ -39,6 +40,10 @@ export type {
   Share,
   Comment,
   ReactionSummary,
+  Version,
+  ReportContent,
+  VersionDiff,
+  GroupChange,
 };
 
 export interface Discussion {
@@ -179,6 +184,11 @@ export const api = {
   recipients: (reportId: string) => get<RecipientCandidate[]>(`/reports/${reportId}/recipients`),
   sendReport: (reportId: string, body: SendInput) => send<SendResult>('POST', `/reports/${reportId}/send`, body),
   sends: (reportId: string) => get<SendHistoryEntry[]>(`/reports/${reportId}/sends`),
+
+  // Version history
+  versions: (reportId: string) => get<Version[]>(`/reports/${reportId}/versions`),
+  reportContent: (contentId: string) => get<ReportContent>(`/report-contents/${contentId}`),
+  diff: (reportId: string, from: string, to: string) => get<VersionDiff>(`/reports/${reportId}/diff`, { from, to }),
   inbox: () => get<InboxMessage[]>('/inbox'),
   inboxMessage: (id: string) => get<InboxMessageWithContent>(`/inbox/${id}`),
   markRead: (id: string) => send<InboxMessage>('POST', `/inbox/${id}/read`),
