@@ -390,16 +390,21 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       await page.getByRole('button', { name: 'New template' }).click();
       const form = page.getByRole('form', { name: 'Edit template' });
       await form.getByLabel('Name', { exact: true }).fill('Hours only');
+      // The preview follows the text as typed, before anything is saved: first its error, with the line.
+      const preview = page.getByRole('region', { name: 'Preview' });
       await form.getByLabel('Body (Liquid)').fill('# Hours\n\n{% for e in entries %}\n- {{ e.minutes }}\n');
-      await form.getByRole('button', { name: 'Save and preview' }).click();
+      await until(() => preview.getByRole('alert').textContent()).toMatch(/line \d+/i);
+      // Saving it is refused the same way.
+      await form.getByRole('button', { name: 'Save' }).click();
       await until(() => form.getByRole('alert').textContent()).toMatch(/line \d+/i);
       await form.getByLabel('Body (Liquid)').fill('# Hours\n\n{% for e in entries %}- {{ e.minutes }} minutes\n{% endfor %}');
-      await form.getByLabel(/Enabled/).check();
       await form.getByLabel('Period').selectOption('last_30_days');
-      await form.getByRole('button', { name: 'Save and preview' }).click();
-      const preview = page.getByRole('region', { name: 'Preview' });
-      await until(() => page.locator('main').textContent()).toContain('120 minutes');
+      await until(() => preview.textContent()).toContain('120 minutes');
       expect(await preview.locator('h2, h3').allTextContents()).toContain('Hours');
+      expect((await t.get('/api/v1/templates')).body.some((x: { name: string }) => x.name === 'Hours only')).toBe(false);
+      await form.getByLabel(/Enabled/).check();
+      await form.getByRole('button', { name: 'Save' }).click();
+      await until(() => form.getByRole('status').textContent()).toContain('Saved');
       await screen(page, 'template-editor');
       expect((await t.get('/api/v1/templates')).body.some((x: { name: string }) => x.name === 'Hours only')).toBe(true);
       await page.context().close();

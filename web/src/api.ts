@@ -9,7 +9,12 @@ import type { User, Token } from '../../src/modules/users/users.schemas.js';
 import type { Workspace, Member } from '../../src/modules/workspaces/workspaces.schemas.js';
 import type { ProjectListItem } from '../../src/modules/projects/projects.schemas.js';
 import type { TimeEntry, CreateTimeEntryInput, PatchTimeEntryInput } from '../../src/modules/time-entries/time-entries.schemas.js';
-import type { Template, CreateTemplateInput, PatchTemplateInput } from '../../src/modules/templates/templates.schemas.js';
+import type {
+  Template,
+  CreateTemplateInput,
+  PatchTemplateInput,
+  PreviewTemplateInput,
+} from '../../src/modules/templates/templates.schemas.js';
 import type { Report, ReportSummary, ReportBody, Preview, FiltersInput } from '../../src/modules/reports/reports.schemas.js';
 import type { RecipientCandidate, SendInput, SendResult, SendHistoryEntry } from '../../src/modules/sending/sending.schemas.js';
 import type { InboxMessage, InboxMessageWithContent } from '../../src/modules/inbox/inbox.schemas.js';
@@ -168,6 +173,8 @@ export const api = {
   template: (id: string) => get<Template>(`/templates/${id}`),
   createTemplate: (body: CreateTemplateInput) => send<Template>('POST', '/templates', body),
   patchTemplate: (id: string, body: PatchTemplateInput) => send<Template>('PATCH', `/templates/${id}`, body),
+  /** Renders the editor's unsaved text against filters (instance admins). */
+  previewTemplate: (body: PreviewTemplateInput, signal?: AbortSignal) => send<Preview>('POST', '/templates/preview', body, signal),
 
   // Reports
   reports: async (query: { templateId?: string; projectId?: string; from?: string; to?: string; limit: number; offset: number }) => {

@@ -43,6 +43,41 @@ export function Status({ children }: { children: ReactNode }) {
   );
 }
 
+/** How long a live preview waits after the last change before it renders. */
+export const PREVIEW_DELAY_MS = 400;
+
+/**
+ * A live preview: runs `request` a moment after `deps` last changed, and a newer change cancels
+ * the older request, so only the latest answer shows. A null request (an incomplete form) waits.
+ */
+export function useLivePreview<T>(request: ((signal: AbortSignal) => Promise<T>) | null, deps: unknown[]) {
+  const [state, setState] = useState<{ data: T | null; error: unknown; busy: boolean }>({ data: null, error: null, busy: false });
+  const current = useRef(request);
+  current.current = request;
+  const ready = request !== null;
+  useEffect(() => {
+    const run = current.current;
+    if (!run) return;
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => {
+      setState((s) => ({ ...s, busy: true, error: null }));
+      run(controller.signal).then(
+        (data) => {
+          if (!controller.signal.aborted) setState({ data, error: null, busy: false });
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted) setState((s) => ({ ...s, error, busy: false }));
+        },
+      );
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+    };
+  }, [ready, ...deps]);
+  return state;
+}
+
 /** Loads data for a screen: { data, error, loading, reload }. */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]) {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({

@@ -1,6 +1,6 @@
 /** New report and edit: template, workspaces, projects, people, tags, period, with a live preview. */
 import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
-import { api, type FiltersInput, type Member, type Preview, type ProjectListItem, type Report } from '../api.js';
+import { api, type FiltersInput, type Member, type ProjectListItem, type Report } from '../api.js';
 import { useSession, useTitle } from '../app.js';
 import { Link, navigate } from '../router.js';
 import {
@@ -14,6 +14,7 @@ import {
   formatMinutes,
   useAction,
   useLoad,
+  useLivePreview,
 } from '../ui.js';
 
 const PRESETS: { value: string; label: string }[] = [
@@ -27,8 +28,6 @@ const PRESETS: { value: string; label: string }[] = [
   { value: 'last_30_days', label: 'Last 30 days' },
   { value: 'custom', label: 'Dates…' },
 ];
-
-const PREVIEW_DELAY_MS = 400;
 
 export function ReportForm({ id }: { id?: string }) {
   useTitle(id ? 'Edit report' : 'New report');
@@ -92,29 +91,21 @@ function ReportFormBody({ report }: { report: Report | null }) {
   }, [workspaceIds, projectIds, userIds, tags, preset, from, to, me.id]);
 
   // Live preview: re-rendered a moment after the last change; a newer change cancels the older request.
-  const [preview, setPreview] = useState<{ data: Preview | null; error: unknown; busy: boolean }>({ data: null, error: null, busy: false });
   const nameRef = useRef(nameTouched);
   nameRef.current = nameTouched;
-  useEffect(() => {
-    if (!filters || !templateId) return;
-    const controller = new AbortController();
-    const timer = window.setTimeout(() => {
-      setPreview((p) => ({ ...p, busy: true, error: null }));
-      api.preview({ name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null }, controller.signal).then(
-        (data) => {
-          setPreview({ data, error: null, busy: false });
-          if (!nameRef.current) setName(data.suggestedName.slice(0, 100));
-        },
-        (error: unknown) => {
-          if (!controller.signal.aborted) setPreview((p) => ({ ...p, error, busy: false }));
-        },
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
-  }, [filters, templateId, name, note]);
+  const preview = useLivePreview(
+    filters && templateId
+      ? async (signal) => {
+          const data = await api.preview(
+            { name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null },
+            signal,
+          );
+          if (!signal.aborted && !nameRef.current) setName(data.suggestedName.slice(0, 100));
+          return data;
+        }
+      : null,
+    [filters, templateId, name, note],
+  );
 
   const save = useAction(async () => {
     if (!filters) throw new Error('Choose at least one workspace and a period.');

@@ -1,6 +1,6 @@
 /** Templates, for instance admins: list, enable and disable, edit the Liquid with errors and a preview. */
 import { useState, type SyntheticEvent } from 'react';
-import { api, type FiltersInput, type Preview, type Template } from '../api.js';
+import { api, type FiltersInput, type Template } from '../api.js';
 import { useTitle } from '../app.js';
 import { Link, navigate } from '../router.js';
 import {
@@ -15,6 +15,7 @@ import {
   TextAreaField,
   CheckField,
   SelectField,
+  useLivePreview,
 } from '../ui.js';
 
 export function Templates() {
@@ -118,28 +119,28 @@ function TemplateForm({ template }: { template: Template }) {
   const workspaces = useLoad(() => api.workspaces(), []);
   const [workspaceId, setWorkspaceId] = useState('');
   const [preset, setPreset] = useState('last_week');
-  const [preview, setPreview] = useState<Preview | null>(null);
   const save = useAction(() => api.patchTemplate(template.id, { name, description, body, nameTemplate, noteTemplate, enabled }));
-  const render = useAction(async () => {
-    const ws = workspaceId || workspaces.data?.[0]?.id;
-    if (!ws) throw new Error('A preview needs a workspace of yours.');
-    return api.preview({
-      name: 'Template preview',
-      templateId: template.id,
-      filters: { workspaceIds: [ws], dateRange: preset as unknown as FiltersInput['dateRange'] },
-    });
-  });
+  // The text as typed, rendered a moment after the last keystroke: no need to save to see it.
+  const ws = workspaceId || workspaces.data?.[0]?.id;
+  const preview = useLivePreview(
+    ws && body
+      ? (signal) =>
+          api.previewTemplate(
+            {
+              body,
+              nameTemplate,
+              noteTemplate,
+              filters: { workspaceIds: [ws], dateRange: preset as unknown as FiltersInput['dateRange'] },
+            },
+            signal,
+          )
+      : null,
+    [body, nameTemplate, noteTemplate, ws, preset],
+  );
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     setSaved(false);
-    setPreview(null);
-    if (await save.run()) {
-      setSaved(true);
-      if (enabled) {
-        const result = await render.run();
-        if (result) setPreview(result);
-      }
-    }
+    if (await save.run()) setSaved(true);
   };
   return (
     <>
@@ -191,25 +192,26 @@ function TemplateForm({ template }: { template: Template }) {
             </div>
           </fieldset>
           <ErrorMessage error={save.error} />
-          {saved ? <Status>Saved.{enabled ? '' : ' Enable the template to preview it.'}</Status> : null}
+          {saved ? <Status>Saved.</Status> : null}
           <div>
-            <button type="submit" disabled={save.busy || render.busy}>
-              {save.busy ? 'Saving…' : render.busy ? 'Rendering…' : 'Save and preview'}
+            <button type="submit" disabled={save.busy}>
+              {save.busy ? 'Saving…' : 'Save'}
             </button>
           </div>
         </form>
         <section className="preview" aria-labelledby="tpl-preview">
           <h2 id="tpl-preview">Preview</h2>
-          <ErrorMessage error={render.error} />
-          {preview ? (
+          {preview.busy ? <Status>Rendering…</Status> : null}
+          <ErrorMessage error={preview.error} />
+          {preview.data ? (
             <>
               <p className="meta">
-                {preview.suggestedName} · total {formatMinutes(preview.totalMinutes)}
+                {preview.data.suggestedName ? `${preview.data.suggestedName} · ` : ''}total {formatMinutes(preview.data.totalMinutes)}
               </p>
-              <ReportDocument markdown={preview.renderedMarkdown} />
+              <ReportDocument markdown={preview.data.renderedMarkdown} />
             </>
-          ) : (
-            <p>Save to see the template rendered over the chosen workspace and period.</p>
+          ) : ws ? null : (
+            <p>The preview renders over a workspace of yours: create or join one first.</p>
           )}
         </section>
       </div>
