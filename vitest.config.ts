@@ -16,6 +16,7 @@ const SLOW = [
   'test/crash.test.ts',
   'test/scale-out.test.ts',
   'test/database-outage.test.ts',
+  'test/getting-started.test.ts',
 ];
 
 /** TEST_TIER picks a tier (npm run test:unit, test:api, test:slow); unset runs everything. */

@@ -1,5 +1,8 @@
 /** Start-up tasks are safe when several processes start on one database at the same moment. */
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_TEMPLATES } from '../src/render/builtin-templates.js';
 import { buildApp } from '../src/app.js';
 import type { App } from '../src/http/types.js';
 import { resetDatabase, testDatabase } from './helpers/test-database.js';
@@ -64,5 +67,31 @@ describe('the share key at start-up', () => {
     );
     const same = await buildApp({ config: testConfig(), database, logger: false });
     apps.push(same);
+  });
+});
+
+describe('built-in templates of an earlier release', () => {
+  it('get the current text at start-up when unedited, and keep an admin’s edits', async () => {
+    const database = await testDatabase();
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const app = apps[0]!;
+    const call = async (method: string, url: string, payload?: object) =>
+      JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
+    const byName = async (name: string) =>
+      ((await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string }[]).find(
+        (t) => t.name === name,
+      )!;
+    // As an installation seeded by the earlier release: the timesheet as it was, the summary edited.
+    const v1 = readFileSync(new URL('./fixtures/timesheet-v1.liquid', import.meta.url), 'utf8');
+    const timesheet = await byName('Timesheet');
+    const summary = await byName('Summary');
+    expect(timesheet.body).toBe(BUILTIN_TEMPLATES[0]!.body);
+    await call('PATCH', `/api/v1/templates/${timesheet.id}`, { body: v1 });
+    await call('PATCH', `/api/v1/templates/${summary.id}`, { body: 'Edited: {{ totals.minutes }}' });
+    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v2'`);
+
+    apps.push(await buildApp({ config: testConfig(), database, logger: false }));
+    expect((await byName('Timesheet')).body).toBe(BUILTIN_TEMPLATES[0]!.body);
+    expect((await byName('Summary')).body).toBe('Edited: {{ totals.minutes }}');
   });
 });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
-import { newProject, newWorkspace } from './helpers/factories.js';
+import { addMember, addProjectMember, newProject, newWorkspace } from './helpers/factories.js';
 import { newReport, newTemplate } from './helpers/report-factories.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -131,7 +131,7 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     expect(await page.textContent('main')).toContain('<img src=x onerror="window.__pwned=1;alert(1)">');
 
     // The one stylesheet is allowed by its hash and applies; the CSP had nothing to refuse.
-    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('800px');
+    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('1600px');
     expect(console.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
     await page.close();
   });
@@ -168,7 +168,125 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     const response = await page.goto(`${base}/share/AAAAAAAAAAAAAAAAAAAAAA`);
     expect(response?.status()).toBe(404);
     expect(await page.textContent('h1')).toBe('This link is not available');
-    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('800px');
+    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('1600px');
+    await page.close();
+  });
+});
+
+/** A realistic timesheet: two people, a week, projects and tags, descriptions of everyday length. */
+const WEEK = [
+  ['2026-11-02T08:30:00Z', 'Sprint planning with the product team', ['planning']],
+  ['2026-11-02T13:00:00Z', 'Invoice export: rounding of partial hours', ['billing', 'bug']],
+  ['2026-11-03T09:15:00Z', 'Customer call about the renewal terms', ['sales']],
+  ['2026-11-04T07:45:00Z', 'Code review of the new import pipeline', ['review']],
+  ['2026-11-05T10:00:00Z', 'Quarterly report: charts and summary table', ['reporting']],
+  ['2026-11-06T14:30:00Z', 'Onboarding session for two new colleagues', ['team']],
+] as const;
+
+describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
+  let t: TestContext | undefined;
+  let browser: Browser | undefined;
+  let url: string;
+  const SCREENSHOTS = process.env.TEST_DATABASE_URL ? null : 'docs/web';
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const owner = await newUser(t, { name: 'Olive Owner' });
+    const mate = await newUser(t, { name: 'Mia Mate' });
+    const workspace = await newWorkspace(t, owner, 'Northwind Studio');
+    await addMember(t, workspace.id, mate, 'member', owner.token);
+    const projects = [
+      await newProject(t, workspace.id, owner.token, 'Client portal'),
+      await newProject(t, workspace.id, owner.token, 'Operations'),
+    ];
+    for (const project of projects) await addProjectMember(t, project.id, mate.id, owner.token);
+    for (const [i, [start, description, tags]] of WEEK.entries()) {
+      const user = i % 2 === 0 ? owner : mate;
+      const res = await t.post(
+        '/api/v1/time-entries',
+        { workspaceId: workspace.id, projectId: projects[i % 2]!.id, start, minutes: 45 + i * 20, description, tags: [...tags] },
+        user.token,
+      );
+      if (res.status !== 201) throw new Error(`entry failed: ${res.status} ${res.text}`);
+    }
+    const report = await newReport(t, owner, [workspace.id], {
+      name: 'Northwind timesheet, November',
+      note: 'Hours for the first week of the portal project.',
+      filters: { userIds: [owner.id, mate.id] },
+    });
+    const token = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token)).body.token as string;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/share/${token}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(width: number, options: { dark?: boolean; print?: boolean } = {}): Promise<Page> {
+    if (!browser) throw new Error('no browser');
+    const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: options.dark ? 'dark' : 'light' });
+    if (options.print) await page.emulateMedia({ media: 'print' });
+    expect((await page.goto(url))?.status()).toBe(200);
+    return page;
+  }
+
+  /** Cells whose text takes more than one line, as "text (lines)". */
+  const WRAPPED_CELLS = `[...document.querySelectorAll('th, td')].flatMap((cell) => {
+    const style = getComputedStyle(cell);
+    const inner = cell.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    return lines > 1 || inner > parseFloat(style.lineHeight) * 1.5 ? [cell.textContent + ' (' + lines + ')'] : [];
+  })`;
+
+  it.each([320, 390])('fits %i px: only the table scrolls, inside its own container, with a shadow hinting at it', async (width) => {
+    const page = await open(width);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    const wrap = await page.evaluate(`(() => {
+      const w = document.querySelector('.table-wrap');
+      const s = getComputedStyle(w);
+      return { scrolls: w.scrollWidth > w.clientWidth, overflow: s.overflowX, attachment: s.backgroundAttachment };
+    })()`);
+    expect(wrap).toEqual({ scrolls: true, overflow: 'auto', attachment: 'local, local, scroll, scroll' });
+    // Header cells keep their words whole.
+    const headers = await page.evaluate(
+      `[...document.querySelectorAll('th')].filter((th) => th.scrollWidth > th.clientWidth || th.clientHeight > 2 * parseFloat(getComputedStyle(th).lineHeight)).map((th) => th.textContent)`,
+    );
+    expect(headers).toEqual([]);
+    if (SCREENSHOTS && width === 390) await page.screenshot({ path: `${SCREENSHOTS}/share-page-phone.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('uses a wide screen: the table needs no scrolling and no cell wraps; totals stand out', async () => {
+    const page = await open(1440);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    expect(
+      await page.evaluate(`(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth <= w.clientWidth; })()`),
+    ).toBe(true);
+    expect(await page.evaluate(WRAPPED_CELLS)).toEqual([]);
+    expect(await page.locator('th', { hasText: 'Person' }).count()).toBe(1);
+    const [plain, total, grand] = await page.evaluate<string[]>(
+      `['tbody tr:not(.total)', 'tr.total:not(.grand-total)', 'tr.grand-total'].map((s) => getComputedStyle(document.querySelector(s)).backgroundColor)`,
+    );
+    expect(new Set([plain, total, grand]).size).toBe(3);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/share-page-wide.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('prints without chrome or scrolling, the table within the page', async () => {
+    const page = await open(700, { print: true });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('.site-header')).display`)).toBe('none');
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('.site-footer')).display`)).toBe('none');
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('.table-wrap')).overflowX`)).toBe('visible');
+    expect(
+      await page.evaluate(`(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth <= w.clientWidth; })()`),
+    ).toBe(true);
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('tbody tr')).breakInside`)).toBe('avoid');
     await page.close();
   });
 });

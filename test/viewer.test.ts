@@ -5,7 +5,7 @@ import { bookPasscodeAttempt } from '../src/repositories/shares.repository.js';
 import { PASSCODE_LIMITS } from '../src/modules/shares/viewer.service.js';
 import { NOT_FOUND_PAGE } from '../src/render/share-page.js';
 import { buildPeerApp, buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
-import { newWorkspace } from './helpers/factories.js';
+import { addMember, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
 
 let t: TestContext;
@@ -73,6 +73,73 @@ function expectViewerHeaders(res: Response): void {
 function comparableHeaders(res: Response): Record<string, unknown> {
   return Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_RESPONSE_HEADERS.has(name)));
 }
+
+/** The page's visible text: tags dropped, entities of the escaped text decoded. */
+function visibleText(html: string): string {
+  const body = html.slice(html.indexOf('<body>'));
+  return body
+    .replace(/<[^>]+>/g, '')
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+}
+
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+describe('the built-in timesheet on a share page', () => {
+  async function timesheetPage(people: 1 | 2): Promise<{ html: string; text: string }> {
+    const owner = await newUser(t, { name: 'Olive Owner' });
+    const workspace = await newWorkspace(t, owner);
+    const track = async (user: TestUser, start: string, description: string) => {
+      const res = await t.post('/api/v1/time-entries', { workspaceId: workspace.id, start, minutes: 90, description }, user.token);
+      if (res.status !== 201) throw new Error(`entry failed: ${res.status} ${res.text}`);
+    };
+    await track(owner, '2026-11-03T09:00:00Z', 'Planning the quarter');
+    const userIds = [owner.id];
+    if (people === 2) {
+      const mate = await newUser(t, { name: 'Mia Mate' });
+      await addMember(t, workspace.id, mate, 'member', owner.token);
+      await track(mate, '2026-11-04T10:00:00Z', 'Reviewing the budget');
+      userIds.push(mate.id);
+    }
+    t.clock.set('2026-12-01T08:00:00.000Z');
+    try {
+      const report = await newReport(t, owner, [workspace.id], { name: 'November hours', filters: { userIds } });
+      const res = await view((await mint(report, owner)).token);
+      expect(res.status).toBe(200);
+      expectViewerHeaders(res);
+      return { html: res.text, text: visibleText(res.text) };
+    } finally {
+      t.clock.reset();
+    }
+  }
+
+  it('shows the title, the period and the generation time once each, the period in one format', async () => {
+    const { html, text } = await timesheetPage(1);
+    expect(occurrences(text, 'November hours')).toBe(1);
+    expect(occurrences(html, '<title>November hours – Chronicle</title>')).toBe(1);
+    expect(occurrences(text, '1 Nov 2026 – 30 Nov 2026')).toBe(1);
+    expect(text).not.toContain('2026-11-01');
+    expect(text).not.toContain('2026-11-30');
+    expect(occurrences(text, '1 December 2026')).toBe(1);
+    expect(text).not.toContain('2026-12-01');
+    expect(occurrences(text, 'Olive Owner')).toBe(1);
+    // The day totals and the grand total are marked for the stylesheet.
+    expect(html).toMatch(/<tr class="total">\s*<td><strong>Tuesday 2026-11-03<\/strong><\/td>/);
+    expect(html).toMatch(/<tr class="total grand-total">\s*<td><strong>Total<\/strong><\/td>/);
+  });
+
+  it('has a Person column only when the report covers more than one person', async () => {
+    const one = await timesheetPage(1);
+    expect(one.html).not.toContain('>Person</th>');
+    const two = await timesheetPage(2);
+    expect(two.html).toContain('<th scope="col">Person</th>');
+    expect(two.html).toMatch(/<td>Olive Owner<\/td>\s*<td>—<\/td>\s*<td>Planning the quarter<\/td>/);
+    expect(two.html).toMatch(/<td>Mia Mate<\/td>\s*<td>—<\/td>\s*<td>Reviewing the budget<\/td>/);
+  });
+});
 
 describe('GET /share/:token', () => {
   it('serves the report page with its provenance, and counts the view', async () => {

@@ -208,8 +208,39 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       await ownerPage.getByRole('link', { name: 'Edit' }).click();
       const edit = ownerPage.getByRole('form', { name: 'Edit report' });
       await edit.getByLabel('Name', { exact: true }).fill('October timesheet');
+      await edit.getByLabel('Note (optional, Markdown)').fill('Checked with the client.');
       await edit.getByRole('button', { name: 'Save as a new version' }).click();
       await until(() => ownerPage.getByRole('heading', { level: 1 }).textContent()).toBe('October timesheet v2');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'shows the version history, an earlier version and what the edit changed',
+    async () => {
+      const versions = ownerPage.getByRole('region', { name: 'Versions', exact: true });
+      const rows = versions.getByRole('table').getByRole('row');
+      await until(() => rows.count()).toBe(3);
+      expect(await rows.nth(1).textContent()).toMatch(/^2/);
+
+      // Keyboard only: the button for version 1, then focus lands on the version shown.
+      await versions.getByRole('button', { name: 'Show version 1' }).focus();
+      await ownerPage.keyboard.press('Enter');
+      const shown = ownerPage.getByRole('heading', { level: 3, name: /^Version 1: / });
+      await until(() => shown.count()).toBe(1);
+      expect(await ownerPage.evaluate('document.activeElement?.textContent')).toBe(await shown.textContent());
+      expect(await versions.getByRole('button', { name: 'Show version 1' }).getAttribute('aria-expanded')).toBe('true');
+
+      expect(await versions.getByLabel('Compare', { exact: true }).inputValue()).not.toBe(
+        await versions.getByLabel('with', { exact: true }).inputValue(),
+      );
+      await versions.getByRole('button', { name: 'Show changes' }).click();
+      const changes = ownerPage.getByRole('region', { name: 'Changes from version 1 to version 2' });
+      await until(() => changes.count()).toBe(1);
+      const added = changes.locator('ins');
+      await until(() => added.allTextContents()).toContain('+Checked with the client.\n');
+      expect(await changes.textContent()).toContain('Total:');
+      await screen(ownerPage, 'report-history');
     },
     STEP_TIMEOUT,
   );
@@ -359,16 +390,21 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       await page.getByRole('button', { name: 'New template' }).click();
       const form = page.getByRole('form', { name: 'Edit template' });
       await form.getByLabel('Name', { exact: true }).fill('Hours only');
+      // The preview follows the text as typed, before anything is saved: first its error, with the line.
+      const preview = page.getByRole('region', { name: 'Preview' });
       await form.getByLabel('Body (Liquid)').fill('# Hours\n\n{% for e in entries %}\n- {{ e.minutes }}\n');
-      await form.getByRole('button', { name: 'Save and preview' }).click();
+      await until(() => preview.getByRole('alert').textContent()).toMatch(/line \d+/i);
+      // Saving it is refused the same way.
+      await form.getByRole('button', { name: 'Save' }).click();
       await until(() => form.getByRole('alert').textContent()).toMatch(/line \d+/i);
       await form.getByLabel('Body (Liquid)').fill('# Hours\n\n{% for e in entries %}- {{ e.minutes }} minutes\n{% endfor %}');
-      await form.getByLabel(/Enabled/).check();
       await form.getByLabel('Period').selectOption('last_30_days');
-      await form.getByRole('button', { name: 'Save and preview' }).click();
-      const preview = page.getByRole('region', { name: 'Preview' });
-      await until(() => page.locator('main').textContent()).toContain('120 minutes');
+      await until(() => preview.textContent()).toContain('120 minutes');
       expect(await preview.locator('h2, h3').allTextContents()).toContain('Hours');
+      expect((await t.get('/api/v1/templates')).body.some((x: { name: string }) => x.name === 'Hours only')).toBe(false);
+      await form.getByLabel(/Enabled/).check();
+      await form.getByRole('button', { name: 'Save' }).click();
+      await until(() => form.getByRole('status').textContent()).toContain('Saved');
       await screen(page, 'template-editor');
       expect((await t.get('/api/v1/templates')).body.some((x: { name: string }) => x.name === 'Hours only')).toBe(true);
       await page.context().close();

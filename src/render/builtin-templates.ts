@@ -10,15 +10,22 @@ export interface BuiltinTemplate {
   body: string;
   nameTemplate: string;
   noteTemplate: string;
+  /**
+   * sha256 (hex) of the bodies and name templates earlier releases seeded under this key. At start-up
+   * an installation still holding one of them, unedited, gets the current text (bootstrap.ts).
+   */
+  earlier: { body: readonly string[]; nameTemplate: readonly string[] };
 }
 
 const EMPTY = 'No time was tracked in this period.';
 const ENTRIES = '{{ totals.entryCount }} {% if totals.entryCount == 1 %}entry{% else %}entries{% endif %}';
 const DAYS = '{{ groups.byDay.size }} {% if groups.byDay.size == 1 %}day{% else %}days{% endif %}';
 
-const HEADER = `# {{ report.name | md }}
-
-**Period:** {{ report.period.from }} – {{ report.period.to }} · **Owner:** {{ owner.name | md }} · **Total:** {{ totals.minutes | duration }} ({{ totals.hours }} h, ${ENTRIES})
+/**
+ * The report's name, period, owner and generation time are not repeated in bodies: the share page
+ * and the web app show them from the version's front matter, in one format.
+ */
+const HEADER = `**Total:** {{ totals.minutes | duration }} ({{ totals.hours }} h) in ${ENTRIES} over ${DAYS}
 `;
 
 const NOTE = `{% if report.note %}
@@ -30,22 +37,26 @@ const NOTE = `{% if report.note %}
 const FOOTER = `
 ---
 
-_Generated {{ report.generatedAtLocal }} ({{ report.timezone | md }}) from {% for w in workspaces %}{{ w.name | md }}{% unless forloop.last %}, {% endunless %}{% endfor %}, version {{ report.version }}._
+_Time tracked in {% for w in workspaces %}{{ w.name | md }}{% unless forloop.last %}, {% endunless %}{% endfor %}._
 `;
+
+/** A Person column, only when the entries are more than one person's. */
+const IF_PEOPLE = (text: string): string => `{% if people > 1 %}${text}{% endif %}`;
 
 const TIMESHEET = `${HEADER}${NOTE}
 {% if entries.size == 0 -%}
 ${EMPTY}
 {% else -%}
-| Date | Time | Project | Description | Tags | Duration |
-|---|---|---|---|---|---:|
+{%- assign people = groups.byUser.size -%}
+| Date | Time |${IF_PEOPLE(' Person |')} Project | Description | Tags | Duration |
+|---|---|${IF_PEOPLE('---|')}---|---|---|---:|
 {% for day in groups.byDay -%}
 {% for e in day.entries -%}
-| {{ e.date }} | {{ e.time }} | {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} | {{ e.tags | join: ", " | md }} | {{ e.minutes | duration }} |
+| {{ e.date }} | {{ e.time }} |${IF_PEOPLE(' {{ e.user.name | md }} |')} {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} | {{ e.tags | join: ", " | md }} | {{ e.minutes | duration }} |
 {% endfor -%}
-| **{{ day.weekday }} {{ day.date }}** | | | **Day total** | | **{{ day.minutes | duration }}** |
+| **{{ day.weekday }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **Day total** | | **{{ day.minutes | duration }}** |
 {% endfor -%}
-| **Total** | | | **${DAYS}, ${ENTRIES}** | | **{{ totals.minutes | duration }}** |
+| **Total** | |${IF_PEOPLE(' |')} | **${DAYS}, ${ENTRIES}** | | **{{ totals.minutes | duration }}** |
 {% endif %}${FOOTER}`;
 
 const GROUP_TABLE = (title: string, column: string, list: string, label: string): string => `
@@ -81,11 +92,7 @@ An entry with several tags counts towards each of them, so shares may add up to 
 {% endif %}
 {%- endif %}${FOOTER}`;
 
-const WEEKLY_STATUS = `# {{ report.name | md }}
-
-**{{ owner.name | md }}** · {{ report.period.from }} – {{ report.period.to }}
-{% if report.note %}
-{{ report.note }}
+const WEEKLY_STATUS = `{% if report.note %}{{ report.note }}
 {% endif %}
 ## Highlights
 
@@ -106,7 +113,8 @@ ${GROUP_TABLE('Time by project', 'Project', 'groups.byProject', PROJECT_LABEL)}
 {%- if groups.byTag.size > 0 %}${GROUP_TABLE('Time by tag', 'Tag', 'groups.byTag', '{{ g.tag | md }}')}{% endif %}
 {%- endif %}${FOOTER}`;
 
-const PERIOD = '{{ report.period.from }} – {{ report.period.to }}';
+/** The period as the share page shows it: `9 Mar 2026 – 15 Mar 2026`. */
+const PERIOD = '{{ report.period.from | date: "%-d %b %Y" }} – {{ report.period.to | date: "%-d %b %Y" }}';
 
 export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
   {
@@ -116,6 +124,10 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     body: TIMESHEET,
     nameTemplate: `Timesheet ${PERIOD}`,
     noteTemplate: '',
+    earlier: {
+      body: ['7c6d08897d76c99d3f1e07e4b633c6df4cd5c89ec390f8a344cc245f3b9a26e1'],
+      nameTemplate: ['fe575e17e23f40fddb2091884f1238494f76cf60b095eae9d60762f58cc1d3dd'],
+    },
   },
   {
     key: 'summary',
@@ -124,6 +136,10 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     body: SUMMARY,
     nameTemplate: `Summary ${PERIOD}`,
     noteTemplate: '',
+    earlier: {
+      body: ['e12a521265f88da8b4c45d259a631ba51616078c4ad8dd85ef509993a10684eb'],
+      nameTemplate: ['9385271db6101086a4ed1e9c72cec18a54a71b51e56188ecbaa651571b8a7a0e'],
+    },
   },
   {
     key: 'weekly-status',
@@ -132,5 +148,9 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     body: WEEKLY_STATUS,
     nameTemplate: `Weekly status ${PERIOD}`,
     noteTemplate: '**Done**\n\n- \n\n**Next**\n\n- \n\n**Blockers**\n\n- None',
+    earlier: {
+      body: ['eb190ea65c5beadb66a51088aa8d94ec0ebdad3992c3e2d13f62d1a72e6212a5'],
+      nameTemplate: ['e9ce14128500039f623767b909b41a1707159b86d04533782343e4261c9cc9ca'],
+    },
   },
 ];

@@ -14,6 +14,12 @@ export interface MarkdownRenderOptions {
    * passes 1 so a body starting with `# Title` keeps a valid heading order.
    */
   headingOffset?: number;
+  /**
+   * The title the page already shows. A body that opens with a level-1 heading reading exactly
+   * this is shown without it, so reports rendered by templates that repeat the name (every
+   * version before the built-in templates stopped doing so) do not show their title twice.
+   */
+  omitTitle?: string;
 }
 
 /** Schemes a reader may follow. Relative URLs are refused too: the page's own origin has nothing for them. */
@@ -24,6 +30,7 @@ const LINK_REL = 'noopener noreferrer nofollow';
 const ALIGN_STYLE = /^text-align:(left|center|right)$/;
 
 const HEADING_OFFSET = Symbol('headingOffset');
+const OMIT_TITLE = Symbol('omitTitle');
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
@@ -79,6 +86,65 @@ rules.td_open = alignCell(null);
 rules.table_open = (tokens, idx, options, _env, self) => `<div class="table-wrap" tabindex="0">\n${self.renderToken(tokens, idx, options)}`;
 rules.table_close = (tokens, idx, options, _env, self) => `${self.renderToken(tokens, idx, options)}</div>\n`;
 
+/** Whether a cell's content is bold from end to end (`**Total**`); empty cells count as neither. */
+function isBoldCell(inline: Token | undefined): boolean | null {
+  const children = (inline?.children ?? []).filter((c) => !(c.type === 'text' && c.content.trim() === ''));
+  if (children.length === 0) return null;
+  if (children[0]?.type !== 'strong_open' || children.at(-1)?.type !== 'strong_close') return false;
+  // `**a** and **b**` opens and closes bold twice: only one span around everything counts.
+  let depth = 0;
+  for (const [i, child] of children.entries()) {
+    if (child.type === 'strong_open') depth += 1;
+    if (child.type === 'strong_close') depth -= 1;
+    if (depth === 0 && i < children.length - 1) return false;
+  }
+  return true;
+}
+
+/**
+ * Marks total rows so they can stand out: a body row whose every non-empty cell is bold gets
+ * `class="total"`, and when it is the table's last row also `grand-total`. Markdown has no
+ * other way to say "this is a subtotal", and the convention is what the built-in templates write.
+ */
+md.core.ruler.push('total_rows', (state) => {
+  const tokens = state.tokens;
+  let lastRow: Token | null = null;
+  let lastWasTotal = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (!token) continue;
+    if (token.type === 'tbody_open') {
+      lastRow = null;
+      lastWasTotal = false;
+    } else if (token.type === 'tr_open' && tokens[i + 1]?.type === 'td_open') {
+      let bold = 0;
+      let plain = 0;
+      for (let j = i + 1; j < tokens.length && tokens[j]?.type !== 'tr_close'; j++) {
+        if (tokens[j]?.type !== 'td_open') continue;
+        const verdict = isBoldCell(tokens[j + 1]);
+        if (verdict === true) bold += 1;
+        else if (verdict === false) plain += 1;
+      }
+      lastRow = token;
+      lastWasTotal = bold > 0 && plain === 0;
+      if (lastWasTotal) token.attrJoin('class', 'total');
+    } else if (token.type === 'tbody_close' && lastRow && lastWasTotal) {
+      lastRow.attrJoin('class', 'grand-total');
+    }
+  }
+});
+
+/** Drops a leading `# <title>` that repeats what the page already shows (see `omitTitle`). */
+md.core.ruler.push('omit_title', (state) => {
+  const env = state.env as Record<symbol, unknown> | undefined;
+  const title = env?.[OMIT_TITLE];
+  if (typeof title !== 'string' || title.trim() === '') return;
+  const [open, inline] = state.tokens;
+  if (open?.type !== 'heading_open' || open.tag !== 'h1' || !inline) return;
+  const text = (inline.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : '')).join('');
+  if (text.trim() === title.trim()) state.tokens.splice(0, 3);
+});
+
 const shiftHeading: RendererRule = (tokens, idx, options, env, self) => {
   const token = tokenAt(tokens, idx);
   const offset = env?.[HEADING_OFFSET];
@@ -99,5 +165,5 @@ rules.heading_close = shiftHeading;
  */
 export function markdownToSafeHtml(markdown: string, options: MarkdownRenderOptions = {}): string {
   const offset = Math.max(0, Math.trunc(options.headingOffset ?? 0));
-  return md.render(markdown, { [HEADING_OFFSET]: offset });
+  return md.render(markdown, { [HEADING_OFFSET]: offset, [OMIT_TITLE]: options.omitTitle });
 }

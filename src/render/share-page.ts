@@ -20,60 +20,83 @@ export interface ReportPageInput {
 }
 
 /**
- * The one stylesheet of every viewer page. On narrow screens a table takes its
- * natural width, each cell capped, and scrolls inside `.table-wrap`; squeezing it
- * to the screen instead leaves one word per line. Print drops backgrounds and
- * scrolling, since paper can do neither.
+ * The one stylesheet of every viewer page, in the web app's visual language (web/src/styles.css):
+ * ink on paper, one accent, light and dark by the system's choice.
+ * - Prose keeps a readable measure; tables take the width they need, up to the whole window, so
+ *   cells do not wrap while the screen has room. A table wider than the screen scrolls inside its
+ *   own `.table-wrap`, whose edges show a shadow while there is more to scroll to (backgrounds
+ *   that scroll with the content cover the shadows at the ends: CSS alone, no script).
+ * - Header cells never break inside a word; rows marked `total` / `grand-total` by the Markdown
+ *   renderer stand out.
+ * - Print drops the chrome, the scrolling and the backgrounds, lets tables use the page width and
+ *   keeps every row whole.
  */
 const STYLESHEET = `
-:root{color-scheme:light dark;--fg:#1d2125;--muted:#59616b;--bg:#fff;--line:#d3d8de;--zebra:#f4f6f8;--accent:#0b5cad;--alert-fg:#8c1d13;--alert-bg:#fdeceb}
-@media (prefers-color-scheme:dark){:root{--fg:#e4e7eb;--muted:#a2aab4;--bg:#16181b;--line:#3b4148;--zebra:#1f2226;--accent:#82bcff;--alert-fg:#ffb8ad;--alert-bg:#3a1a17}}
+:root{color-scheme:light dark;--bg:#f7f6f3;--surface:#fff;--fg:#1d1f23;--muted:#585e68;--line:#d9d6cf;--accent:#1f5fbf;--accent-ink:#fff;--focus:#c2410c;--zebra:rgba(29,31,35,.035);--head:rgba(29,31,35,.06);--total:rgba(31,95,191,.08);--grand:rgba(31,95,191,.16);--shade:rgba(29,31,35,.28);--alert-fg:#a4262c;--alert-bg:#fbeaea;--measure:46rem}
+@media (prefers-color-scheme:dark){:root{--bg:#15171b;--surface:#1e2127;--fg:#e9e7e2;--muted:#a8aeb8;--line:#3a3f48;--accent:#8cb4ff;--accent-ink:#0f1420;--focus:#ffb27a;--zebra:rgba(233,231,226,.04);--head:rgba(233,231,226,.07);--total:rgba(140,180,255,.11);--grand:rgba(140,180,255,.2);--shade:rgba(0,0,0,.7);--alert-fg:#ff9a9f;--alert-bg:#3a1f22}}
 *,*::before,*::after{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
-body{margin:0 auto;max-width:50rem;padding:1.25rem 1rem 2rem;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:break-word}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%;background:var(--bg)}
+body{margin:0 auto;max-width:100rem;padding:0 clamp(.75rem,3vw,2rem) 2rem;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;overflow-wrap:break-word}
 a{color:var(--accent)}
-a:focus-visible,button:focus-visible,input:focus-visible,.table-wrap:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
-h1,h2,h3,h4,h5,h6{line-height:1.25;margin:1.6em 0 .5em}
-h1{font-size:1.75rem;margin-top:0}
-h2{font-size:1.4rem}
-h3{font-size:1.2rem}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.brand{margin:0;padding:.75rem 0;font-weight:700;letter-spacing:.01em;color:var(--muted)}
+main{background:var(--surface);border:1px solid var(--line);border-radius:8px;padding:clamp(1rem,3vw,2rem)}
+@media (max-width:40rem){body{padding:0 0 1.5rem}.brand{padding:.75rem}main{border-width:1px 0;border-radius:0}}
+h1,h2,h3,h4,h5,h6{line-height:1.25;margin:1.6em 0 .5em;max-width:var(--measure);overflow-wrap:anywhere}
+h1{font-size:clamp(1.5rem,1.2rem + 1.2vw,2rem);margin:0 0 .75rem}
+h2{font-size:1.35rem}
+h3{font-size:1.15rem}
 h4,h5,h6{font-size:1rem}
+p,ul,ol,blockquote,dl{max-width:var(--measure)}
 p,ul,ol,blockquote,pre{margin:0 0 1em}
 blockquote{margin-left:0;padding-left:1rem;border-left:4px solid var(--line);color:var(--muted)}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
-pre{overflow-x:auto;padding:.75rem;border:1px solid var(--line);border-radius:4px;background:var(--zebra)}
+pre{overflow-x:auto;padding:.75rem;border:1px solid var(--line);border-radius:8px;background:var(--zebra)}
 hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
-.site-header{padding-bottom:1rem;margin-bottom:1.5rem;border-bottom:1px solid var(--line)}
-.brand{margin:0;font-weight:600;color:var(--muted)}
-.provenance{margin:0;font-size:.9rem;color:var(--muted)}
-.provenance div{display:grid;grid-template-columns:6.5rem 1fr;gap:.75rem}
+.report-head{margin-bottom:1.5rem;padding-bottom:1rem;border-bottom:1px solid var(--line)}
+.provenance{display:flex;flex-wrap:wrap;gap:.35rem 2rem;margin:0;max-width:none;font-size:.925rem;color:var(--muted)}
+.provenance div{display:flex;gap:.5rem;min-width:0}
 .provenance dt{font-weight:600}
 .provenance dd{margin:0}
-.table-wrap{overflow-x:auto;margin:0 0 1em}
-table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
-th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left;vertical-align:top}
-thead th{background:var(--zebra)}
+.table-wrap{overflow-x:auto;margin:0 0 1.5rem;background-color:var(--surface);background-image:linear-gradient(to right,var(--surface) 35%,transparent),linear-gradient(to left,var(--surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
+table{border-collapse:collapse;width:max-content;min-width:min(100%,var(--measure));font-variant-numeric:tabular-nums}
+th,td{border:1px solid var(--line);padding:.4rem .7rem;text-align:left;vertical-align:top;max-width:40rem}
+th{white-space:nowrap;word-break:keep-all;overflow-wrap:normal;hyphens:manual}
+thead th{background:var(--head);font-weight:600}
 tbody tr:nth-child(even){background:var(--zebra)}
-@media screen and (max-width:40rem){table{width:max-content;min-width:100%}th,td{max-width:15rem}}
+tbody tr.total{background:var(--total)}
+tbody tr.total td{border-top:2px solid var(--muted)}
+tbody tr.grand-total{background:var(--grand)}
+tbody tr.grand-total td{border-top:3px double var(--fg)}
+td.align-right,td.align-center{white-space:nowrap}
+@media screen and (max-width:40rem){th,td{max-width:15rem}}
 .align-left{text-align:left}
 .align-center{text-align:center}
 .align-right{text-align:right}
 .image-alt{font-style:italic;color:var(--muted)}
 .image-alt::before{content:"[image: "}
 .image-alt::after{content:"]"}
-.site-footer{margin-top:2.5rem;padding-top:1rem;border-top:1px solid var(--line);font-size:.85rem;color:var(--muted)}
+.site-footer{margin-top:1.25rem;font-size:.85rem;color:var(--muted)}
+@media (max-width:40rem){.site-footer{padding:0 .75rem}}
 .alert{padding:.75rem 1rem;margin:0 0 1rem;border-left:4px solid currentColor;background:var(--alert-bg);color:var(--alert-fg)}
 form label{display:block;font-weight:600;margin-bottom:.25rem}
-form input{display:block;width:100%;max-width:22rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--muted);border-radius:4px;background:var(--bg);color:var(--fg)}
-form button{margin-top:.75rem;font:inherit;padding:.5rem 1.25rem;border:0;border-radius:4px;background:var(--accent);color:var(--bg);cursor:pointer}
+form input{display:block;width:100%;max-width:22rem;font:inherit;padding:.5rem .6rem;border:1px solid var(--muted);border-radius:8px;background:var(--surface);color:var(--fg)}
+form button{margin-top:.75rem;font:inherit;font-weight:600;padding:.5rem 1.25rem;border:0;border-radius:8px;background:var(--accent);color:var(--accent-ink);cursor:pointer}
 @media print{
-:root{color-scheme:light;--fg:#000;--muted:#333;--bg:#fff;--line:#888;--zebra:transparent;--accent:#000}
+@page{margin:14mm 12mm}
+:root{color-scheme:light;--fg:#000;--muted:#333;--bg:#fff;--surface:#fff;--line:#999;--accent:#000}
 *{background:transparent!important;box-shadow:none!important}
-body{max-width:none;padding:0;font-size:11pt}
+body{max-width:none;padding:0;font-size:10.5pt}
+.site-header,.site-footer{display:none}
+main{border:0;padding:0}
 .table-wrap{overflow:visible}
+table{width:100%;min-width:0;font-size:9pt}
+th,td{max-width:none;white-space:normal;overflow-wrap:anywhere;padding:.2rem .4rem}
+th{overflow-wrap:normal}
+tbody tr.total,tbody tr.grand-total{font-weight:700}
 thead{display:table-header-group}
 pre{white-space:pre-wrap;overflow:visible}
-tr,pre,blockquote{break-inside:avoid}
+tr,pre,blockquote,.report-head{break-inside:avoid}
 h1,h2,h3,h4,h5,h6{break-after:avoid}
 main a[href^="http"]::after{content:" (" attr(href) ")";font-size:.85em;overflow-wrap:anywhere}
 }
@@ -114,13 +137,15 @@ function escapeHtml(text: string): string {
 
 interface LayoutParts {
   title: string;
-  header: string;
+  /** Opens `main`: the report's title and provenance. */
+  header?: string;
   main: string;
   footer: string;
 }
 
 /** Every part except `title` is trusted HTML; callers escape what they interpolate. */
 function layout({ title, header, main, footer }: LayoutParts): string {
+  const head = header ? `<header class="report-head">\n${header}\n</header>\n` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -132,11 +157,9 @@ function layout({ title, header, main, footer }: LayoutParts): string {
 <style>${STYLESHEET}</style>
 </head>
 <body>
-<header class="site-header">
-${header}
-</header>
+<header class="site-header"><p class="brand">Chronicle</p></header>
 <main>
-${main}
+${head}${main}
 </main>
 <footer class="site-footer">
 ${footer}
@@ -146,7 +169,6 @@ ${footer}
 `;
 }
 
-const BRAND = '<p class="brand">Chronicle</p>';
 const PLAIN_FOOTER = '<p>Shared with Chronicle.</p>';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -178,7 +200,8 @@ function formatGeneratedAt(iso: string, timezone: string): string {
 /**
  * The shared report: a provenance block (name, period, owner, generation time,
  * version) taken from the front matter, then the body. The page owns the `<h1>`,
- * so body headings are shifted down one level.
+ * so body headings are shifted down one level, and a body opening with the report's
+ * name as its own `# ` title is shown without it.
  */
 export function renderReportPage(input: ReportPageInput): string {
   const version = escapeHtml(String(input.version));
@@ -192,7 +215,7 @@ export function renderReportPage(input: ReportPageInput): string {
   return layout({
     title: `${input.name} – Chronicle`,
     header,
-    main: markdownToSafeHtml(input.bodyMarkdown, { headingOffset: 1 }),
+    main: markdownToSafeHtml(input.bodyMarkdown, { headingOffset: 1, omitTitle: input.name }),
     footer: `<p>Shared with Chronicle. This page is a frozen copy of version ${version}.</p>`,
   });
 }
@@ -222,7 +245,7 @@ ${alert}<form method="post">
 <input type="password" id="passcode" name="passcode" required minlength="4" maxlength="128" autocomplete="off" autofocus${inputState}>
 <button type="submit">View report</button>
 </form>`;
-  return layout({ title: 'Passcode required – Chronicle', header: BRAND, main, footer: PLAIN_FOOTER });
+  return layout({ title: 'Passcode required – Chronicle', main, footer: PLAIN_FOOTER });
 }
 
 /**
@@ -232,7 +255,6 @@ ${alert}<form method="post">
  */
 export const NOT_FOUND_PAGE: string = layout({
   title: 'Link not available – Chronicle',
-  header: BRAND,
   main: `<h1>This link is not available</h1>
 <p>The address may be mistyped, or the link may have been revoked or have expired. Ask the person who shared it for a new link.</p>`,
   footer: PLAIN_FOOTER,

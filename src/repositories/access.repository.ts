@@ -8,7 +8,7 @@ import { projectMembers, projects, timeEntries, workspaceMembers } from '../db/s
 
 export type Role = 'owner' | 'admin' | 'member';
 
-/** "Workspace admin/owner" in the specs means role admin or owner. */
+/** "Workspace admin" in docs/api.md means role admin or owner. */
 export const isAdminRole = (role: Role | null | undefined): boolean => role === 'owner' || role === 'admin';
 
 export async function workspaceRole(db: Db, workspaceId: string, userId: string): Promise<Role | null> {

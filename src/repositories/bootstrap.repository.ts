@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { apiTokens, instanceState, templates } from '../db/schema.js';
 
@@ -14,6 +14,28 @@ export async function claimOnce(db: Db, key: string, now: Date): Promise<boolean
 
 export async function insertTemplates(db: Db, rows: (typeof templates.$inferInsert)[]): Promise<void> {
   if (rows.length > 0) await db.insert(templates).values(rows).onConflictDoNothing();
+}
+
+export interface BuiltInTemplateText {
+  id: string;
+  builtInKey: string | null;
+  body: string;
+  nameTemplate: string;
+}
+
+/** The templates seeded as built-ins that still exist, with the text an upgrade may replace. */
+export async function listBuiltInTemplates(db: Db): Promise<BuiltInTemplateText[]> {
+  return db
+    .select({ id: templates.id, builtInKey: templates.builtInKey, body: templates.body, nameTemplate: templates.nameTemplate })
+    .from(templates)
+    .where(isNotNull(templates.builtInKey));
+}
+
+export async function updateTemplateText(db: Db, id: string, text: { body?: string; nameTemplate?: string }, now: Date): Promise<void> {
+  await db
+    .update(templates)
+    .set({ ...text, updatedAt: now })
+    .where(eq(templates.id, id));
 }
 
 /**

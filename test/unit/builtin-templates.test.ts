@@ -57,6 +57,25 @@ function input(withEntries: boolean): RenderInput {
   };
 }
 
+/** The same period with the second entry tracked by Grace instead of Ada. */
+function twoPeople(base: RenderInput): RenderInput {
+  const grace = { id: 'u2', name: 'Grace Hopper' };
+  const entries = (base.entries ?? []).map((e): EntryTuple =>
+    e[0] === 'e2' ? [e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], grace.id, e[9]] : e,
+  );
+  return {
+    ...base,
+    entries,
+    aggregates: {
+      ...base.aggregates,
+      byUser: [
+        { id: 'u1', name: ada.name, minutes: 515, entryCount: 2 },
+        { id: grace.id, name: grace.name, minutes: 45, entryCount: 1 },
+      ],
+    },
+  };
+}
+
 /** Every table in the HTML, as rows of cell counts. */
 function tables(html: string): number[][] {
   return [...html.matchAll(/<table>([\s\S]*?)<\/table>/g)].map((table) =>
@@ -107,23 +126,50 @@ describe('BUILTIN_TEMPLATES', () => {
   });
 
   it.each(BUILTIN_TEMPLATES.map((t) => [t.key, t] as const))('%s renders inert user text', async (_key, t) => {
-    const out = await renderTemplate(t.body, buildRenderContext(input(true)));
+    const out = await renderTemplate(t.body, buildRenderContext(twoPeople(input(true))));
     const html = markdown.render(out);
     expect(out).not.toContain(EMPTY_MESSAGE);
     expect(html).not.toMatch(/<a[\s>]|<img|<b>|<h[1-6]>heading/);
-    expect(html).toContain('Ada | &lt;b&gt;Lovelace&lt;/b&gt;');
+    expect(html).toContain('Acme | [Corp](http');
+    if (t.key !== 'weekly-status') expect(html).toContain('Ada | &lt;b&gt;Lovelace&lt;/b&gt;');
   });
+
+  // The share page and the web app show these from the front matter, in one format.
+  it.each(BUILTIN_TEMPLATES.map((t) => [t.key, t] as const))(
+    '%s leaves the title, period, owner and generation time to the page',
+    async (_key, t) => {
+      const out = await renderTemplate(t.body, buildRenderContext(input(true)));
+      expect(out).not.toContain('March \\| \\*report\\*');
+      expect(out).not.toMatch(/^# /m);
+      expect(out).not.toContain('2026-03-15');
+      expect(out).not.toContain('2026-03-16');
+      expect(out).not.toContain('Generated');
+      expect(out).not.toContain('Lovelace</b> ·');
+    },
+  );
 
   it('lays the timesheet out as one table: entries, day subtotals, grand total', async () => {
     const out = await renderTemplate(template('timesheet').body, buildRenderContext(input(true)));
     // Header, 3 entries, 2 day subtotals and the grand total, six cells each.
     expect(tables(markdown.render(out))).toEqual([Array(7).fill(6)]);
+    expect(out).toContain('| Date | Time | Project | Description | Tags | Duration |');
+    expect(out).not.toContain('Person');
     expect(out).toContain('| **Monday 2026-03-09** | | | **Day total** | | **2h 15m** |');
     expect(out).toContain('| **Total** | | | **2 days, 3 entries** | | **9h 20m** |');
     expect(out).toContain(
       '| 2026-03-11 | 10:30 | Website \\!\\[x\\](http\\:\\//t/x\\.png) | \\[click\\](javascript\\:alert(1)) | ops | 7h 05m |',
     );
     expect(out).toContain('## Note\n\nAll **good**.');
+  });
+
+  it('gives the timesheet a Person column when the entries are more than one person’s', async () => {
+    const out = await renderTemplate(template('timesheet').body, buildRenderContext(twoPeople(input(true))));
+    expect(tables(markdown.render(out))).toEqual([Array(7).fill(7)]);
+    expect(out).toContain('| Date | Time | Person | Project | Description | Tags | Duration |');
+    expect(out).toContain('| 2026-03-09 | 14:00 | Grace Hopper | — | \\# heading? |  | 0h 45m |');
+    expect(out).toContain('| 2026-03-09 | 09:00 | Ada \\| \\<b\\>Lovelace\\</b\\> | Website');
+    expect(out).toContain('| **Monday 2026-03-09** | | | | **Day total** | | **2h 15m** |');
+    expect(out).toContain('| **Total** | | | | **2 days, 3 entries** | | **9h 20m** |');
   });
 
   it('summarises by project, user and tag with hours and shares', async () => {
@@ -158,9 +204,9 @@ describe('BUILTIN_TEMPLATES', () => {
 
   it('suggests plain-text names and a Markdown note', async () => {
     const context = buildRenderContext(input(true));
-    expect(await renderTemplate(template('timesheet').nameTemplate, context)).toBe('Timesheet 2026-03-09 – 2026-03-15');
-    expect(await renderTemplate(template('summary').nameTemplate, context)).toBe('Summary 2026-03-09 – 2026-03-15');
-    expect(await renderTemplate(template('weekly-status').nameTemplate, context)).toBe('Weekly status 2026-03-09 – 2026-03-15');
+    expect(await renderTemplate(template('timesheet').nameTemplate, context)).toBe('Timesheet 9 Mar 2026 – 15 Mar 2026');
+    expect(await renderTemplate(template('summary').nameTemplate, context)).toBe('Summary 9 Mar 2026 – 15 Mar 2026');
+    expect(await renderTemplate(template('weekly-status').nameTemplate, context)).toBe('Weekly status 9 Mar 2026 – 15 Mar 2026');
     expect(await renderTemplate(template('weekly-status').noteTemplate, context)).toContain('**Next**');
   });
 });

@@ -251,3 +251,39 @@ describe('markdownToSafeHtml', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('total rows', () => {
+  const TABLE = `| Day | Note | Minutes |
+|---|---|---:|
+| Mon | **busy** day | 30 |
+| **Mon** | | **30** |
+| **a** and **b** | x | 1 |
+| **Total** | | **31** |
+`;
+
+  it('marks body rows whose every non-empty cell is bold, the last one as the grand total', () => {
+    const html = markdownToSafeHtml(TABLE);
+    const rows = [...html.matchAll(/<tr(?: class="([^"]*)")?>/g)].map((m) => m[1] ?? '');
+    // Header, a plain row, a day total, two bold spans in one cell (not a total), the grand total.
+    expect(rows).toEqual(['', '', 'total', '', 'total grand-total']);
+  });
+
+  it('leaves a table without a bold last row without a grand total', () => {
+    const html = markdownToSafeHtml('| a |\n|---|\n| **x** |\n| y |\n');
+    expect(html).toContain('<tr class="total">');
+    expect(html).not.toContain('grand-total');
+  });
+});
+
+describe('omitTitle', () => {
+  it('drops a leading level-1 heading that reads exactly the title', () => {
+    expect(markdownToSafeHtml('# March \\| \\*hours\\*\n\nBody', { omitTitle: 'March | *hours*', headingOffset: 1 })).toBe('<p>Body</p>\n');
+  });
+
+  it('keeps any other heading', () => {
+    expect(markdownToSafeHtml('# Other\n\nBody', { omitTitle: 'March', headingOffset: 1 })).toContain('<h2>Other</h2>');
+    expect(markdownToSafeHtml('Intro\n\n# March', { omitTitle: 'March' })).toContain('<h1>March</h1>');
+    expect(markdownToSafeHtml('## March', { omitTitle: 'March' })).toContain('<h2>March</h2>');
+    expect(markdownToSafeHtml('# March', { omitTitle: '' })).toContain('<h1>March</h1>');
+  });
+});

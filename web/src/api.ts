@@ -9,12 +9,18 @@ import type { User, Token } from '../../src/modules/users/users.schemas.js';
 import type { Workspace, Member } from '../../src/modules/workspaces/workspaces.schemas.js';
 import type { ProjectListItem } from '../../src/modules/projects/projects.schemas.js';
 import type { TimeEntry, CreateTimeEntryInput, PatchTimeEntryInput } from '../../src/modules/time-entries/time-entries.schemas.js';
-import type { Template, CreateTemplateInput, PatchTemplateInput } from '../../src/modules/templates/templates.schemas.js';
+import type {
+  Template,
+  CreateTemplateInput,
+  PatchTemplateInput,
+  PreviewTemplateInput,
+} from '../../src/modules/templates/templates.schemas.js';
 import type { Report, ReportSummary, ReportBody, Preview, FiltersInput } from '../../src/modules/reports/reports.schemas.js';
 import type { RecipientCandidate, SendInput, SendResult, SendHistoryEntry } from '../../src/modules/sending/sending.schemas.js';
 import type { InboxMessage, InboxMessageWithContent } from '../../src/modules/inbox/inbox.schemas.js';
 import type { Share, MintShareInput } from '../../src/modules/shares/shares.schemas.js';
 import type { Comment, ReactionSummary } from '../../src/modules/discussion/discussion.schemas.js';
+import type { Version, ReportContent, VersionDiff, GroupChange } from '../../src/modules/history/history.schemas.js';
 
 export type {
   SignedIn,
@@ -39,6 +45,10 @@ export type {
   Share,
   Comment,
   ReactionSummary,
+  Version,
+  ReportContent,
+  VersionDiff,
+  GroupChange,
 };
 
 export interface Discussion {
@@ -163,6 +173,8 @@ export const api = {
   template: (id: string) => get<Template>(`/templates/${id}`),
   createTemplate: (body: CreateTemplateInput) => send<Template>('POST', '/templates', body),
   patchTemplate: (id: string, body: PatchTemplateInput) => send<Template>('PATCH', `/templates/${id}`, body),
+  /** Renders the editor's unsaved text against filters (instance admins). */
+  previewTemplate: (body: PreviewTemplateInput, signal?: AbortSignal) => send<Preview>('POST', '/templates/preview', body, signal),
 
   // Reports
   reports: async (query: { templateId?: string; projectId?: string; from?: string; to?: string; limit: number; offset: number }) => {
@@ -179,6 +191,11 @@ export const api = {
   recipients: (reportId: string) => get<RecipientCandidate[]>(`/reports/${reportId}/recipients`),
   sendReport: (reportId: string, body: SendInput) => send<SendResult>('POST', `/reports/${reportId}/send`, body),
   sends: (reportId: string) => get<SendHistoryEntry[]>(`/reports/${reportId}/sends`),
+
+  // Version history
+  versions: (reportId: string) => get<Version[]>(`/reports/${reportId}/versions`),
+  reportContent: (contentId: string) => get<ReportContent>(`/report-contents/${contentId}`),
+  diff: (reportId: string, from: string, to: string) => get<VersionDiff>(`/reports/${reportId}/diff`, { from, to }),
   inbox: () => get<InboxMessage[]>('/inbox'),
   inboxMessage: (id: string) => get<InboxMessageWithContent>(`/inbox/${id}`),
   markRead: (id: string) => send<InboxMessage>('POST', `/inbox/${id}/read`),

@@ -2,6 +2,7 @@
  * Start-up tasks (docs/api.md "Configuration and start-up", "Templates"): the instance admin and its token, and the
  * built-in templates seeded once per installation.
  */
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newApiToken } from '../../lib/tokens.js';
@@ -37,6 +38,10 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
       })),
     );
   });
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repo.claimOnce(tx, 'builtin_templates_v2', now))) return;
+    await upgradeBuiltInTemplates(tx, now);
+  });
 
   const configured = ctx.config.bootstrapAdminToken;
   return ctx.db.transaction(async (tx) => {
@@ -61,6 +66,24 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
     });
     return { generatedAdminToken: secret };
   });
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * Gives installations seeded by an earlier release the current built-in bodies and name templates,
+ * once (a marker row). Only text still exactly as an earlier release seeded it is replaced: an
+ * admin's edits stay. Reports keep their stored versions; the next render uses the new text.
+ */
+async function upgradeBuiltInTemplates(tx: AppContext['db'], now: Date): Promise<void> {
+  for (const row of await repo.listBuiltInTemplates(tx)) {
+    const current = BUILTIN_TEMPLATES.find((t) => t.key === row.builtInKey);
+    if (!current) continue;
+    const text: { body?: string; nameTemplate?: string } = {};
+    if (current.earlier.body.includes(sha256(row.body))) text.body = current.body;
+    if (current.earlier.nameTemplate.includes(sha256(row.nameTemplate))) text.nameTemplate = current.nameTemplate;
+    if (text.body !== undefined || text.nameTemplate !== undefined) await repo.updateTemplateText(tx, row.id, text, now);
+  }
 }
 
 async function ensureAdmin(tx: AppContext['db'], now: Date): Promise<users.UserRow> {

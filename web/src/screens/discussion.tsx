@@ -2,7 +2,7 @@
 import { useState, type SyntheticEvent } from 'react';
 import { api, type Comment, type Discussion, type ReactionKey, type ReactionSummary } from '../api.js';
 import { useSession } from '../app.js';
-import { ErrorMessage, Field, Loading, Markdown, Time, useAction, useLoad } from '../ui.js';
+import { ConfirmDelete, ErrorMessage, Loading, Markdown, TextAreaField, Time, useAction, useLoad } from '../ui.js';
 
 const REACTIONS: { key: ReactionKey; emoji: string; name: string }[] = [
   { key: '+1', emoji: '👍', name: 'Thumbs up' },
@@ -154,21 +154,15 @@ export function DiscussionPanel({ contentId }: { contentId: string }) {
             ))}
           </ol>
           <form onSubmit={(e) => void submit(e)} className="stack">
-            <Field label="Add a comment" hint="Markdown: **bold**, _italic_, [links](https://…), lists.">
-              {(id, hint) => (
-                <textarea
-                  id={id}
-                  rows={3}
-                  required
-                  maxLength={10000}
-                  aria-describedby={hint}
-                  value={body}
-                  onChange={(e) => {
-                    setBody(e.target.value);
-                  }}
-                />
-              )}
-            </Field>
+            <TextAreaField
+              label="Add a comment"
+              hint="Markdown: **bold**, _italic_, [links](https://…), lists."
+              rows={3}
+              required
+              maxLength={10000}
+              value={body}
+              onChange={setBody}
+            />
             <ErrorMessage error={add.error} />
             <div>
               <button type="submit" disabled={add.busy || body.trim() === ''}>
@@ -197,7 +191,6 @@ function CommentItem({
 }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(comment.body);
-  const [confirming, setConfirming] = useState(false);
   const save = useAction(async () => api.editComment(contentId, comment.id, text));
   const remove = useAction(async () => {
     await api.deleteComment(contentId, comment.id);
@@ -222,20 +215,7 @@ function CommentItem({
             });
           }}
         >
-          <Field label="Edit your comment">
-            {(id) => (
-              <textarea
-                id={id}
-                rows={3}
-                required
-                maxLength={10000}
-                value={text}
-                onChange={(e) => {
-                  setText(e.target.value);
-                }}
-              />
-            )}
-          </Field>
+          <TextAreaField label="Edit your comment" rows={3} required maxLength={10000} value={text} onChange={setText} />
           <ErrorMessage error={save.error} />
           <div className="row">
             <button type="submit" disabled={save.busy}>
@@ -273,41 +253,15 @@ function CommentItem({
           >
             Edit
           </button>
-          {confirming ? (
-            <>
-              <button
-                type="button"
-                className="danger"
-                disabled={remove.busy}
-                onClick={() =>
-                  void remove.run().then((done) => {
-                    if (done) onDeleted();
-                  })
-                }
-              >
-                {remove.busy ? 'Deleting…' : 'Really delete'}
-              </button>
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => {
-                  setConfirming(false);
-                }}
-              >
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => {
-                setConfirming(true);
-              }}
-            >
-              Delete
-            </button>
-          )}
+          <ConfirmDelete
+            busy={remove.busy}
+            confirmLabel="Really delete"
+            onConfirm={() =>
+              void remove.run().then((done) => {
+                if (done) onDeleted();
+              })
+            }
+          />
         </div>
       )}
       <ErrorMessage error={remove.error} />

@@ -1,7 +1,7 @@
 /** Public share links of a version: mint (passcode, expiry), copy, see views, revoke. */
 import { useState, type SyntheticEvent } from 'react';
 import { api, type Share } from '../api.js';
-import { CopyButton, ErrorMessage, Field, Loading, Time, useAction, useLoad } from '../ui.js';
+import { CopyButton, ErrorMessage, Loading, Time, useAction, useLoad, InputField } from '../ui.js';
 
 export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string }) {
   const loaded = useLoad(() => (kind === 'report' ? api.reportShares(id) : api.inboxShares(id)), [kind, id]);
@@ -24,37 +24,25 @@ export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string 
     <section aria-labelledby={`links-${id}`}>
       <h2 id={`links-${id}`}>Public links</h2>
       <form onSubmit={(e) => void submit(e)} className="inline-form">
-        <Field label="Passcode (optional)" hint="4 to 128 characters; readers must type it.">
-          {(fid, hint) => (
-            <input
-              id={fid}
-              type="text"
-              autoComplete="off"
-              minLength={4}
-              maxLength={128}
-              aria-describedby={hint}
-              value={passcode}
-              onChange={(e) => {
-                setPasscode(e.target.value);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Expires after (days, optional)">
-          {(fid) => (
-            <input
-              id={fid}
-              type="number"
-              min={1}
-              max={365}
-              inputMode="numeric"
-              value={days}
-              onChange={(e) => {
-                setDays(e.target.value);
-              }}
-            />
-          )}
-        </Field>
+        <InputField
+          label="Passcode (optional)"
+          hint="4 to 128 characters; readers must type it."
+          type="text"
+          autoComplete="off"
+          minLength={4}
+          maxLength={128}
+          value={passcode}
+          onChange={setPasscode}
+        />
+        <InputField
+          label="Expires after (days, optional)"
+          type="number"
+          min={1}
+          max={365}
+          inputMode="numeric"
+          value={days}
+          onChange={setDays}
+        />
         <button type="submit" disabled={mint.busy}>
           {mint.busy ? 'Creating…' : 'Create link'}
         </button>

@@ -1,9 +1,21 @@
 /** New report and edit: template, workspaces, projects, people, tags, period, with a live preview. */
 import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
-import { api, type FiltersInput, type Member, type Preview, type ProjectListItem, type Report } from '../api.js';
+import { api, type FiltersInput, type Member, type ProjectListItem, type Report } from '../api.js';
 import { useSession, useTitle } from '../app.js';
 import { Link, navigate } from '../router.js';
-import { ErrorMessage, Field, Loading, ReportDocument, formatMinutes, useAction, useLoad } from '../ui.js';
+import {
+  CheckGroup,
+  ErrorMessage,
+  InputField,
+  Loading,
+  ReportDocument,
+  SelectField,
+  TextAreaField,
+  formatMinutes,
+  useAction,
+  useLoad,
+  useLivePreview,
+} from '../ui.js';
 
 const PRESETS: { value: string; label: string }[] = [
   { value: 'today', label: 'Today' },
@@ -17,17 +29,11 @@ const PRESETS: { value: string; label: string }[] = [
   { value: 'custom', label: 'Dates…' },
 ];
 
-const PREVIEW_DELAY_MS = 400;
-
 export function ReportForm({ id }: { id?: string }) {
   useTitle(id ? 'Edit report' : 'New report');
   const existing = useLoad(async () => (id ? api.report(id) : null), [id]);
   if (id && !existing.data) return existing.error ? <ErrorMessage error={existing.error} /> : <Loading what="the report" />;
   return <ReportFormBody key={id ?? 'new'} report={existing.data ?? null} />;
-}
-
-function toggle(list: string[], value: string, on: boolean): string[] {
-  return on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
 }
 
 function ReportFormBody({ report }: { report: Report | null }) {
@@ -85,29 +91,21 @@ function ReportFormBody({ report }: { report: Report | null }) {
   }, [workspaceIds, projectIds, userIds, tags, preset, from, to, me.id]);
 
   // Live preview: re-rendered a moment after the last change; a newer change cancels the older request.
-  const [preview, setPreview] = useState<{ data: Preview | null; error: unknown; busy: boolean }>({ data: null, error: null, busy: false });
   const nameRef = useRef(nameTouched);
   nameRef.current = nameTouched;
-  useEffect(() => {
-    if (!filters || !templateId) return;
-    const controller = new AbortController();
-    const timer = window.setTimeout(() => {
-      setPreview((p) => ({ ...p, busy: true, error: null }));
-      api.preview({ name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null }, controller.signal).then(
-        (data) => {
-          setPreview({ data, error: null, busy: false });
-          if (!nameRef.current) setName(data.suggestedName.slice(0, 100));
-        },
-        (error: unknown) => {
-          if (!controller.signal.aborted) setPreview((p) => ({ ...p, error, busy: false }));
-        },
-      );
-    }, PREVIEW_DELAY_MS);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
-  }, [filters, templateId, name, note]);
+  const preview = useLivePreview(
+    filters && templateId
+      ? async (signal) => {
+          const data = await api.preview(
+            { name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null },
+            signal,
+          );
+          if (!signal.aborted && !nameRef.current) setName(data.suggestedName.slice(0, 100));
+          return data;
+        }
+      : null,
+    [filters, templateId, name, note],
+  );
 
   const save = useAction(async () => {
     if (!filters) throw new Error('Choose at least one workspace and a period.');
@@ -130,162 +128,63 @@ function ReportFormBody({ report }: { report: Report | null }) {
       <h1>{report ? 'Edit report' : 'New report'}</h1>
       <div className="split">
         <form onSubmit={(e) => void submit(e)} className="stack" aria-label={report ? 'Edit report' : 'New report'}>
-          <Field label="Template">
-            {(fid) => (
-              <select
-                id={fid}
-                required
-                value={templateId}
-                onChange={(e) => {
-                  setTemplateId(e.target.value);
-                }}
-              >
-                {(templates.data ?? []).map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <fieldset>
-            <legend>Workspaces</legend>
-            {(workspaces.data ?? []).map((w) => (
-              <label key={w.id} className="check">
-                <input
-                  type="checkbox"
-                  checked={workspaceIds.includes(w.id)}
-                  onChange={(e) => {
-                    setWorkspaceIds(toggle(workspaceIds, w.id, e.target.checked));
-                  }}
-                />
-                {w.name}
-              </label>
-            ))}
+          <SelectField
+            label="Template"
+            required
+            value={templateId}
+            onChange={setTemplateId}
+            options={(templates.data ?? []).map((t) => [t.id, t.name] as const)}
+          />
+          <CheckGroup
+            legend="Workspaces"
+            items={(workspaces.data ?? []).map((w) => [w.id, w.name] as const)}
+            chosen={workspaceIds}
+            onChange={setWorkspaceIds}
+          >
             {workspaces.data?.length === 0 ? <p>You are in no workspace yet.</p> : null}
-          </fieldset>
+          </CheckGroup>
           {projects.length > 0 && (
-            <fieldset>
-              <legend>Projects (none ticked: all)</legend>
-              {projects.map((p) => (
-                <label key={p.id} className="check">
-                  <input
-                    type="checkbox"
-                    checked={projectIds.includes(p.id)}
-                    onChange={(e) => {
-                      setProjectIds(toggle(projectIds, p.id, e.target.checked));
-                    }}
-                  />
-                  {p.name}
-                </label>
-              ))}
-            </fieldset>
+            <CheckGroup
+              legend="Projects (none ticked: all)"
+              items={projects.map((p) => [p.id, p.name] as const)}
+              chosen={projectIds}
+              onChange={setProjectIds}
+            />
           )}
           {members.length > 0 && (
-            <fieldset>
-              <legend>Also include (none ticked: only your time)</legend>
-              {members.map((m) => (
-                <label key={m.userId} className="check">
-                  <input
-                    type="checkbox"
-                    checked={userIds.includes(m.userId)}
-                    onChange={(e) => {
-                      setUserIds(toggle(userIds, m.userId, e.target.checked));
-                    }}
-                  />
-                  {m.name}
-                </label>
-              ))}
-            </fieldset>
+            <CheckGroup
+              legend="Also include (none ticked: only your time)"
+              items={members.map((m) => [m.userId, m.name] as const)}
+              chosen={userIds}
+              onChange={setUserIds}
+            />
           )}
-          <Field label="Tags (comma-separated, optional)" hint="An entry matches with any of them.">
-            {(fid, hint) => (
-              <input
-                id={fid}
-                type="text"
-                aria-describedby={hint}
-                value={tags}
-                onChange={(e) => {
-                  setTags(e.target.value);
-                }}
-              />
-            )}
-          </Field>
-          <Field label="Period">
-            {(fid) => (
-              <select
-                id={fid}
-                value={preset}
-                onChange={(e) => {
-                  setPreset(e.target.value);
-                }}
-              >
-                {PRESETS.map((p) => (
-                  <option key={p.value} value={p.value}>
-                    {p.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <InputField
+            label="Tags (comma-separated, optional)"
+            hint="An entry matches with any of them."
+            type="text"
+            value={tags}
+            onChange={setTags}
+          />
+          <SelectField label="Period" value={preset} onChange={setPreset} options={PRESETS.map((p) => [p.value, p.label] as const)} />
           {preset === 'custom' && (
             <div className="row">
-              <Field label="From">
-                {(fid) => (
-                  <input
-                    id={fid}
-                    type="date"
-                    required
-                    value={from}
-                    onChange={(e) => {
-                      setFrom(e.target.value);
-                    }}
-                  />
-                )}
-              </Field>
-              <Field label="To (inclusive)">
-                {(fid) => (
-                  <input
-                    id={fid}
-                    type="date"
-                    required
-                    value={to}
-                    onChange={(e) => {
-                      setTo(e.target.value);
-                    }}
-                  />
-                )}
-              </Field>
+              <InputField label="From" type="date" required value={from} onChange={setFrom} />
+              <InputField label="To (inclusive)" type="date" required value={to} onChange={setTo} />
             </div>
           )}
-          <Field label="Name">
-            {(fid) => (
-              <input
-                id={fid}
-                type="text"
-                required
-                maxLength={100}
-                value={name}
-                onChange={(e) => {
-                  setName(e.target.value);
-                  setNameTouched(true);
-                }}
-              />
-            )}
-          </Field>
-          <Field label="Note (optional, Markdown)">
-            {(fid) => (
-              <textarea
-                id={fid}
-                rows={3}
-                maxLength={20000}
-                value={note}
-                onChange={(e) => {
-                  setNote(e.target.value);
-                }}
-              />
-            )}
-          </Field>
+          <InputField
+            label="Name"
+            type="text"
+            required
+            maxLength={100}
+            value={name}
+            onChange={(value) => {
+              setName(value);
+              setNameTouched(true);
+            }}
+          />
+          <TextAreaField label="Note (optional, Markdown)" rows={3} maxLength={20000} value={note} onChange={setNote} />
           <ErrorMessage error={save.error} />
           <div className="row">
             <button type="submit" disabled={save.busy || !filters}>

@@ -3,16 +3,31 @@ import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
 import { api, type Report } from '../api.js';
 import { useSession, useTitle } from '../app.js';
 import { Link, navigate } from '../router.js';
-import { ErrorMessage, Field, Loading, ReportDocument, Status, Time, formatDate, formatMinutes, useAction, useLoad } from '../ui.js';
+import {
+  CheckField,
+  ConfirmDelete,
+  ErrorMessage,
+  InputField,
+  Loaded,
+  Loading,
+  ReportDocument,
+  Status,
+  TextAreaField,
+  Time,
+  formatDate,
+  formatMinutes,
+  useAction,
+  useLoad,
+} from '../ui.js';
 import { DiscussionPanel } from './discussion.js';
 import { SharePanel } from './links.js';
+import { VersionHistory } from './versions.js';
 
 export function ReportPage({ id }: { id: string }) {
   const { me } = useSession();
   const loaded = useLoad(() => api.report(id), [id]);
   const report = loaded.data;
   useTitle(report?.name ?? 'Report');
-  const [confirming, setConfirming] = useState(false);
   const remove = useAction(async () => {
     await api.deleteReport(id);
     return true;
@@ -33,41 +48,15 @@ export function ReportPage({ id }: { id: string }) {
             <Link to={`/reports/${report.id}/edit`} className="button secondary">
               Edit
             </Link>
-            {confirming ? (
-              <>
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={remove.busy}
-                  onClick={() =>
-                    void remove.run().then((done) => {
-                      if (done) navigate('/reports');
-                    })
-                  }
-                >
-                  {remove.busy ? 'Deleting…' : 'Really delete, with all versions'}
-                </button>
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => {
-                    setConfirming(false);
-                  }}
-                >
-                  Keep it
-                </button>
-              </>
-            ) : (
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => {
-                  setConfirming(true);
-                }}
-              >
-                Delete
-              </button>
-            )}
+            <ConfirmDelete
+              busy={remove.busy}
+              confirmLabel="Really delete, with all versions"
+              onConfirm={() =>
+                void remove.run().then((done) => {
+                  if (done) navigate('/reports');
+                })
+              }
+            />
           </div>
         )}
       </div>
@@ -79,6 +68,7 @@ export function ReportPage({ id }: { id: string }) {
       <ReportDocument markdown={report.renderedMarkdown} />
       {owner && <SendPanel report={report} />}
       <SendHistory reportId={report.id} />
+      <VersionHistory report={report} />
       {owner && <SharePanel kind="report" id={report.id} />}
       <DiscussionPanel contentId={report.reportContentId} />
     </>
@@ -116,91 +106,54 @@ function SendPanel({ report }: { report: Report }) {
   return (
     <section aria-labelledby="send-heading">
       <h2 id="send-heading">Send version {report.version}</h2>
-      {candidates.error ? <ErrorMessage error={candidates.error} /> : null}
-      {!candidates.data ? (
-        candidates.error ? null : (
-          <Loading what="recipients" />
-        )
-      ) : (
-        <form onSubmit={(e) => void submit(e)} className="stack">
-          {candidates.data.length === 0 ? (
-            <p>Nobody can receive this version (only teammates who may read every project in it).</p>
-          ) : (
-            <fieldset>
-              <legend>Recipients</legend>
-              <Field label="Search people">
-                {(fid) => (
-                  <input
-                    id={fid}
-                    type="search"
-                    value={search}
-                    onChange={(e) => {
-                      setSearch(e.target.value);
-                    }}
-                  />
-                )}
-              </Field>
-              <label className="check">
-                <input
-                  type="checkbox"
+      <Loaded state={candidates} what="recipients">
+        {(list) => (
+          <form onSubmit={(e) => void submit(e)} className="stack">
+            {list.length === 0 ? (
+              <p>Nobody can receive this version (only teammates who may read every project in it).</p>
+            ) : (
+              <fieldset>
+                <legend>Recipients</legend>
+                <InputField label="Search people" type="search" value={search} onChange={setSearch} />
+                <CheckField
                   checked={allVisibleChosen}
-                  onChange={(e) => {
+                  onChange={(checked) => {
                     const ids = visible.map((c) => c.id);
-                    setChosen(e.target.checked ? [...new Set([...chosen, ...ids])] : chosen.filter((x) => !ids.includes(x)));
+                    setChosen(checked ? [...new Set([...chosen, ...ids])] : chosen.filter((x) => !ids.includes(x)));
                   }}
-                />
-                Select all{search ? ' shown' : ''} ({visible.length})
-              </label>
-              <ul className="plain">
-                {visible.map((c) => (
-                  <li key={c.id}>
-                    <label className="check">
-                      <input
-                        type="checkbox"
+                >
+                  Select all{search ? ' shown' : ''} ({visible.length})
+                </CheckField>
+                <ul className="plain">
+                  {visible.map((c) => (
+                    <li key={c.id}>
+                      <CheckField
                         checked={chosen.includes(c.id)}
-                        onChange={(e) => {
-                          setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id));
+                        onChange={(checked) => {
+                          setChosen(checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id));
                         }}
-                      />
-                      {c.name} <span className="muted">{c.email}</span>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            </fieldset>
-          )}
-          <Field label="Message (optional)">
-            {(fid) => (
-              <textarea
-                id={fid}
-                rows={2}
-                maxLength={1000}
-                value={message}
-                onChange={(e) => {
-                  setMessage(e.target.value);
-                }}
-              />
+                      >
+                        {c.name} <span className="muted">{c.email}</span>
+                      </CheckField>
+                    </li>
+                  ))}
+                </ul>
+              </fieldset>
             )}
-          </Field>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={toSelf}
-              onChange={(e) => {
-                setToSelf(e.target.checked);
-              }}
-            />
-            Put a copy in my inbox
-          </label>
-          <ErrorMessage error={send.error} />
-          {sent ? <Status>{sent}</Status> : null}
-          <div>
-            <button type="submit" disabled={send.busy || (chosen.length === 0 && !toSelf)}>
-              {send.busy ? 'Sending…' : `Send${chosen.length ? ` to ${chosen.length}` : ''}`}
-            </button>
-          </div>
-        </form>
-      )}
+            <TextAreaField label="Message (optional)" rows={2} maxLength={1000} value={message} onChange={setMessage} />
+            <CheckField checked={toSelf} onChange={setToSelf}>
+              Put a copy in my inbox
+            </CheckField>
+            <ErrorMessage error={send.error} />
+            {sent ? <Status>{sent}</Status> : null}
+            <div>
+              <button type="submit" disabled={send.busy || (chosen.length === 0 && !toSelf)}>
+                {send.busy ? 'Sending…' : `Send${chosen.length ? ` to ${chosen.length}` : ''}`}
+              </button>
+            </div>
+          </form>
+        )}
+      </Loaded>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '../api.js';
 import { useTitle } from '../app.js';
 import { Link } from '../router.js';
-import { ErrorMessage, Field, Loading, formatDate, formatMinutes, Time, useLoad } from '../ui.js';
+import { ErrorMessage, InputField, SelectField, Loading, formatDate, formatMinutes, Time, useLoad, Pager, FilterForm } from '../ui.js';
 
 const PAGE = 20;
 
@@ -18,6 +18,11 @@ export function ReportList() {
     [templateId, from, to, offset],
   );
   const total = loaded.data?.total ?? 0;
+  /** A filter change goes back to the first page. */
+  const paged = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setOffset(0);
+  };
   return (
     <>
       <div className="title-row">
@@ -26,60 +31,16 @@ export function ReportList() {
           New report
         </Link>
       </div>
-      <form
-        className="filters"
-        role="search"
-        aria-label="Filter reports"
-        onSubmit={(e) => {
-          e.preventDefault();
-        }}
-      >
-        <Field label="Template">
-          {(id) => (
-            <select
-              id={id}
-              value={templateId}
-              onChange={(e) => {
-                setTemplateId(e.target.value);
-                setOffset(0);
-              }}
-            >
-              <option value="">Any template</option>
-              {(templates.data ?? []).map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Period overlaps from">
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              value={from}
-              onChange={(e) => {
-                setFrom(e.target.value);
-                setOffset(0);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="to">
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              value={to}
-              onChange={(e) => {
-                setTo(e.target.value);
-                setOffset(0);
-              }}
-            />
-          )}
-        </Field>
-      </form>
+      <FilterForm label="Filter reports">
+        <SelectField
+          label="Template"
+          value={templateId}
+          onChange={paged(setTemplateId)}
+          options={[['', 'Any template'], ...(templates.data ?? []).map((t) => [t.id, t.name] as const)]}
+        />
+        <InputField label="Period overlaps from" type="date" value={from} onChange={paged(setFrom)} />
+        <InputField label="to" type="date" value={to} onChange={paged(setTo)} />
+      </FilterForm>
       {loaded.error ? <ErrorMessage error={loaded.error} /> : null}
       {!loaded.data ? (
         loaded.error ? null : (
@@ -125,31 +86,7 @@ export function ReportList() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages">
-            <button
-              type="button"
-              className="secondary"
-              disabled={offset === 0}
-              onClick={() => {
-                setOffset(Math.max(0, offset - PAGE));
-              }}
-            >
-              Previous
-            </button>
-            <span>
-              {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
-            </span>
-            <button
-              type="button"
-              className="secondary"
-              disabled={offset + PAGE >= total}
-              onClick={() => {
-                setOffset(offset + PAGE);
-              }}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager offset={offset} total={total} pageSize={PAGE} onChange={setOffset} />
         </>
       )}
     </>

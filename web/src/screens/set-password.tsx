@@ -1,7 +1,7 @@
 import { useState, type SyntheticEvent } from 'react';
 import { api, type User } from '../api.js';
 import { navigate } from '../router.js';
-import { ErrorMessage, Field, useAction } from '../ui.js';
+import { ErrorMessage, Field, useAction, InputField } from '../ui.js';
 
 const MIN_LENGTH = 12;
 
@@ -42,20 +42,7 @@ export function SetPassword({ onSignedIn }: { onSignedIn: (user: User) => void }
           />
         )}
       </Field>
-      <Field label="Repeat the password">
-        {(id) => (
-          <input
-            id={id}
-            type="password"
-            autoComplete="new-password"
-            required
-            value={repeat}
-            onChange={(e) => {
-              setRepeat(e.target.value);
-            }}
-          />
-        )}
-      </Field>
+      <InputField label="Repeat the password" type="password" autoComplete="new-password" required value={repeat} onChange={setRepeat} />
       {mismatch && (
         <p role="alert" className="error">
           The two passwords differ.

@@ -2,7 +2,7 @@
 import { useState, type SyntheticEvent } from 'react';
 import { api, type CreatedToken, type PasswordLink } from '../api.js';
 import { useSession, useTitle } from '../app.js';
-import { CopyButton, ErrorMessage, Field, Loading, Status, Time, useAction, useLoad } from '../ui.js';
+import { CopyButton, ErrorMessage, Field, Status, Time, useAction, useLoad, InputField, CheckField, Loaded } from '../ui.js';
 
 export function Settings() {
   useTitle('Settings');
@@ -38,37 +38,18 @@ function Profile() {
     <section aria-labelledby="profile-heading" className="card">
       <h2 id="profile-heading">Profile</h2>
       <form onSubmit={(e) => void submit(e)} className="stack">
-        <Field label="Name">
-          {(id) => (
-            <input
-              id={id}
-              required
-              maxLength={100}
-              autoComplete="name"
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-              }}
-            />
-          )}
-        </Field>
+        <InputField label="Name" required maxLength={100} autoComplete="name" value={name} onChange={setName} />
         <Field label="Email" hint="Only an instance admin changes it.">
           {(id, hint) => <input id={id} readOnly value={me.email} aria-describedby={hint} />}
         </Field>
-        <Field label="Time zone" hint="IANA name, e.g. Europe/Berlin. Report periods use it.">
-          {(id, hint) => (
-            <input
-              id={id}
-              required
-              maxLength={64}
-              aria-describedby={hint}
-              value={timezone}
-              onChange={(e) => {
-                setTimezone(e.target.value);
-              }}
-            />
-          )}
-        </Field>
+        <InputField
+          label="Time zone"
+          hint="IANA name, e.g. Europe/Berlin. Report periods use it."
+          required
+          maxLength={64}
+          value={timezone}
+          onChange={setTimezone}
+        />
         <ErrorMessage error={save.error} />
         {saved ? <Status>Saved.</Status> : null}
         <div>
@@ -102,37 +83,25 @@ function Password() {
     <section aria-labelledby="password-heading" className="card">
       <h2 id="password-heading">Password</h2>
       <form onSubmit={(e) => void submit(e)} className="stack">
-        <Field label="Current password">
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              required
-              autoComplete="current-password"
-              value={current}
-              onChange={(e) => {
-                setCurrent(e.target.value);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="New password" hint="At least 12 characters. Your other sessions end.">
-          {(id, hint) => (
-            <input
-              id={id}
-              type="password"
-              required
-              minLength={12}
-              maxLength={256}
-              autoComplete="new-password"
-              aria-describedby={hint}
-              value={next}
-              onChange={(e) => {
-                setNext(e.target.value);
-              }}
-            />
-          )}
-        </Field>
+        <InputField
+          label="Current password"
+          type="password"
+          required
+          autoComplete="current-password"
+          value={current}
+          onChange={setCurrent}
+        />
+        <InputField
+          label="New password"
+          hint="At least 12 characters. Your other sessions end."
+          type="password"
+          required
+          minLength={12}
+          maxLength={256}
+          autoComplete="new-password"
+          value={next}
+          onChange={setNext}
+        />
         <ErrorMessage error={save.error} />
         {saved ? <Status>Password changed.</Status> : null}
         <div>
@@ -172,43 +141,19 @@ function Tokens() {
     <section aria-labelledby="tokens-heading" className="card">
       <h2 id="tokens-heading">API tokens</h2>
       <form onSubmit={(e) => void submit(e)} className="stack">
-        <Field label="Token name">
-          {(id) => (
-            <input
-              id={id}
-              maxLength={100}
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-              }}
-            />
-          )}
-        </Field>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={write}
-            onChange={(e) => {
-              setWrite(e.target.checked);
-            }}
-          />
+        <InputField label="Token name" maxLength={100} value={name} onChange={setName} />
+        <CheckField checked={write} onChange={setWrite}>
           Allow writing (otherwise read only)
-        </label>
-        <Field label="Expires after (days, empty: never)">
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              min={1}
-              max={365}
-              inputMode="numeric"
-              value={days}
-              onChange={(e) => {
-                setDays(e.target.value);
-              }}
-            />
-          )}
-        </Field>
+        </CheckField>
+        <InputField
+          label="Expires after (days, empty: never)"
+          type="number"
+          min={1}
+          max={365}
+          inputMode="numeric"
+          value={days}
+          onChange={setDays}
+        />
         <ErrorMessage error={create.error} />
         <div>
           <button type="submit" disabled={create.busy}>
@@ -225,43 +170,41 @@ function Tokens() {
         </div>
       ) : null}
       <ErrorMessage error={revoke.error} />
-      {!tokens.data ? (
-        tokens.error ? (
-          <ErrorMessage error={tokens.error} />
-        ) : (
-          <Loading what="tokens" />
-        )
-      ) : tokens.data.length === 0 ? (
-        <p>No tokens.</p>
-      ) : (
-        <ul className="list">
-          {tokens.data.map((t) => (
-            <li key={t.id} className="item title-row">
-              <p>
-                {t.name || 'Unnamed token'} · {t.scopes.join(' + ')} · created <Time instant={t.createdAt} />
-                {t.expiresAt ? (
-                  <>
-                    {' '}
-                    · expires <Time instant={t.expiresAt} />
-                  </>
-                ) : null}
-              </p>
-              <button
-                type="button"
-                className="danger"
-                disabled={revoke.busy}
-                onClick={() =>
-                  void revoke.run(t.id).then((id) => {
-                    if (id) tokens.reload();
-                  })
-                }
-              >
-                Revoke<span className="sr-only"> {t.name || 'unnamed token'}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Loaded state={tokens} what="tokens">
+        {(data) =>
+          data.length === 0 ? (
+            <p>No tokens.</p>
+          ) : (
+            <ul className="list">
+              {data.map((t) => (
+                <li key={t.id} className="item title-row">
+                  <p>
+                    {t.name || 'Unnamed token'} · {t.scopes.join(' + ')} · created <Time instant={t.createdAt} />
+                    {t.expiresAt ? (
+                      <>
+                        {' '}
+                        · expires <Time instant={t.expiresAt} />
+                      </>
+                    ) : null}
+                  </p>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={revoke.busy}
+                    onClick={() =>
+                      void revoke.run(t.id).then((id) => {
+                        if (id) tokens.reload();
+                      })
+                    }
+                  >
+                    Revoke<span className="sr-only"> {t.name || 'unnamed token'}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
     </section>
   );
 }
@@ -276,41 +219,37 @@ function Sessions() {
     <section aria-labelledby="sessions-heading" className="card">
       <h2 id="sessions-heading">Sessions</h2>
       <ErrorMessage error={end.error} />
-      {!sessions.data ? (
-        sessions.error ? (
-          <ErrorMessage error={sessions.error} />
-        ) : (
-          <Loading what="sessions" />
-        )
-      ) : (
-        <ul className="list">
-          {sessions.data.map((s) => (
-            <li key={s.id} className="item title-row">
-              <p>
-                {s.userAgent || 'Unknown browser'} {s.current ? <strong>(this one)</strong> : null}
-                <br />
-                <span className="meta">
-                  Signed in <Time instant={s.createdAt} /> · last active <Time instant={s.lastSeenAt} />
-                </span>
-              </p>
-              {!s.current && (
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={end.busy}
-                  onClick={() =>
-                    void end.run(s.id).then((id) => {
-                      if (id) sessions.reload();
-                    })
-                  }
-                >
-                  End<span className="sr-only"> session signed in {new Date(s.createdAt).toLocaleString()}</span>
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <Loaded state={sessions} what="sessions">
+        {(data) => (
+          <ul className="list">
+            {data.map((s) => (
+              <li key={s.id} className="item title-row">
+                <p>
+                  {s.userAgent || 'Unknown browser'} {s.current ? <strong>(this one)</strong> : null}
+                  <br />
+                  <span className="meta">
+                    Signed in <Time instant={s.createdAt} /> · last active <Time instant={s.lastSeenAt} />
+                  </span>
+                </p>
+                {!s.current && (
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={end.busy}
+                    onClick={() =>
+                      void end.run(s.id).then((id) => {
+                        if (id) sessions.reload();
+                      })
+                    }
+                  >
+                    End<span className="sr-only"> session signed in {new Date(s.createdAt).toLocaleString()}</span>
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
     </section>
   );
 }
@@ -335,33 +274,8 @@ function People() {
     <section aria-labelledby="people-heading" className="card">
       <h2 id="people-heading">People</h2>
       <form onSubmit={(e) => void submit(e)} className="inline-form">
-        <Field label="Name">
-          {(id) => (
-            <input
-              id={id}
-              required
-              maxLength={100}
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Email">
-          {(id) => (
-            <input
-              id={id}
-              type="email"
-              required
-              maxLength={254}
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-              }}
-            />
-          )}
-        </Field>
+        <InputField label="Name" required maxLength={100} value={name} onChange={setName} />
+        <InputField label="Email" type="email" required maxLength={254} value={email} onChange={setEmail} />
         <button type="submit" disabled={create.busy}>
           {create.busy ? 'Adding…' : 'Add person'}
         </button>
@@ -377,35 +291,31 @@ function People() {
         </div>
       ) : null}
       <ErrorMessage error={mint.error} />
-      {!users.data ? (
-        users.error ? (
-          <ErrorMessage error={users.error} />
-        ) : (
-          <Loading what="people" />
-        )
-      ) : (
-        <ul className="list">
-          {users.data.map((u) => (
-            <li key={u.id} className="item title-row">
-              <p>
-                {u.name} <span className="muted">{u.email}</span> {u.instanceAdmin ? <span className="tag">admin</span> : null}
-              </p>
-              <button
-                type="button"
-                className="secondary"
-                disabled={mint.busy}
-                onClick={() =>
-                  void mint.run(u.id, u.name).then((l) => {
-                    if (l) setLink(l);
-                  })
-                }
-              >
-                Set-password link<span className="sr-only"> for {u.name}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Loaded state={users} what="people">
+        {(data) => (
+          <ul className="list">
+            {data.map((u) => (
+              <li key={u.id} className="item title-row">
+                <p>
+                  {u.name} <span className="muted">{u.email}</span> {u.instanceAdmin ? <span className="tag">admin</span> : null}
+                </p>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={mint.busy}
+                  onClick={() =>
+                    void mint.run(u.id, u.name).then((l) => {
+                      if (l) setLink(l);
+                    })
+                  }
+                >
+                  Set-password link<span className="sr-only"> for {u.name}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
     </section>
   );
 }

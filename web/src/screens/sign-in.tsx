@@ -1,6 +1,6 @@
 import { useState, type SyntheticEvent } from 'react';
 import { api, type User } from '../api.js';
-import { ErrorMessage, Field, useAction } from '../ui.js';
+import { ErrorMessage, useAction, InputField } from '../ui.js';
 
 export function SignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   const [email, setEmail] = useState('');
@@ -13,34 +13,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   };
   return (
     <form onSubmit={(e) => void submit(e)} className="card stack">
-      <Field label="Email">
-        {(id) => (
-          <input
-            id={id}
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-            }}
-          />
-        )}
-      </Field>
-      <Field label="Password">
-        {(id) => (
-          <input
-            id={id}
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-            }}
-          />
-        )}
-      </Field>
+      <InputField label="Email" type="email" autoComplete="username" required value={email} onChange={setEmail} />
+      <InputField label="Password" type="password" autoComplete="current-password" required value={password} onChange={setPassword} />
       <ErrorMessage error={action.error} />
       <button type="submit" disabled={action.busy}>
         {action.busy ? 'Signing in…' : 'Sign in'}

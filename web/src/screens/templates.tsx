@@ -1,9 +1,22 @@
 /** Templates, for instance admins: list, enable and disable, edit the Liquid with errors and a preview. */
 import { useState, type SyntheticEvent } from 'react';
-import { api, type FiltersInput, type Preview, type Template } from '../api.js';
+import { api, type FiltersInput, type Template } from '../api.js';
 import { useTitle } from '../app.js';
 import { Link, navigate } from '../router.js';
-import { ErrorMessage, Field, Loading, ReportDocument, Status, formatMinutes, useAction, useLoad } from '../ui.js';
+import {
+  ErrorMessage,
+  Loading,
+  ReportDocument,
+  Status,
+  formatMinutes,
+  useAction,
+  useLoad,
+  InputField,
+  TextAreaField,
+  CheckField,
+  SelectField,
+  useLivePreview,
+} from '../ui.js';
 
 export function Templates() {
   useTitle('Templates');
@@ -106,28 +119,28 @@ function TemplateForm({ template }: { template: Template }) {
   const workspaces = useLoad(() => api.workspaces(), []);
   const [workspaceId, setWorkspaceId] = useState('');
   const [preset, setPreset] = useState('last_week');
-  const [preview, setPreview] = useState<Preview | null>(null);
   const save = useAction(() => api.patchTemplate(template.id, { name, description, body, nameTemplate, noteTemplate, enabled }));
-  const render = useAction(async () => {
-    const ws = workspaceId || workspaces.data?.[0]?.id;
-    if (!ws) throw new Error('A preview needs a workspace of yours.');
-    return api.preview({
-      name: 'Template preview',
-      templateId: template.id,
-      filters: { workspaceIds: [ws], dateRange: preset as unknown as FiltersInput['dateRange'] },
-    });
-  });
+  // The text as typed, rendered a moment after the last keystroke: no need to save to see it.
+  const ws = workspaceId || workspaces.data?.[0]?.id;
+  const preview = useLivePreview(
+    ws && body
+      ? (signal) =>
+          api.previewTemplate(
+            {
+              body,
+              nameTemplate,
+              noteTemplate,
+              filters: { workspaceIds: [ws], dateRange: preset as unknown as FiltersInput['dateRange'] },
+            },
+            signal,
+          )
+      : null,
+    [body, nameTemplate, noteTemplate, ws, preset],
+  );
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     setSaved(false);
-    setPreview(null);
-    if (await save.run()) {
-      setSaved(true);
-      if (enabled) {
-        const result = await render.run();
-        if (result) setPreview(result);
-      }
-    }
+    if (await save.run()) setSaved(true);
   };
   return (
     <>
@@ -137,143 +150,68 @@ function TemplateForm({ template }: { template: Template }) {
       <h1>Template {template.name}</h1>
       <div className="split">
         <form onSubmit={(e) => void submit(e)} className="stack" aria-label="Edit template">
-          <Field label="Name">
-            {(fid) => (
-              <input
-                id={fid}
-                required
-                maxLength={100}
-                value={name}
-                onChange={(e) => {
-                  setName(e.target.value);
-                }}
-              />
-            )}
-          </Field>
-          <Field label="Description">
-            {(fid) => (
-              <input
-                id={fid}
-                maxLength={1000}
-                value={description}
-                onChange={(e) => {
-                  setDescription(e.target.value);
-                }}
-              />
-            )}
-          </Field>
-          <Field label="Body (Liquid)" hint="Variables are described in docs/templates.md.">
-            {(fid, hint) => (
-              <textarea
-                id={fid}
-                className="code"
-                rows={18}
-                required
-                spellCheck={false}
-                aria-describedby={hint}
-                value={body}
-                onChange={(e) => {
-                  setBody(e.target.value);
-                }}
-              />
-            )}
-          </Field>
-          <Field label="Suggested name (Liquid)">
-            {(fid) => (
-              <input
-                id={fid}
-                className="code"
-                maxLength={500}
-                value={nameTemplate}
-                onChange={(e) => {
-                  setNameTemplate(e.target.value);
-                }}
-              />
-            )}
-          </Field>
-          <Field label="Suggested note (Liquid)">
-            {(fid) => (
-              <textarea
-                id={fid}
-                className="code"
-                rows={3}
-                maxLength={5000}
-                value={noteTemplate}
-                onChange={(e) => {
-                  setNoteTemplate(e.target.value);
-                }}
-              />
-            )}
-          </Field>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={enabled}
-              onChange={(e) => {
-                setEnabled(e.target.checked);
-              }}
-            />
+          <InputField label="Name" required maxLength={100} value={name} onChange={setName} />
+          <InputField label="Description" maxLength={1000} value={description} onChange={setDescription} />
+          <TextAreaField
+            label="Body (Liquid)"
+            hint="Variables are described in docs/templates.md."
+            className="code"
+            rows={18}
+            required
+            spellCheck={false}
+            value={body}
+            onChange={setBody}
+          />
+          <InputField label="Suggested name (Liquid)" className="code" maxLength={500} value={nameTemplate} onChange={setNameTemplate} />
+          <TextAreaField
+            label="Suggested note (Liquid)"
+            className="code"
+            rows={3}
+            maxLength={5000}
+            value={noteTemplate}
+            onChange={setNoteTemplate}
+          />
+          <CheckField checked={enabled} onChange={setEnabled}>
             Enabled (people can make reports with it)
-          </label>
+          </CheckField>
           <fieldset>
             <legend>Preview with</legend>
             <div className="row">
-              <Field label="Workspace">
-                {(fid) => (
-                  <select
-                    id={fid}
-                    value={workspaceId}
-                    onChange={(e) => {
-                      setWorkspaceId(e.target.value);
-                    }}
-                  >
-                    {(workspaces.data ?? []).map((w) => (
-                      <option key={w.id} value={w.id}>
-                        {w.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field label="Period">
-                {(fid) => (
-                  <select
-                    id={fid}
-                    value={preset}
-                    onChange={(e) => {
-                      setPreset(e.target.value);
-                    }}
-                  >
-                    {PRESETS.map((p) => (
-                      <option key={p} value={p}>
-                        {p.replace(/_/g, ' ')}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField
+                label="Workspace"
+                value={workspaceId}
+                onChange={setWorkspaceId}
+                options={(workspaces.data ?? []).map((w) => [w.id, w.name] as const)}
+              />
+              <SelectField
+                label="Period"
+                value={preset}
+                onChange={setPreset}
+                options={PRESETS.map((p) => [p, p.replace(/_/g, ' ')] as const)}
+              />
             </div>
           </fieldset>
           <ErrorMessage error={save.error} />
-          {saved ? <Status>Saved.{enabled ? '' : ' Enable the template to preview it.'}</Status> : null}
+          {saved ? <Status>Saved.</Status> : null}
           <div>
-            <button type="submit" disabled={save.busy || render.busy}>
-              {save.busy ? 'Saving…' : render.busy ? 'Rendering…' : 'Save and preview'}
+            <button type="submit" disabled={save.busy}>
+              {save.busy ? 'Saving…' : 'Save'}
             </button>
           </div>
         </form>
         <section className="preview" aria-labelledby="tpl-preview">
           <h2 id="tpl-preview">Preview</h2>
-          <ErrorMessage error={render.error} />
-          {preview ? (
+          {preview.busy ? <Status>Rendering…</Status> : null}
+          <ErrorMessage error={preview.error} />
+          {preview.data ? (
             <>
               <p className="meta">
-                {preview.suggestedName} · total {formatMinutes(preview.totalMinutes)}
+                {preview.data.suggestedName ? `${preview.data.suggestedName} · ` : ''}total {formatMinutes(preview.data.totalMinutes)}
               </p>
-              <ReportDocument markdown={preview.renderedMarkdown} />
+              <ReportDocument markdown={preview.data.renderedMarkdown} />
             </>
-          ) : (
-            <p>Save to see the template rendered over the chosen workspace and period.</p>
+          ) : ws ? null : (
+            <p>The preview renders over a workspace of yours: create or join one first.</p>
           )}
         </section>
       </div>

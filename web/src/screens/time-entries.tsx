@@ -2,7 +2,19 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { api, type TimeEntry } from '../api.js';
 import { useTitle } from '../app.js';
-import { ErrorMessage, Field, Loading, formatMinutes, Time, useAction, useLoad } from '../ui.js';
+import {
+  ErrorMessage,
+  Field,
+  Loading,
+  formatMinutes,
+  Time,
+  useAction,
+  useLoad,
+  Pager,
+  InputField,
+  SelectField,
+  FilterForm,
+} from '../ui.js';
 
 const PAGE = 50;
 
@@ -42,34 +54,17 @@ export function TimeEntries() {
         <p>You are in no workspace yet; ask a teammate to add you.</p>
       ) : null}
       <h2>Entries</h2>
-      <form
-        className="filters"
-        role="search"
-        aria-label="Filter entries"
-        onSubmit={(e) => {
-          e.preventDefault();
-        }}
-      >
-        <Field label="Workspace">
-          {(id) => (
-            <select
-              id={id}
-              value={workspaceId}
-              onChange={(e) => {
-                setWorkspaceId(e.target.value);
-                setOffset(0);
-              }}
-            >
-              <option value="">All workspaces</option>
-              {(workspaces.data ?? []).map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </form>
+      <FilterForm label="Filter entries">
+        <SelectField
+          label="Workspace"
+          value={workspaceId}
+          onChange={(value) => {
+            setWorkspaceId(value);
+            setOffset(0);
+          }}
+          options={[['', 'All workspaces'], ...(workspaces.data ?? []).map((w) => [w.id, w.name] as const)]}
+        />
+      </FilterForm>
       {entries.error ? <ErrorMessage error={entries.error} /> : null}
       {!entries.data ? (
         entries.error ? null : (
@@ -124,31 +119,7 @@ export function TimeEntries() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages">
-            <button
-              type="button"
-              className="secondary"
-              disabled={offset === 0}
-              onClick={() => {
-                setOffset(Math.max(0, offset - PAGE));
-              }}
-            >
-              Previous
-            </button>
-            <span>
-              {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
-            </span>
-            <button
-              type="button"
-              className="secondary"
-              disabled={offset + PAGE >= total}
-              onClick={() => {
-                setOffset(offset + PAGE);
-              }}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager offset={offset} total={total} pageSize={PAGE} onChange={setOffset} />
         </>
       )}
     </>
@@ -241,60 +212,10 @@ function EntryForm({
             </select>
           )}
         </Field>
-        <Field label="Start">
-          {(id) => (
-            <input
-              id={id}
-              type="datetime-local"
-              required
-              value={start}
-              onChange={(e) => {
-                setStart(e.target.value);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Minutes">
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              required
-              min={1}
-              max={1440}
-              inputMode="numeric"
-              value={minutes}
-              onChange={(e) => {
-                setMinutes(e.target.value);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Description">
-          {(id) => (
-            <input
-              id={id}
-              type="text"
-              maxLength={2000}
-              value={description}
-              onChange={(e) => {
-                setDescription(e.target.value);
-              }}
-            />
-          )}
-        </Field>
-        <Field label="Tags (comma-separated)">
-          {(id) => (
-            <input
-              id={id}
-              type="text"
-              value={tags}
-              onChange={(e) => {
-                setTags(e.target.value);
-              }}
-            />
-          )}
-        </Field>
+        <InputField label="Start" type="datetime-local" required value={start} onChange={setStart} />
+        <InputField label="Minutes" type="number" required min={1} max={1440} inputMode="numeric" value={minutes} onChange={setMinutes} />
+        <InputField label="Description" type="text" maxLength={2000} value={description} onChange={setDescription} />
+        <InputField label="Tags (comma-separated)" type="text" value={tags} onChange={setTags} />
       </div>
       <ErrorMessage error={save.error} />
       {saved ? <p role="status">Saved.</p> : null}
