@@ -35,7 +35,9 @@ const read = (path: string) => {
 };
 
 const document = await currentDocument();
-const types = HEADER + astToString(await openapiTS(JSON.parse(document) as Parameters<typeof openapiTS>[0]));
+// Chronicle's defaults are what the server assumes when a request leaves a field out: a named
+// request body (components.schemas.SendBody) keeps such fields optional for the caller.
+const types = HEADER + astToString(await openapiTS(JSON.parse(document) as Parameters<typeof openapiTS>[0], { defaultNonNullable: false }));
 
 if (process.argv.includes('--check')) {
   const stale = [

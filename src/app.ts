@@ -25,7 +25,9 @@ import { requestIdOf } from './http/request-id.js';
 import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
-import { OPTIONAL_BODY } from './http/schemas.js';
+import { DOCUMENTED_BODY, OPTIONAL_BODY } from './http/schemas.js';
+import { COMPONENT_SCHEMAS, withRefs } from './http/components.js';
+import { HEADERS, declareHeaders } from './http/response-headers.js';
 import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, FeatureRoutes } from './http/types.js';
@@ -290,6 +292,17 @@ async function installCors(app: App, origins: readonly string[]): Promise<void> 
 }
 
 async function installOpenApi(app: App, config: Config): Promise<void> {
+  // The named schemas become components.schemas; a route's body and responses refer to them.
+  for (const schema of COMPONENT_SCHEMAS) app.addSchema(schema);
+  app.addHook('onRoute', (route) => {
+    if (!route.schema) return;
+    const { body, response } = route.schema;
+    route.schema = {
+      ...route.schema,
+      ...(body === undefined ? {} : { body: withRefs(body, false) }),
+      ...(response === undefined ? {} : { response: withRefs(response, false) }),
+    };
+  });
   // Every route's operationId, summary and description come from one table (src/http/operations.ts).
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -306,15 +319,22 @@ async function installOpenApi(app: App, config: Config): Promise<void> {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Chronicle-Proprietary' },
       },
       servers: [{ url: config.publicBaseUrl, description: 'This Chronicle server (PUBLIC_BASE_URL)' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, headers: HEADERS },
       security: [{ bearer: [] }],
     },
+    // Components keep their own names (`#/components/schemas/Report`), not def-0, def-1, ...
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
       const { openapiObject } = document;
-      for (const operations of Object.values(openapiObject.paths ?? {})) {
+      for (const [path, operations] of Object.entries(openapiObject.paths ?? {})) {
         for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
           problemJson(operation);
+          declareHeaders(operation, path);
+          if (operation[DOCUMENTED_BODY]) {
+            operation.requestBody = operation[DOCUMENTED_BODY];
+            Reflect.deleteProperty(operation, DOCUMENTED_BODY);
+          }
           if (!operation[OPTIONAL_BODY]) continue;
           Reflect.deleteProperty(operation, OPTIONAL_BODY);
           if (operation.requestBody) (operation.requestBody as { required: boolean }).required = false;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { buildApp } from '../src/app.js';
 import { OPERATIONS } from '../src/http/operations.js';
 import type { App } from '../src/http/types.js';
@@ -9,7 +10,7 @@ interface Operation {
   operationId?: string;
   summary?: string;
   description?: string;
-  responses: Record<string, { content?: Record<string, unknown> }>;
+  responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
   security?: unknown[];
 }
 
@@ -20,7 +21,7 @@ describe('the OpenAPI document', () => {
 
   beforeAll(async () => {
     app = await buildApp({
-      config: testConfig({ publicBaseUrl: 'https://reports.example.com' }),
+      config: testConfig({ publicBaseUrl: 'https://chronicle.acme.test' }),
       database: await testDatabase(),
       logger: false,
     });
@@ -64,8 +65,99 @@ describe('the OpenAPI document', () => {
   });
 
   test('the document names its server and licence', () => {
-    expect(document.servers).toEqual([expect.objectContaining({ url: 'https://reports.example.com' })]);
+    expect(document.servers).toEqual([expect.objectContaining({ url: 'https://chronicle.acme.test' })]);
     expect(document.info.license).toHaveProperty('name');
+  });
+
+  test("Redocly's recommended rules find nothing to say", async () => {
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    const reported = problems
+      // /healthz and /readyz take nothing a client could get wrong: they have no 4xx answer to declare.
+      .filter((p) => !(p.ruleId === 'operation-4xx-response' && /^#\/paths\/~1(healthz|readyz)\//.test(p.location[0]?.pointer ?? '')))
+      .map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+    expect(reported).toEqual([]);
+  });
+
+  test('named schemas are components, and operations refer to them', () => {
+    const names = Object.keys(document.components.schemas);
+    for (const name of [
+      'Report',
+      'ReportSummary',
+      'Filters',
+      'FiltersInput',
+      'Share',
+      'InboxMessage',
+      'Discussion',
+      'Comment',
+      'ReactionSummary',
+      'Problem',
+      'User',
+      'Token',
+      'Workspace',
+      'Project',
+      'TimeEntry',
+      'Template',
+      'SendHistoryEntry',
+      'RecipientCandidate',
+      'ReportVersion',
+      'VersionSummary',
+    ]) {
+      expect(names).toContain(name);
+    }
+    const json = (key: string, status: string) => {
+      const [method, path] = key.split(' ') as [string, string];
+      const content = document.paths[path][method.toLowerCase()].responses[status].content;
+      return (content['application/json'] ?? content['application/problem+json']).schema;
+    };
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(json('GET /api/v1/reports', '200').items).toEqual(ref('ReportSummary'));
+    expect(json('GET /api/v1/reports/{id}', '200')).toEqual(ref('Report'));
+    expect(json('GET /api/v1/reports/{id}', '404')).toEqual(ref('Problem'));
+    expect(json('GET /api/v1/reports/{id}/shares', '200').items).toEqual(ref('Share'));
+    expect(json('GET /api/v1/inbox', '200').items).toEqual(ref('InboxMessage'));
+    expect(json('GET /api/v1/reports/{id}/recipients', '200').items).toEqual(ref('RecipientCandidate'));
+    expect(json('GET /api/v1/reports/{id}/sends', '200').items).toEqual(ref('SendHistoryEntry'));
+    expect(json('GET /api/v1/report-contents/{id}/discussion', '200')).toEqual(ref('Discussion'));
+    expect(document.components.schemas.Report.properties.filters).toEqual(ref('Filters'));
+    expect(document.components.schemas.Discussion.properties.comments.items).toEqual(ref('Comment'));
+    expect(document.components.schemas.Comment.properties.reactions.items).toEqual(ref('ReactionSummary'));
+    expect(document.paths['/api/v1/reports'].post.requestBody.content['application/json'].schema).toEqual(ref('ReportBody'));
+    // No schema is repeated inline under its own name.
+    expect(JSON.stringify(document.paths)).not.toContain('"$id"');
+  });
+
+  test('paged lists declare X-Total-Count and Link; 429 and 503 declare Retry-After', () => {
+    const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    for (const key of [
+      'GET /api/v1/reports',
+      'GET /api/v1/time-entries',
+      'GET /api/v1/inbox',
+      'GET /api/v1/reports/{id}/sends',
+      'GET /api/v1/reports/{id}/shares',
+      'GET /api/v1/report-contents/{id}/discussion',
+    ]) {
+      const { operation } = operations.find((o) => o.key === key)!;
+      expect(operation.responses['200']?.headers, key).toMatchObject({ 'X-Total-Count': header('X-Total-Count'), Link: header('Link') });
+    }
+    for (const { key, operation } of operations) {
+      for (const status of ['429', '503']) {
+        if (operation.responses[status] && key !== 'GET /readyz') {
+          expect(operation.responses[status].headers, `${key} ${status}`).toHaveProperty(['Retry-After'], header('Retry-After'));
+        }
+      }
+    }
+    expect(document.components.headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 0 });
+    const report = operations.find((o) => o.key === 'GET /api/v1/reports/{id}')!.operation;
+    expect(report.responses['200']?.headers).toMatchObject({ ETag: header('ETag'), 'RateLimit-Remaining': header('RateLimit-Remaining') });
+  });
+
+  test("the viewer's passcode form is declared", () => {
+    const body = document.paths['/share/{token}'].post.requestBody;
+    expect(body.content['application/x-www-form-urlencoded'].schema.properties).toHaveProperty('passcode');
   });
 
   test('/openapi.json serves the same document', async () => {

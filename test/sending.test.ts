@@ -144,11 +144,33 @@ describe('GET /api/v1/reports/:id/recipients', () => {
     // both and the workspace admin reads every project.
     expect((await candidateIds(report, owner)).sort()).toEqual([admin.id, bob.id].sort());
     const problem = expectProblem(await t.post(sendOf(report.id), { recipientUserIds: [bob.id, alice.id] }, owner.token), 400);
-    expect(problem.errors).toEqual([{ path: '/recipientUserIds/1', message: expect.any(String) }]);
+    // The refusal names the project alice cannot read (`other`), and where the candidates are listed.
+    expect(problem.errors).toEqual([
+      {
+        path: '/recipientUserIds/1',
+        message: `is not a recipient candidate: cannot read project "${other.name}" (${other.id}) of this version`,
+      },
+    ]);
+    expect(problem.detail).toContain(`GET /api/v1/reports/${report.id}/recipients`);
     expect(await inbox(bob)).toHaveLength(0);
     const sent = await t.post(sendOf(report.id), { recipientUserIds: [admin.id, bob.id] }, owner.token);
     expect(sent.status).toBe(201);
     expect(sent.body.delivered).toBe(2);
+  });
+
+  it('says why a recipient is refused: no membership names the workspace, the owner is pointed to sendToSelf', async () => {
+    const { owner, alice, outsider, workspace, report } = await teamWithReport();
+    const res = await t.post(sendOf(report.id), { recipientUserIds: [alice.id, outsider.id, owner.id] }, owner.token);
+    const problem = expectProblem(res, 400);
+    expect(problem.errors).toEqual([
+      {
+        path: '/recipientUserIds/1',
+        message: `is not a recipient candidate: not a member of workspace "${workspace.name}" (${workspace.id})`,
+      },
+      { path: '/recipientUserIds/2', message: 'is the owner of this report; set sendToSelf for a copy in your own inbox' },
+    ]);
+    expect(problem.detail).toContain(`/api/v1/reports/${report.id}/recipients`);
+    expect(await inbox(alice)).toHaveLength(0);
   });
 
   it("imposes no project restriction for a teammate's unassigned entries beside the owner's own projects", async () => {

@@ -1,6 +1,7 @@
 /** The paging convention of list endpoints on the wire (docs/api.md "Conventions"): query, X-Total-Count, Link. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { responseHeaders } from './response-headers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../lib/paging.js';
 
 export const PageQuery = Type.Object(
@@ -21,6 +22,9 @@ export type PageQuery = Static<typeof PageQuery>;
 /** What a paged list's description says about its headers. */
 export const PAGED =
   'Paged: `limit` (default 100, at most 200) and `offset`; X-Total-Count carries the whole list\'s size and Link the next page (rel="next").';
+
+/** The route schema fragment that declares a paged list's headers in the OpenAPI document. */
+export const PAGED_HEADERS = responseHeaders({ 200: ['X-Total-Count', 'Link'] });
 
 /**
  * X-Total-Count, and `Link: <…>; rel="next"` (RFC 8288) while items remain after this page. The

@@ -58,7 +58,15 @@ function toAppError(error: unknown): AppError | null {
   const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
   if (fastifyError.validation) {
     const prefix = PART_PREFIX[fastifyError.validationContext ?? 'body'] ?? '';
-    return new AppError('validation', 'The request is not valid.', toFieldErrors(fastifyError.validation, prefix));
+    return new AppError(
+      'validation',
+      'The request is not valid.',
+      toFieldErrors(
+        fastifyError.validation,
+        prefix,
+        fastifyError.validationContext === 'body' || !fastifyError.validationContext ? 'body' : 'text',
+      ),
+    );
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

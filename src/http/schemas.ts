@@ -44,3 +44,10 @@ export const NoContent = Type.Null({ description: 'No content' });
  * (@fastify/swagger marks every body required, see app.ts).
  */
 export const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * An OpenAPI request body a route reads without a body schema (the public viewer's form, whose
+ * every flaw must answer the viewer's 404 page, never a validation error); app.ts moves it into
+ * the document as the operation's requestBody.
+ */
+export const DOCUMENTED_BODY = 'x-request-body';

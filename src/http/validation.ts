@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../lib/errors.js';
+import { COMPONENT_SCHEMAS } from './components.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = formatsModule.default;
@@ -16,9 +17,13 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
     useDefaults: true,
     removeAdditional: false,
     allErrors: true,
+    // Errors carry their schema and value, so messages can name what is allowed (toFieldErrors).
+    verbose: true,
     strict: false,
   });
   addFormats(ajv, ['date', 'date-time', 'email', 'uri']);
+  // Route bodies refer to the named schemas (`{ $ref: 'ReportBody#' }`, components.ts).
+  for (const schema of COMPONENT_SCHEMAS) ajv.addSchema(schema);
   return ajv;
 }
 
@@ -30,30 +35,160 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return ajv.compile(schema as object);
 };
 
-/** Turns Ajv errors into `{ path, message }` entries with JSON-pointer paths. */
-export function toFieldErrors(errors: ErrorObject[], prefix = ''): FieldError[] {
+type Schema = Record<string, unknown>;
+
+const pointer = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+const NAIVE_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}/;
+const FORMAT_EXAMPLE = 'e.g. 2026-03-02T09:00:00Z or 2026-03-02T09:00:00+01:00';
+
+/** A named schema (`{ $ref: 'Filters#' }`) is looked up where the validators keep it. */
+function resolve(schema: unknown): Schema {
+  let current = (typeof schema === 'object' && schema !== null ? schema : {}) as Schema;
+  for (let depth = 0; typeof current.$ref === 'string' && depth < 10; depth++) {
+    current = (bodyAjv.getSchema(current.$ref)?.schema ?? {}) as Schema;
+  }
+  return current;
+}
+
+const literal = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** What a schema takes, in words: its values (const, enum) and the kinds of the rest. */
+function allowed(schema: unknown): { values: unknown[]; kinds: string[] } {
+  const s = resolve(schema);
+  const branches = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (branches) {
+    const all = branches.map(allowed);
+    return { values: all.flatMap((a) => a.values), kinds: [...new Set(all.flatMap((a) => a.kinds))] };
+  }
+  if ('const' in s) return { values: [s.const], kinds: [] };
+  if (Array.isArray(s.enum)) return { values: s.enum, kinds: [] };
+  return { values: [], kinds: [kindOf(s)] };
+}
+
+function kindOf(s: Schema): string {
+  const type = Array.isArray(s.type) ? s.type.join(' or ') : s.type;
+  if (type === 'null') return 'null';
+  if (type === 'object') {
+    const names = Object.keys(s.properties ?? {});
+    return names.length > 0 && names.length <= 6 ? `an object {${names.join(', ')}}` : 'an object';
+  }
+  if (type === 'array') return 'an array';
+  if (type === 'string' && s.format === 'date') return 'a date YYYY-MM-DD';
+  if (type === 'string' && s.format === 'date-time') return 'a date-time with an offset or Z';
+  if (type === 'string') return 'a string';
+  if (type === 'integer') return 'an integer';
+  if (type === 'number') return 'a number';
+  if (type === 'boolean') return 'true or false';
+  return 'a valid value';
+}
+
+/** "must be one of a, b, c, or an object {from, to}". */
+function mustBeOneOf(schema: unknown): string {
+  const { values, kinds } = allowed(schema);
+  const words = [...(values.length > 0 ? [values.map(literal).join(', ')] : []), ...kinds];
+  const list =
+    words.length <= 1
+      ? (words[0] ?? 'valid')
+      : words.length === 2 && values.length === 0
+        ? `${words[0]} or ${words[1]}`
+        : `${words.slice(0, -1).join(', ')}, or ${words.at(-1)}`;
+  return values.length > 1 || (values.length === 1 && kinds.length > 0) ? `must be one of ${list}` : `must be ${list}`;
+}
+
+/** Ajv's message for one failed keyword, said with the schema's own values where it has them. */
+function messageOf(error: ErrorObject): string {
+  const parent = (error.parentSchema ?? {}) as Schema;
+  switch (error.keyword) {
+    case 'enum':
+    case 'const':
+      return mustBeOneOf(parent);
+    case 'format':
+    case 'pattern': {
+      const data = typeof error.data === 'string' ? error.data : '';
+      if (parent.format === 'date') {
+        return DATE_TIME.test(data) ? 'must be a date YYYY-MM-DD, not a date-time' : 'must be a date YYYY-MM-DD';
+      }
+      if (parent.format === 'date-time') {
+        return NAIVE_DATE_TIME.test(data)
+          ? `must say its offset from UTC: add Z or an offset such as +01:00 (${FORMAT_EXAMPLE})`
+          : `must be a date-time with an offset or Z (${FORMAT_EXAMPLE})`;
+      }
+      if (error.keyword === 'format' && parent.format === 'email') return 'must be an e-mail address';
+      if (error.keyword === 'format' && parent.format === 'uri') return 'must be an absolute URL';
+      return error.message ?? 'is invalid';
+    }
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Errors that say the value is not of a branch's kind at all (rather than a wrong part of it). */
+const KIND_KEYWORDS = new Set(['type', 'const', 'enum', 'anyOf', 'oneOf']);
+
+/**
+ * One union that nothing matched, explained: when the value has the kind of some branch (an
+ * object where an object may go), that branch's own errors; otherwise one message listing what
+ * the union takes. Each branch is checked again on its own, so its errors are known apart.
+ */
+function explainUnion(error: ErrorObject, prefix: string, ajv: Ajv): FieldError[] {
+  const branches = (Array.isArray(error.schema) ? error.schema : []) as unknown[];
+  let best: FieldError[] | null = null;
+  for (const branch of branches) {
+    const validate = ajv.compile(branch as object);
+    // A branch that passes on its own (defaults filled in) leaves the one message below.
+    if (validate(structuredClone(error.data))) {
+      best = null;
+      break;
+    }
+    const errors = validate.errors ?? [];
+    if (errors.some((e) => e.instancePath === '' && KIND_KEYWORDS.has(e.keyword))) continue;
+    const explained = toFieldErrors(errors, `${prefix}${error.instancePath}`, ajv === textAjv ? 'text' : 'body');
+    if (!best || explained.length < best.length) best = explained;
+  }
+  return best ?? [{ path: `${prefix}${error.instancePath}`, message: mustBeOneOf({ anyOf: branches }) }];
+}
+
+const under = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
+
+/**
+ * Turns Ajv errors into `{ path, message }` entries with JSON-pointer paths (docs/api.md
+ * "Conventions"): one message per field, naming the allowed values of an enum or a union, and what
+ * a date or a date-time lacks. `part` says which validator produced them (bodies are strict).
+ */
+export function toFieldErrors(errors: ErrorObject[], prefix = '', part: 'body' | 'text' = 'body'): FieldError[] {
+  const ajv = part === 'body' ? bodyAjv : textAjv;
+  // The outermost failed unions; everything at or below them is their branches' noise.
+  const unions = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    // Ajv reports a union after the unions nested in it: at one path, the later is the outer.
+    .map((error, index) => ({ error, index }))
+    .sort((a, b) => a.error.instancePath.length - b.error.instancePath.length || b.index - a.index)
+    .map(({ error }) => error)
+    .filter((e, i, all) => !all.slice(0, i).some((outer) => under(e.instancePath, outer.instancePath)));
   const seen = new Set<string>();
   const out: FieldError[] = [];
+  const add = (entry: FieldError) => {
+    const key = `${entry.path}\u0000${entry.message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(entry);
+  };
   for (const error of errors) {
-    let path = error.instancePath;
-    let message = error.message ?? 'is invalid';
+    const union = unions.find((u) => under(error.instancePath, u.instancePath));
+    if (union) {
+      if (error === union) explainUnion(union, prefix, ajv).forEach(add);
+      continue;
+    }
     if (error.keyword === 'additionalProperties') {
       const property = (error.params as { additionalProperty: string }).additionalProperty;
-      path = `${path}/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      message = 'is not an allowed property';
+      add({ path: `${prefix}${error.instancePath}/${pointer(property)}`, message: 'is not an allowed property' });
     } else if (error.keyword === 'required') {
       const property = (error.params as { missingProperty: string }).missingProperty;
-      path = `${path}/${property}`;
-      message = 'is required';
-    } else if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
-      // The branch errors already say what is wrong; the summary adds nothing.
-      if (errors.some((e) => e !== error && e.instancePath.startsWith(error.instancePath))) continue;
+      add({ path: `${prefix}${error.instancePath}/${pointer(property)}`, message: 'is required' });
+    } else {
+      add({ path: `${prefix}${error.instancePath}`, message: messageOf(error) });
     }
-    const fullPath = `${prefix}${path}`;
-    const key = `${fullPath}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ path: fullPath, message });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /** SQL of sending: recipient candidates, send batches and their deliveries. */
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { deliveries, projects, reportContents, reports, sends, users, workspaceMembers } from '../db/schema.js';
+import { deliveries, projects, reportContents, reports, sends, users, workspaceMembers, workspaces } from '../db/schema.js';
 import { totalOf, type Page, type Paged } from '../lib/paging.js';
 import { projectReadableBy } from './access.repository.js';
 import type { ReportRow } from './reports.repository.js';
@@ -59,6 +59,57 @@ export function recipientCandidates(
       ),
     )
     .orderBy(desc(users.createdAt), desc(users.id));
+}
+
+/** Why users are not recipient candidates of a report: what of its scope they cannot read. */
+export interface RecipientStanding {
+  /** The report's workspaces, by name. */
+  workspaces: { id: string; name: string }[];
+  /** Per user: the report's workspaces they are a member of. */
+  memberships: Map<string, Set<string>>;
+  /** Per user: the version's restricting projects they cannot read (a deleted one has name null). */
+  unreadable: Map<string, { id: string; name: string | null }[]>;
+}
+
+/**
+ * The facts behind `recipientCandidates` for the given users, to explain a refusal: their
+ * memberships among the report's workspaces and, when the version restricts by project, the
+ * projects they cannot read (the same rule, `projectReadableBy`).
+ */
+export async function recipientStanding(
+  db: Db,
+  report: Pick<ReportRow, 'workspaceIds' | 'snapshotProjectIds' | 'restrictsRecipients'>,
+  userIds: readonly string[],
+): Promise<RecipientStanding> {
+  const ids = [...new Set(userIds)];
+  const named = await db
+    .select({ id: workspaces.id, name: workspaces.name })
+    .from(workspaces)
+    .where(inArray(workspaces.id, report.workspaceIds));
+  const workspaceList = report.workspaceIds.map((id) => ({ id, name: named.find((w) => w.id === id)?.name ?? id }));
+  const memberships = new Map<string, Set<string>>(ids.map((id) => [id, new Set<string>()]));
+  if (ids.length > 0) {
+    const rows = await db
+      .select({ userId: workspaceMembers.userId, workspaceId: workspaceMembers.workspaceId })
+      .from(workspaceMembers)
+      .where(and(inArray(workspaceMembers.userId, ids), inArray(workspaceMembers.workspaceId, report.workspaceIds)));
+    for (const row of rows) memberships.get(row.userId)?.add(row.workspaceId);
+  }
+  const unreadable = new Map<string, { id: string; name: string | null }[]>(ids.map((id) => [id, []]));
+  const projectIds = [...new Set(report.snapshotProjectIds ?? [])];
+  if (report.restrictsRecipients && projectIds.length > 0 && ids.length > 0) {
+    const existing = await db.select({ id: projects.id }).from(projects).where(inArray(projects.id, projectIds));
+    const gone = projectIds.filter((id) => !existing.some((p) => p.id === id));
+    const rows = await db
+      .select({ userId: users.id, id: projects.id, name: projects.name })
+      .from(users)
+      .innerJoin(projects, inArray(projects.id, projectIds))
+      .where(and(inArray(users.id, ids), sql`not ${projectReadableBy(users.id)}`))
+      .orderBy(asc(projects.name), asc(projects.id));
+    for (const row of rows) unreadable.get(row.userId)?.push({ id: row.id, name: row.name });
+    for (const list of unreadable.values()) list.push(...gone.map((id) => ({ id, name: null })));
+  }
+  return { workspaces: workspaceList, memberships, unreadable };
 }
 
 export async function insertSend(db: Db, row: typeof sends.$inferInsert): Promise<void> {

@@ -37,15 +37,31 @@ export interface FuzzRequest {
   payload?: string;
 }
 
-export function operationsOf(doc: { paths: Record<string, Record<string, Schema>> }): Operation[] {
+/** `schema` with every `#/components/schemas/<Name>` reference replaced by that schema (they never cycle). */
+function inlined(schema: unknown, components: Record<string, unknown>): any {
+  if (Array.isArray(schema)) return schema.map((item) => inlined(item, components));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const ref = (schema as Schema).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    return inlined(components[ref.slice('#/components/schemas/'.length)], components);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inlined(value, components)]));
+}
+
+export function operationsOf(doc: {
+  paths: Record<string, Record<string, Schema>>;
+  components?: { schemas?: Record<string, unknown> };
+}): Operation[] {
   const operations: Operation[] = [];
+  const components = doc.components?.schemas ?? {};
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
+      const body = op.requestBody?.content?.['application/json']?.schema;
       operations.push({
         method: method.toUpperCase(),
         path,
         parameters: op.parameters ?? [],
-        body: op.requestBody?.content?.['application/json']?.schema ?? null,
+        body: body === undefined ? null : inlined(body, components),
       });
     }
   }

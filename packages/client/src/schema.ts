@@ -1108,11 +1108,739 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description RFC 9457 problem details (application/problem+json). */
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            errors?: {
+                path: string;
+                message: string;
+                /** @description Batch requests: the position of the refused item. */
+                index?: number;
+            }[];
+        };
+        User: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            email: string;
+            timezone: string;
+            imageUrl: string | null;
+            instanceAdmin: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        Token: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            scopes: ("read" | "write")[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            expiresAt: string | null;
+        };
+        CreatedToken: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            scopes: ("read" | "write")[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            expiresAt: string | null;
+            /** @description The bearer secret; shown only in this response. */
+            token: string;
+        };
+        CreateTokenBody: {
+            name?: string;
+            scopes: ("read" | "write")[];
+            expiresInDays?: number;
+        };
+        Session: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            lastSeenAt: string;
+            /**
+             * Format: date-time
+             * @description When the session ends if unused: the earlier of its idle and absolute limits.
+             */
+            expiresAt: string;
+            userAgent: string;
+            /** @description Whether this is the session making the request. */
+            current: boolean;
+        };
+        SignedIn: {
+            user: components["schemas"]["User"];
+            session: components["schemas"]["Session"];
+        };
+        PasswordLink: {
+            /** @description The set-password page with the one-time secret in its fragment; shown once. */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            expiresAt: string;
+        };
+        Workspace: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            /**
+             * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
+             * @enum {unknown}
+             */
+            role: "owner" | "admin" | "member";
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        /**
+         * @description Role in a workspace.
+         * @enum {unknown}
+         */
+        WorkspaceRole: "owner" | "admin" | "member";
+        WorkspaceMember: {
+            /** @description Opaque id (UUID v7). */
+            userId: string;
+            name: string;
+            email: string;
+            imageUrl: string | null;
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        Project: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        ProjectListItem: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description Whether the caller is a member of the project. */
+            isMember: boolean;
+        };
+        ProjectMember: {
+            /** @description Opaque id (UUID v7). */
+            userId: string;
+            name: string;
+        };
+        TimeEntry: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            projectId: string | null;
+            /** @description Opaque id (UUID v7). */
+            userId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            start: string;
+            minutes: number;
+            description: string;
+            tags: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        CreateTimeEntryBody: {
+            /** @description Opaque id (UUID v7). */
+            workspaceId: string;
+            /** @description null or absent: unassigned. */
+            projectId?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
+             */
+            start: string;
+            minutes: number;
+            description?: string;
+            /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
+            tags?: string[];
+            /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
+            userId?: string;
+        };
+        PatchTimeEntryBody: {
+            projectId?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
+             */
+            start?: string;
+            minutes?: number;
+            description?: string;
+            /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
+            tags?: string[];
+        };
+        TimeEntriesBatch: {
+            /** @description The entries created, in the order of the request. */
+            entries: components["schemas"]["TimeEntry"][];
+        };
+        Template: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            description: string;
+            /** @description Liquid source of the report body. */
+            body: string;
+            /** @description Liquid for the suggested report name; '' when not defined. */
+            nameTemplate: string;
+            /** @description Liquid for the suggested report note; '' when not defined. */
+            noteTemplate: string;
+            enabled: boolean;
+            /** @description Seeded with the installation. */
+            builtIn: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        /** @description Resolved in the owner's timezone at render time; weeks start on Monday. */
+        DatePreset: "today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month";
+        /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+        DateRange: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            to: string;
+        };
+        Filters: {
+            workspaceIds: string[];
+            projectIds?: string[];
+            userIds?: string[];
+            tags?: string[];
+            dateRange: components["schemas"]["DateRange"];
+        };
+        FiltersInput: {
+            workspaceIds: string[];
+            projectIds?: string[];
+            userIds?: string[];
+            tags?: string[];
+            dateRange: components["schemas"]["DatePreset"] | components["schemas"]["DateRange"];
+        };
+        ReportBody: {
+            name: string;
+            /** @description Opaque id (UUID v7). */
+            templateId: string;
+            filters: components["schemas"]["FiltersInput"];
+            note?: string | null;
+        };
+        ReportSummary: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            /** @description Opaque id (UUID v7). */
+            ownerUserId: string;
+            templateId: string;
+            filters: components["schemas"]["Filters"];
+            note: string | null;
+            totalMinutes: number | null;
+            snapshotProjectIds: string[] | null;
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+        };
+        Report: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            /** @description Opaque id (UUID v7). */
+            ownerUserId: string;
+            templateId: string;
+            filters: components["schemas"]["Filters"];
+            note: string | null;
+            totalMinutes: number | null;
+            snapshotProjectIds: string[] | null;
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            renderedMarkdown: string;
+        };
+        ReportPreview: {
+            suggestedName: string;
+            suggestedNote: string;
+            renderedMarkdown: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            filters: components["schemas"]["Filters"];
+        };
+        /** @description Minutes by project, user, tag and day when the version was rendered; names as they were then. */
+        VersionSummary: {
+            totalMinutes: number;
+            entryCount: number;
+            byProject: {
+                id: string | null;
+                name: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+            byUser: {
+                id: string;
+                name: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+            byTag: {
+                tag: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+            byDay: {
+                /** @description YYYY-MM-DD in the owner's timezone. */
+                date: string;
+                minutes: number;
+                entryCount: number;
+            }[];
+        };
+        ReportVersion: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            version: number;
+            /** @description The report's name as this version was rendered. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            templateId: string | null;
+            filters: components["schemas"]["Filters"] | null;
+            /** @description The version has at least one delivery (a self-copy counts). */
+            sent: boolean;
+        };
+        ReportContent: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            version: number;
+            /** @description The report's name as this version was rendered. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            templateId: string | null;
+            filters: components["schemas"]["Filters"] | null;
+            /** @description The version has at least one delivery (a self-copy counts). */
+            sent: boolean;
+            /** @description null for versions rendered before summaries were stored (their entries may have changed since). */
+            summary: components["schemas"]["VersionSummary"] | null;
+            renderedMarkdown: string;
+        };
+        GroupChange: {
+            key: string | null;
+            /** @description Project or user name (as the newer version has it), tag or date. */
+            label: string;
+            fromMinutes: number;
+            toMinutes: number;
+            deltaMinutes: number;
+        };
+        VersionDiff: {
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            from: {
+                /** @description Opaque id (UUID v7). */
+                reportContentId: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant in UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+            to: {
+                /** @description Opaque id (UUID v7). */
+                reportContentId: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant in UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+            totalMinutes: {
+                from: number;
+                to: number;
+                deltaMinutes: number;
+            };
+            /** @description null when either version has no stored summary. */
+            byProject: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byUser: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byTag: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byDay: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            period: {
+                from: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    to: string;
+                } | null;
+                to: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    to: string;
+                } | null;
+                changed: boolean;
+            };
+            templateId: {
+                from: string | null;
+                to: string | null;
+                changed: boolean;
+            };
+            filters: {
+                from: components["schemas"]["Filters"] | null;
+                to: components["schemas"]["Filters"] | null;
+                /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
+                changes: {
+                    field: "workspaceIds" | "projectIds" | "userIds" | "tags";
+                    added: string[];
+                    removed: string[];
+                }[];
+            };
+            markdownDiff: string | null;
+        };
+        RecipientCandidate: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            name: string;
+            email: string;
+            imageUrl: string | null;
+        };
+        SendBody: {
+            /**
+             * @description Recipient candidates; a repeated id is delivered once.
+             * @default []
+             */
+            recipientUserIds?: string[];
+            /**
+             * @description Also put a copy in the sender's own inbox.
+             * @default false
+             */
+            sendToSelf?: boolean;
+            message?: string | null;
+        };
+        SendResult: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Teammate deliveries; a self-copy is not counted. */
+            delivered: number;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+        };
+        SendHistoryEntry: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            version: number;
+            /** @description Teammates only, not the self-copy. */
+            recipients: {
+                /** @description Opaque id (UUID v7). */
+                userId: string;
+                name: string;
+            }[];
+            sendToSelf: boolean;
+            message: string | null;
+            /** @description Teammate recipients who have read it; 0 for anyone but the report's owner. */
+            readCount: number;
+        };
+        InboxMessage: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            reportName: string;
+            version: number;
+            /** @description Opaque id (UUID v7). */
+            senderUserId: string;
+            senderName: string;
+            message: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+            readAt: string | null;
+            /** @description A copy the sender put in their own inbox. */
+            self: boolean;
+        };
+        InboxMessageWithContent: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            reportName: string;
+            version: number;
+            /** @description Opaque id (UUID v7). */
+            senderUserId: string;
+            senderName: string;
+            message: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            sentAt: string;
+            readAt: string | null;
+            /** @description A copy the sender put in their own inbox. */
+            self: boolean;
+            /** @description The delivered version, unchanged by later edits. */
+            renderedMarkdown: string;
+        };
+        Share: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description The number of the version the link serves. */
+            version: number;
+            /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
+            token: string;
+            /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
+            url: string;
+            hasPasscode: boolean;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            viewCount: number;
+            lastViewedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+        };
+        /** @description May be omitted entirely: a link without passcode or expiry. */
+        MintShareBody: {
+            /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
+            passcode?: string;
+            /** @description Omitted: the link never expires. */
+            expiresInDays?: number;
+        };
+        /**
+         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
+         * @enum {unknown}
+         */
+        ReactionKey: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
+        /** @description Only keys with at least one reaction are listed, in the fixed key order. */
+        ReactionSummary: {
+            emoji: components["schemas"]["ReactionKey"];
+            count: number;
+            reactedByMe: boolean;
+            /** @description Display names of the reacting users, earliest reaction first. */
+            userNames: string[];
+        };
+        Comment: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            authorUserId: string | null;
+            /** @description Frozen at write time. */
+            authorName: string;
+            authorImageUrl: string | null;
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            updatedAt: string;
+            /** @description True when the caller wrote it. */
+            editable: boolean;
+            reactions: components["schemas"]["ReactionSummary"][];
+        };
+        CommentBody: {
+            /** @description Markdown, 1-10000 characters, not blank. */
+            body: string;
+        };
+        ReactionBody: {
+            emoji: components["schemas"]["ReactionKey"];
+        };
+        Discussion: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description False for a version never sent: read-only and empty. */
+            shared: boolean;
+            /** @description Reactions on the version body. */
+            reactions: components["schemas"]["ReactionSummary"][];
+            /** @description Oldest first. */
+            comments: components["schemas"]["Comment"][];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the client's own X-Request-Id when well-formed, otherwise a new one. */
+        "X-Request-Id": string;
+        /** @description The size of the whole list (after filters, before `limit` and `offset`). */
+        "X-Total-Count": number;
+        /** @description While items remain after this page: `<URL of the next page>; rel="next"` (RFC 8288). */
+        Link: string;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
+        /** @description The report's version as a strong entity tag (`"3"`), for `If-Match` on the next edit. */
+        ETag: string;
+        /** @description The token's request units per minute (while API_RATE_LIMIT is on). */
+        "RateLimit-Limit": number;
+        /** @description The units left in this minute. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window resets. */
+        "RateLimit-Reset": number;
+        /** @description The policy, `<limit>;w=60`. */
+        "RateLimit-Policy": string;
+        /** @description The authentication scheme, or the scope the token lacks (RFC 6750). */
+        "WWW-Authenticate": string;
+        /** @description The web app's session cookie (HttpOnly, SameSite=Lax), set on sign-in and cleared on sign-out. */
+        "Set-Cookie": string;
+        /** @description An attachment file name for the Markdown download. */
+        "Content-Disposition": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1129,6 +1857,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1151,6 +1880,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1162,6 +1892,7 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1184,10 +1915,22 @@ export interface operations {
             /** @description text/plain; version=0.0.4 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": string;
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1204,143 +1947,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["User"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1369,163 +2052,93 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1545,143 +2158,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1701,6 +2254,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1708,141 +2266,79 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1874,163 +2370,93 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2047,143 +2473,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2209,143 +2575,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        timezone: string;
-                        imageUrl: string | null;
-                        instanceAdmin: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2362,154 +2668,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    scopes: ("read" | "write")[];
-                    expiresInDays?: number;
-                };
+                "application/json": components["schemas"]["CreateTokenBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        scopes: ("read" | "write")[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        expiresAt: string | null;
-                        /** @description The bearer secret; shown only in this response. */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["CreatedToken"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2526,141 +2768,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        scopes: ("read" | "write")[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        expiresAt: string | null;
-                    }[];
+                    "application/json": components["schemas"]["Token"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2680,6 +2864,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2687,121 +2876,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2825,147 +2962,65 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            name: string;
-                            email: string;
-                            timezone: string;
-                            imageUrl: string | null;
-                            instanceAdmin: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        session: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            lastSeenAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When the session ends if unused: the earlier of its idle and absolute limits.
-                             */
-                            expiresAt: string;
-                            userAgent: string;
-                            /** @description Whether this is the session making the request. */
-                            current: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["SignedIn"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2990,127 +3045,53 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        user: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            name: string;
-                            email: string;
-                            timezone: string;
-                            imageUrl: string | null;
-                            instanceAdmin: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        session: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            lastSeenAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When the session ends if unused: the earlier of its idle and absolute limits.
-                             */
-                            expiresAt: string;
-                            userAgent: string;
-                            /** @description Whether this is the session making the request. */
-                            current: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["SignedIn"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3130,138 +3111,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The set-password page with the one-time secret in its fragment; shown once. */
-                        url: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["PasswordLink"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3286,6 +3212,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3293,121 +3224,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3424,151 +3303,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        lastSeenAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the session ends if unused: the earlier of its idle and absolute limits.
-                         */
-                        expiresAt: string;
-                        userAgent: string;
-                        /** @description Whether this is the session making the request. */
-                        current: boolean;
-                    }[];
+                    "application/json": components["schemas"]["Session"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3585,6 +3396,12 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3592,121 +3409,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3726,6 +3491,12 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3733,121 +3504,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3864,144 +3583,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Workspace"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4024,144 +3682,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4181,144 +3778,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4344,144 +3880,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /**
-                         * @description The caller's role; an instance admin who is not a member sees "owner", the role they act with.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4501,141 +3976,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        name: string;
-                        email: string;
-                        imageUrl: string | null;
-                        /**
-                         * @description Role in a workspace.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                    }[];
+                    "application/json": components["schemas"]["WorkspaceMember"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4655,11 +4072,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Role in a workspace.
-                     * @enum {unknown}
-                     */
-                    role: "owner" | "admin" | "member";
+                    role: components["schemas"]["WorkspaceRole"];
                 };
             };
         };
@@ -4667,161 +4080,93 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        name: string;
-                        email: string;
-                        imageUrl: string | null;
-                        /**
-                         * @description Role in a workspace.
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "admin" | "member";
-                    };
+                    "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4843,6 +4188,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4850,141 +4200,79 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5004,143 +4292,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /** @description Whether the caller is a member of the project. */
-                        isMember: boolean;
-                    }[];
+                    "application/json": components["schemas"]["ProjectListItem"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5166,141 +4394,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5320,134 +4490,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        name: string;
-                    }[];
+                    "application/json": components["schemas"]["ProjectMember"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5469,6 +4588,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5476,121 +4600,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5612,6 +4684,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5619,121 +4696,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5763,156 +4788,85 @@ export interface operations {
             /** @description Newest first; the X-Total-Count header gives the size of the filtered set before limit/offset, and Link the next page (rel="next"). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        projectId: string | null;
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        start: string;
-                        minutes: number;
-                        description: string;
-                        tags: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["TimeEntry"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5926,179 +4880,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Opaque id (UUID v7). */
-                    workspaceId: string;
-                    /** @description null or absent: unassigned. */
-                    projectId?: string | null;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
-                     */
-                    start: string;
-                    minutes: number;
-                    description?: string;
-                    /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
-                    tags?: string[];
-                    /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
-                    userId?: string;
-                };
+                "application/json": components["schemas"]["CreateTimeEntryBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        projectId: string | null;
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        start: string;
-                        minutes: number;
-                        description: string;
-                        tags: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["TimeEntry"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6114,23 +4979,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description 1 to 1000 entries, each as the body of POST /time-entries. */
-                    entries: {
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        /** @description null or absent: unassigned. */
-                        projectId?: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
-                         */
-                        start: string;
-                        minutes: number;
-                        description?: string;
-                        /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
-                        tags?: string[];
-                        /** @description Whose time this is (default: the caller); another member only for workspace admins/owners. */
-                        userId?: string;
-                    }[];
+                    entries: components["schemas"]["CreateTimeEntryBody"][];
                 };
             };
         };
@@ -6138,179 +4987,93 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The entries created, in the order of the request. */
-                        entries: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /** @description Opaque id (UUID v7). */
-                            workspaceId: string;
-                            projectId: string | null;
-                            /** @description Opaque id (UUID v7). */
-                            userId: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            start: string;
-                            minutes: number;
-                            description: string;
-                            tags: string[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TimeEntriesBatch"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6330,6 +5093,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6337,121 +5105,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6468,174 +5184,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    projectId?: string | null;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.
-                     */
-                    start?: string;
-                    minutes?: number;
-                    description?: string;
-                    /** @description Up to 20 distinct tags (case-sensitive), each 1-50 characters. */
-                    tags?: string[];
-                };
+                "application/json": components["schemas"]["PatchTimeEntryBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        workspaceId: string;
-                        projectId: string | null;
-                        /** @description Opaque id (UUID v7). */
-                        userId: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        start: string;
-                        minutes: number;
-                        description: string;
-                        tags: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["TimeEntry"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6655,154 +5287,83 @@ export interface operations {
             /** @description Newest first (then id, descending). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Template"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6833,154 +5394,83 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Template"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7000,154 +5490,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Template"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7167,6 +5586,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7174,121 +5598,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7322,154 +5694,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description Liquid source of the report body. */
-                        body: string;
-                        /** @description Liquid for the suggested report name; '' when not defined. */
-                        nameTemplate: string;
-                        /** @description Liquid for the suggested report note; '' when not defined. */
-                        noteTemplate: string;
-                        enabled: boolean;
-                        /** @description Seeded with the installation. */
-                        builtIn: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Template"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7490,24 +5791,7 @@ export interface operations {
                     nameTemplate?: string;
                     /** @description Liquid. */
                     noteTemplate?: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
+                    filters: components["schemas"]["FiltersInput"];
                     /** @description The report name the template sees; "Template preview" when absent. */
                     name?: string;
                 };
@@ -7517,155 +5801,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        suggestedName: string;
-                        suggestedNote: string;
-                        renderedMarkdown: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["ReportPreview"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7696,170 +5908,85 @@ export interface operations {
             /** @description Newest first; X-Total-Count carries the filtered total. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["ReportSummary"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7873,203 +6000,91 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Opaque id (UUID v7). */
-                    templateId: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
-                    note?: string | null;
-                };
+                "application/json": components["schemas"]["ReportBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8086,6 +6101,11 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8095,121 +6115,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8223,185 +6191,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Opaque id (UUID v7). */
-                    templateId: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
-                    note?: string | null;
-                };
+                "application/json": components["schemas"]["ReportBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        suggestedName: string;
-                        suggestedNote: string;
-                        renderedMarkdown: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["ReportPreview"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8421,173 +6294,84 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8607,6 +6391,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8614,121 +6403,69 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8748,223 +6485,101 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description Opaque id (UUID v7). */
-                    templateId: string;
-                    filters: {
-                        workspaceIds: string[];
-                        projectIds?: string[];
-                        userIds?: string[];
-                        tags?: string[];
-                        dateRange: ("today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month") | {
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description YYYY-MM-DD
-                             */
-                            to: string;
-                        };
-                    };
-                    note?: string | null;
-                };
+                "application/json": components["schemas"]["ReportBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        /** @description Opaque id (UUID v7). */
-                        ownerUserId: string;
-                        templateId: string;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        };
-                        note: string | null;
-                        totalMinutes: number | null;
-                        snapshotProjectIds: string[] | null;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8984,136 +6599,83 @@ export interface operations {
             /** @description Newest user first (then id, descending). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        name: string;
-                        email: string;
-                        imageUrl: string | null;
-                    }[];
+                    "application/json": components["schemas"]["RecipientCandidate"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9130,162 +6692,90 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Recipient candidates; a repeated id is delivered once.
-                     * @default []
-                     */
-                    recipientUserIds?: string[];
-                    /**
-                     * @description Also put a copy in the sender's own inbox.
-                     * @default false
-                     */
-                    sendToSelf?: boolean;
-                    message?: string | null;
-                };
+                "application/json": components["schemas"]["SendBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Teammate deliveries; a self-copy is not counted. */
-                        delivered: number;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        version: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                    };
+                    "application/json": components["schemas"]["SendResult"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9310,151 +6800,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        version: number;
-                        /** @description Teammates only, not the self-copy. */
-                        recipients: {
-                            /** @description Opaque id (UUID v7). */
-                            userId: string;
-                            name: string;
-                        }[];
-                        sendToSelf: boolean;
-                        message: string | null;
-                        /** @description Teammate recipients who have read it; 0 for anyone but the report's owner. */
-                        readCount: number;
-                    }[];
+                    "application/json": components["schemas"]["SendHistoryEntry"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9476,151 +6900,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        reportName: string;
-                        version: number;
-                        /** @description Opaque id (UUID v7). */
-                        senderUserId: string;
-                        senderName: string;
-                        message: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        readAt: string | null;
-                        /** @description A copy the sender put in their own inbox. */
-                        self: boolean;
-                    }[];
+                    "application/json": components["schemas"]["InboxMessage"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9640,153 +6998,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        reportName: string;
-                        version: number;
-                        /** @description Opaque id (UUID v7). */
-                        senderUserId: string;
-                        senderName: string;
-                        message: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        readAt: string | null;
-                        /** @description A copy the sender put in their own inbox. */
-                        self: boolean;
-                        /** @description The delivered version, unchanged by later edits. */
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["InboxMessageWithContent"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9806,151 +7094,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        reportName: string;
-                        version: number;
-                        /** @description Opaque id (UUID v7). */
-                        senderUserId: string;
-                        senderName: string;
-                        message: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        sentAt: string;
-                        readAt: string | null;
-                        /** @description A copy the sender put in their own inbox. */
-                        self: boolean;
-                    };
+                    "application/json": components["schemas"]["InboxMessage"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9975,151 +7195,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Share"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10134,166 +7288,92 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description May be omitted entirely: a link without passcode or expiry. */
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
-                    passcode?: string;
-                    /** @description Omitted: the link never expires. */
-                    expiresInDays?: number;
-                };
+                "application/json": components["schemas"]["MintShareBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Share"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10318,151 +7398,85 @@ export interface operations {
             /** @description Newest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Share"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10477,166 +7491,92 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description May be omitted entirely: a link without passcode or expiry. */
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description 4-128 characters, counted after Unicode NFC normalisation. Stored as a PBKDF2 hash; never returned. */
-                    passcode?: string;
-                    /** @description Omitted: the link never expires. */
-                    expiresInDays?: number;
-                };
+                "application/json": components["schemas"]["MintShareBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Share"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10656,151 +7596,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description The number of the version the link serves. */
-                        version: number;
-                        /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
-                        token: string;
-                        /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
-                        url: string;
-                        hasPasscode: boolean;
-                        expiresAt: string | null;
-                        revokedAt: string | null;
-                        viewCount: number;
-                        lastViewedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Share"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10825,182 +7697,85 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description False for a version never sent: read-only and empty. */
-                        shared: boolean;
-                        /** @description Reactions on the version body. */
-                        reactions: {
-                            /**
-                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                             * @enum {unknown}
-                             */
-                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                            count: number;
-                            reactedByMe: boolean;
-                            /** @description Display names of the reacting users, earliest reaction first. */
-                            userNames: string[];
-                        }[];
-                        /** @description Oldest first. */
-                        comments: {
-                            /** @description Opaque id (UUID v7). */
-                            id: string;
-                            /** @description Opaque id (UUID v7). */
-                            reportContentId: string;
-                            authorUserId: string | null;
-                            /** @description Frozen at write time. */
-                            authorName: string;
-                            authorImageUrl: string | null;
-                            body: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            updatedAt: string;
-                            /** @description True when the caller wrote it. */
-                            editable: boolean;
-                            reactions: {
-                                /**
-                                 * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                                 * @enum {unknown}
-                                 */
-                                emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                                count: number;
-                                reactedByMe: boolean;
-                                /** @description Display names of the reacting users, earliest reaction first. */
-                                userNames: string[];
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Discussion"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11017,193 +7792,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Markdown, 1-10000 characters, not blank. */
-                    body: string;
-                };
+                "application/json": components["schemas"]["CommentBody"];
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        authorUserId: string | null;
-                        /** @description Frozen at write time. */
-                        authorName: string;
-                        authorImageUrl: string | null;
-                        body: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description True when the caller wrote it. */
-                        editable: boolean;
-                        reactions: {
-                            /**
-                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                             * @enum {unknown}
-                             */
-                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                            count: number;
-                            reactedByMe: boolean;
-                            /** @description Display names of the reacting users, earliest reaction first. */
-                            userNames: string[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11225,6 +7907,11 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11232,141 +7919,79 @@ export interface operations {
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11385,193 +8010,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Markdown, 1-10000 characters, not blank. */
-                    body: string;
-                };
+                "application/json": components["schemas"]["CommentBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        id: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        authorUserId: string | null;
-                        /** @description Frozen at write time. */
-                        authorName: string;
-                        authorImageUrl: string | null;
-                        body: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        updatedAt: string;
-                        /** @description True when the caller wrote it. */
-                        editable: boolean;
-                        reactions: {
-                            /**
-                             * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                             * @enum {unknown}
-                             */
-                            emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                            count: number;
-                            reactedByMe: boolean;
-                            /** @description Display names of the reacting users, earliest reaction first. */
-                            userNames: string[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11588,173 +8120,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                     * @enum {unknown}
-                     */
-                    emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                };
+                "application/json": components["schemas"]["ReactionBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                         * @enum {unknown}
-                         */
-                        emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                        count: number;
-                        reactedByMe: boolean;
-                        /** @description Display names of the reacting users, earliest reaction first. */
-                        userNames: string[];
-                    }[];
+                    "application/json": components["schemas"]["ReactionSummary"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11773,173 +8232,100 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                     * @enum {unknown}
-                     */
-                    emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                };
+                "application/json": components["schemas"]["ReactionBody"];
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.
-                         * @enum {unknown}
-                         */
-                        emoji: "+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes";
-                        count: number;
-                        reactedByMe: boolean;
-                        /** @description Display names of the reacting users, earliest reaction first. */
-                        userNames: string[];
-                    }[];
+                    "application/json": components["schemas"]["ReactionSummary"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11959,167 +8345,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        version: number;
-                        /** @description The report's name as this version was rendered. */
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        templateId: string | null;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        } | null;
-                        /** @description The version has at least one delivery (a self-copy counts). */
-                        sent: boolean;
-                    }[];
+                    "application/json": components["schemas"]["ReportVersion"][];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12139,197 +8441,85 @@ export interface operations {
             /** @description The version (JSON), or its Markdown document (text/markdown, as an attachment). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportContentId: string;
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        version: number;
-                        /** @description The report's name as this version was rendered. */
-                        name: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 instant in UTC with milliseconds.
-                         */
-                        createdAt: string;
-                        totalMinutes: number;
-                        snapshotProjectIds: string[];
-                        templateId: string | null;
-                        filters: {
-                            workspaceIds: string[];
-                            projectIds?: string[];
-                            userIds?: string[];
-                            tags?: string[];
-                            /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                            dateRange: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            };
-                        } | null;
-                        /** @description The version has at least one delivery (a self-copy counts). */
-                        sent: boolean;
-                        /** @description null for versions rendered before summaries were stored (their entries may have changed since). */
-                        summary: {
-                            totalMinutes: number;
-                            entryCount: number;
-                            byProject: {
-                                id: string | null;
-                                name: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                            byUser: {
-                                id: string;
-                                name: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                            byTag: {
-                                tag: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                            byDay: {
-                                /** @description YYYY-MM-DD in the owner's timezone. */
-                                date: string;
-                                minutes: number;
-                                entryCount: number;
-                            }[];
-                        } | null;
-                        renderedMarkdown: string;
-                    };
+                    "application/json": components["schemas"]["ReportContent"];
                     "text/markdown": string;
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12354,357 +8544,83 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Opaque id (UUID v7). */
-                        reportId: string;
-                        from: {
-                            /** @description Opaque id (UUID v7). */
-                            reportContentId: string;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        to: {
-                            /** @description Opaque id (UUID v7). */
-                            reportContentId: string;
-                            version: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 instant in UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        };
-                        totalMinutes: {
-                            from: number;
-                            to: number;
-                            deltaMinutes: number;
-                        };
-                        /** @description null when either version has no stored summary. */
-                        byProject: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        /** @description null when either version has no stored summary. */
-                        byUser: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        /** @description null when either version has no stored summary. */
-                        byTag: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        /** @description null when either version has no stored summary. */
-                        byDay: {
-                            /** @description Only in `to`. */
-                            added: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description Only in `from`. */
-                            removed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                            /** @description In both, with different minutes. */
-                            changed: {
-                                key: string | null;
-                                /** @description Project or user name (as the newer version has it), tag or date. */
-                                label: string;
-                                fromMinutes: number;
-                                toMinutes: number;
-                                deltaMinutes: number;
-                            }[];
-                        } | null;
-                        period: {
-                            from: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            } | null;
-                            to: {
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                from: string;
-                                /**
-                                 * Format: date
-                                 * @description YYYY-MM-DD
-                                 */
-                                to: string;
-                            } | null;
-                            changed: boolean;
-                        };
-                        templateId: {
-                            from: string | null;
-                            to: string | null;
-                            changed: boolean;
-                        };
-                        filters: {
-                            from: {
-                                workspaceIds: string[];
-                                projectIds?: string[];
-                                userIds?: string[];
-                                tags?: string[];
-                                /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                                dateRange: {
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    from: string;
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    to: string;
-                                };
-                            } | null;
-                            to: {
-                                workspaceIds: string[];
-                                projectIds?: string[];
-                                userIds?: string[];
-                                tags?: string[];
-                                /** @description Inclusive calendar dates; from <= to; at most 366 days. */
-                                dateRange: {
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    from: string;
-                                    /**
-                                     * Format: date
-                                     * @description YYYY-MM-DD
-                                     */
-                                    to: string;
-                                };
-                            } | null;
-                            /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
-                            changes: {
-                                field: "workspaceIds" | "projectIds" | "userIds" | "tags";
-                                added: string[];
-                                removed: string[];
-                            }[];
-                        };
-                        markdownDiff: string | null;
-                    };
+                    "application/json": components["schemas"]["VersionDiff"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        type: string;
-                        title: string;
-                        status: number;
-                        detail: string;
-                        errors?: {
-                            path: string;
-                            message: string;
-                            /** @description Batch requests: the position of the refused item. */
-                            index?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12723,6 +8639,7 @@ export interface operations {
             /** @description The report page, or the passcode prompt. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12732,6 +8649,18 @@ export interface operations {
             /** @description The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unavailable; see Retry-After. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12749,11 +8678,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The link's passcode. */
+                    passcode: string;
+                };
+            };
+        };
         responses: {
             /** @description The report page, or the passcode prompt. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12763,6 +8700,7 @@ export interface operations {
             /** @description Wrong passcode: the prompt again. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12772,6 +8710,7 @@ export interface operations {
             /** @description The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12781,6 +8720,19 @@ export interface operations {
             /** @description Too many wrong passcodes for this link; see Retry-After. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The database is unavailable; see Retry-After. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { responseHeaders } from '../../http/response-headers.js';
 import type { FastifyRequest } from 'fastify';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
@@ -32,6 +33,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
           'is refused (403). Wrong email or password: 401, one answer for both. More than 10 attempts per account or 100 per ' +
           'client address in 15 minutes: 429 with Retry-After.',
         body: SignInBody,
+        ...responseHeaders({ 201: ['Set-Cookie'] }),
         response: { 201: SignedInSchema, ...publicResponses, 401: ProblemSchema, 429: ProblemSchema },
       },
     },
@@ -56,6 +58,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
           "ends the user's other sessions and starts a new one (as signIn). The link then stops working: a used, expired, " +
           'replaced or unknown link is a 404. A cross-origin Origin is refused (403).',
         body: RedeemLinkBody,
+        ...responseHeaders({ 201: ['Set-Cookie'] }),
         response: { 201: SignedInSchema, ...publicResponses, 404: ProblemSchema },
       },
     },
@@ -132,6 +135,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
         operationId: 'signOut',
         summary: 'Sign out',
         description: 'Ends the session making the request and clears its cookie. A bearer request has no session: 404.',
+        ...responseHeaders({ 204: ['Set-Cookie'] }),
         response: { 204: NoContent, ...problemResponses },
       },
     },
@@ -152,6 +156,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
         summary: 'End one of my sessions',
         description: "Anyone, for their own sessions; another user's session or an unknown id is a 404.",
         params: IdParams,
+        ...responseHeaders({ 204: ['Set-Cookie'] }),
         response: { 204: NoContent, ...problemResponses },
       },
     },

@@ -17,26 +17,32 @@ export const SignInBody = Type.Object(
 );
 export type SignInInput = Static<typeof SignInBody>;
 
-export const SessionSchema = Type.Object({
-  id: Id,
-  createdAt: Instant,
-  lastSeenAt: Instant,
-  expiresAt: Type.String({
-    format: 'date-time',
-    description: 'When the session ends if unused: the earlier of its idle and absolute limits.',
-  }),
-  userAgent: Type.String(),
-  current: Type.Boolean({ description: 'Whether this is the session making the request.' }),
-});
+export const SessionSchema = Type.Object(
+  {
+    id: Id,
+    createdAt: Instant,
+    lastSeenAt: Instant,
+    expiresAt: Type.String({
+      format: 'date-time',
+      description: 'When the session ends if unused: the earlier of its idle and absolute limits.',
+    }),
+    userAgent: Type.String(),
+    current: Type.Boolean({ description: 'Whether this is the session making the request.' }),
+  },
+  { $id: 'Session' },
+);
 export type Session = Static<typeof SessionSchema>;
 
-export const SignedInSchema = Type.Object({ user: UserSchema, session: SessionSchema });
+export const SignedInSchema = Type.Object({ user: UserSchema, session: SessionSchema }, { $id: 'SignedIn' });
 export type SignedIn = Static<typeof SignedInSchema>;
 
-export const PasswordLinkSchema = Type.Object({
-  url: Type.String({ description: 'The set-password page with the one-time secret in its fragment; shown once.' }),
-  expiresAt: Instant,
-});
+export const PasswordLinkSchema = Type.Object(
+  {
+    url: Type.String({ description: 'The set-password page with the one-time secret in its fragment; shown once.' }),
+    expiresAt: Instant,
+  },
+  { $id: 'PasswordLink' },
+);
 export type PasswordLink = Static<typeof PasswordLinkSchema>;
 
 export const RedeemLinkBody = Type.Object(

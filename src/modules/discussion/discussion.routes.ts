@@ -1,7 +1,7 @@
 import type { FeatureRoutes } from '../../http/types.js';
 import { sendJsonText } from '../../http/problem.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { PAGED, PAGED_HEADERS, PageQuery, pageHeaders } from '../../http/paging.js';
 import { pageOf } from '../../lib/paging.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './discussion.service.js';
@@ -30,6 +30,7 @@ export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
           `Comments are paged: ${PAGED} A thread that fits one page is the whole thread.`,
         params: IdParams,
         querystring: PageQuery,
+        ...PAGED_HEADERS,
         response: { 200: DiscussionSchema, ...problemResponses },
       },
     },

@@ -17,17 +17,20 @@ const versionFields = {
 };
 
 /** One entry of a report's version history (docs/api.md "Version history"). */
-export const VersionSchema = Type.Object(versionFields);
+export const VersionSchema = Type.Object(versionFields, { $id: 'ReportVersion' });
 export type Version = Static<typeof VersionSchema>;
 
 /** One version with its document and its summary. */
-export const ReportContentSchema = Type.Object({
-  ...versionFields,
-  summary: Type.Union([VersionSummarySchema, Type.Null()], {
-    description: 'null for versions rendered before summaries were stored (their entries may have changed since).',
-  }),
-  renderedMarkdown: Type.String(),
-});
+export const ReportContentSchema = Type.Object(
+  {
+    ...versionFields,
+    summary: Type.Union([VersionSummarySchema, Type.Null()], {
+      description: 'null for versions rendered before summaries were stored (their entries may have changed since).',
+    }),
+    renderedMarkdown: Type.String(),
+  },
+  { $id: 'ReportContent' },
+);
 export type ReportContent = Static<typeof ReportContentSchema>;
 
 export const DiffQuery = Type.Object(
@@ -39,13 +42,16 @@ export const DiffQuery = Type.Object(
 );
 export type DiffQuery = Static<typeof DiffQuery>;
 
-const GroupChange = Type.Object({
-  key: Nullable(Type.String({ description: 'Project id (null: no project), user id, tag or date.' })),
-  label: Type.String({ description: 'Project or user name (as the newer version has it), tag or date.' }),
-  fromMinutes: Type.Integer({ minimum: 0 }),
-  toMinutes: Type.Integer({ minimum: 0 }),
-  deltaMinutes: Type.Integer(),
-});
+export const GroupChange = Type.Object(
+  {
+    key: Nullable(Type.String({ description: 'Project id (null: no project), user id, tag or date.' })),
+    label: Type.String({ description: 'Project or user name (as the newer version has it), tag or date.' }),
+    fromMinutes: Type.Integer({ minimum: 0 }),
+    toMinutes: Type.Integer({ minimum: 0 }),
+    deltaMinutes: Type.Integer(),
+  },
+  { $id: 'GroupChange' },
+);
 export type GroupChange = Static<typeof GroupChange>;
 
 const GroupDiff = Type.Union(
@@ -65,29 +71,32 @@ const VersionRef = Type.Object({ reportContentId: Id, version: Type.Integer({ mi
 const Period = Nullable(Type.Object({ from: CalendarDate, to: CalendarDate }));
 const FilterField = Type.Union([Type.Literal('workspaceIds'), Type.Literal('projectIds'), Type.Literal('userIds'), Type.Literal('tags')]);
 
-export const VersionDiffSchema = Type.Object({
-  reportId: Id,
-  from: VersionRef,
-  to: VersionRef,
-  totalMinutes: Type.Object({ from: Type.Integer(), to: Type.Integer(), deltaMinutes: Type.Integer() }),
-  byProject: GroupDiff,
-  byUser: GroupDiff,
-  byTag: GroupDiff,
-  byDay: GroupDiff,
-  period: Type.Object({ from: Period, to: Period, changed: Type.Boolean() }),
-  templateId: Type.Object({ from: Nullable(Type.String()), to: Nullable(Type.String()), changed: Type.Boolean() }),
-  filters: Type.Object({
-    from: Nullable(Filters),
-    to: Nullable(Filters),
-    changes: Type.Array(Type.Object({ field: FilterField, added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }), {
-      description: 'Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`.',
+export const VersionDiffSchema = Type.Object(
+  {
+    reportId: Id,
+    from: VersionRef,
+    to: VersionRef,
+    totalMinutes: Type.Object({ from: Type.Integer(), to: Type.Integer(), deltaMinutes: Type.Integer() }),
+    byProject: GroupDiff,
+    byUser: GroupDiff,
+    byTag: GroupDiff,
+    byDay: GroupDiff,
+    period: Type.Object({ from: Period, to: Period, changed: Type.Boolean() }),
+    templateId: Type.Object({ from: Nullable(Type.String()), to: Nullable(Type.String()), changed: Type.Boolean() }),
+    filters: Type.Object({
+      from: Nullable(Filters),
+      to: Nullable(Filters),
+      changes: Type.Array(Type.Object({ field: FilterField, added: Type.Array(Type.String()), removed: Type.Array(Type.String()) }), {
+        description: 'Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`.',
+      }),
     }),
-  }),
-  markdownDiff: Nullable(
-    Type.String({
-      description:
-        'Unified line diff of the two Markdown bodies (front matter excluded); empty when they are equal; null when they differ in more lines than a diff may cover.',
-    }),
-  ),
-});
+    markdownDiff: Nullable(
+      Type.String({
+        description:
+          'Unified line diff of the two Markdown bodies (front matter excluded); empty when they are equal; null when they differ in more lines than a diff may cover.',
+      }),
+    ),
+  },
+  { $id: 'VersionDiff' },
+);
 export type VersionDiff = Static<typeof VersionDiffSchema>;

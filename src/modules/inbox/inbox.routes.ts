@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, problemResponses } from '../../http/schemas.js';
-import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { PAGED, PAGED_HEADERS, PageQuery, pageHeaders } from '../../http/paging.js';
 import { pageOf } from '../../lib/paging.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './inbox.service.js';
@@ -18,6 +18,7 @@ export const inboxRoutes: FeatureRoutes = (app, { ctx }, done) => {
         tags,
         description: `The caller's messages, newest first. ${PAGED}`,
         querystring: PageQuery,
+        ...PAGED_HEADERS,
         response: { 200: Type.Array(InboxMessageSchema, { description: 'Newest first.' }), ...problemResponses },
       },
     },

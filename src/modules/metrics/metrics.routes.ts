@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { AppError } from '../../lib/errors.js';
+import { ProblemSchema } from '../../http/schemas.js';
 import { sameSecret } from '../../lib/tokens.js';
 
 /** GET /metrics (docs/operations.md "Metrics"): Prometheus text, behind METRICS_TOKEN when set. */
@@ -19,7 +20,7 @@ export const metricsRoutes: FeatureRoutes = (app, { ctx }, done) => {
           'PostgreSQL pool, in the Prometheus text format. Open unless METRICS_TOKEN is set; then it needs ' +
           '`Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
         security: [],
-        response: { 200: Type.String({ description: 'text/plain; version=0.0.4' }) },
+        response: { 200: Type.String({ description: 'text/plain; version=0.0.4' }), 401: ProblemSchema },
       },
     },
     async (request, reply) => {

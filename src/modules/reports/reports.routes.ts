@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+import { responseHeaders } from '../../http/response-headers.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { pageHeaders } from '../../http/paging.js';
+import { PAGED_HEADERS, pageHeaders } from '../../http/paging.js';
 import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './reports.service.js';
 import { IfMatchHeaders, ListQuery, PreviewSchema, ReportBody, ReportSchema, ReportSummarySchema } from './reports.schemas.js';
@@ -16,6 +17,7 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
       schema: {
         tags,
         querystring: ListQuery,
+        ...PAGED_HEADERS,
         response: {
           200: Type.Array(ReportSummarySchema, { description: 'Newest first; X-Total-Count carries the filtered total.' }),
           ...problemResponses,
@@ -47,7 +49,7 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
     '/reports',
     {
       config: { scope: 'write', rateCost: HEAVY_RATE_COST },
-      schema: { tags, body: ReportBody, response: { 201: ReportSchema, ...problemResponses } },
+      schema: { tags, body: ReportBody, ...responseHeaders({ 201: ['ETag'] }), response: { 201: ReportSchema, ...problemResponses } },
     },
     async (request, reply) => {
       const report = await service.create(ctx, actorOf(request), request.body);
@@ -62,6 +64,7 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
         tags,
         description: 'ETag names the current version; send it back in If-Match on PATCH to refuse an edit of a version you have not seen.',
         params: IdParams,
+        ...responseHeaders({ 200: ['ETag'] }),
         response: { 200: ReportSchema, ...problemResponses },
       },
     },
@@ -82,6 +85,7 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
         params: IdParams,
         headers: IfMatchHeaders,
         body: ReportBody,
+        ...responseHeaders({ 200: ['ETag'] }),
         response: { 200: ReportSchema, ...problemResponses, 412: ProblemSchema },
       },
     },

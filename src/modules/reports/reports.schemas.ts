@@ -5,14 +5,14 @@ import { DATE_PRESETS } from '../../render/date-range.js';
 
 const IdList = (maxItems: number, minItems = 0) => Type.Array(Id, { minItems, maxItems, uniqueItems: true });
 
-const AbsoluteRange = Type.Object(
+export const DateRange = Type.Object(
   { from: CalendarDate, to: CalendarDate },
-  { additionalProperties: false, description: 'Inclusive calendar dates; from <= to; at most 366 days.' },
+  { $id: 'DateRange', additionalProperties: false, description: 'Inclusive calendar dates; from <= to; at most 366 days.' },
 );
 
-const DatePresetSchema = Type.Union(
+export const DatePresetSchema = Type.Union(
   DATE_PRESETS.map((p) => Type.Literal(p)),
-  { description: "Resolved in the owner's timezone at render time; weeks start on Monday." },
+  { $id: 'DatePreset', description: "Resolved in the owner's timezone at render time; weeks start on Monday." },
 );
 
 const filterFields = {
@@ -24,13 +24,13 @@ const filterFields = {
 
 /** Filters as sent: the date range may be a preset. */
 export const FiltersInput = Type.Object(
-  { ...filterFields, dateRange: Type.Union([DatePresetSchema, AbsoluteRange]) },
-  { additionalProperties: false },
+  { ...filterFields, dateRange: Type.Union([DatePresetSchema, DateRange]) },
+  { $id: 'FiltersInput', additionalProperties: false },
 );
 export type FiltersInput = Static<typeof FiltersInput>;
 
 /** Filters as stored and returned: the date range is always absolute. */
-export const Filters = Type.Object({ ...filterFields, dateRange: AbsoluteRange });
+export const Filters = Type.Object({ ...filterFields, dateRange: DateRange }, { $id: 'Filters' });
 export type Filters = Static<typeof Filters>;
 
 const checkFilters = Compile(Filters);
@@ -51,7 +51,7 @@ export const ReportBody = Type.Object(
     filters: FiltersInput,
     note: Type.Optional(Nullable(Type.String({ maxLength: 20000, description: 'Markdown; blank collapses to null.' }))),
   },
-  { additionalProperties: false },
+  { $id: 'ReportBody', additionalProperties: false },
 );
 export type ReportBody = Static<typeof ReportBody>;
 
@@ -69,24 +69,30 @@ const reportFields = {
   updatedAt: Instant,
 };
 
-export const ReportSummarySchema = Type.Object(reportFields);
+export const ReportSummarySchema = Type.Object(reportFields, { $id: 'ReportSummary' });
 export type ReportSummary = Static<typeof ReportSummarySchema>;
 
-export const ReportSchema = Type.Object({
-  ...reportFields,
-  reportContentId: Id,
-  renderedMarkdown: Type.String(),
-});
+export const ReportSchema = Type.Object(
+  {
+    ...reportFields,
+    reportContentId: Id,
+    renderedMarkdown: Type.String(),
+  },
+  { $id: 'Report' },
+);
 export type Report = Static<typeof ReportSchema>;
 
-export const PreviewSchema = Type.Object({
-  suggestedName: Type.String(),
-  suggestedNote: Type.String(),
-  renderedMarkdown: Type.String(),
-  totalMinutes: Type.Integer(),
-  snapshotProjectIds: Type.Array(Type.String()),
-  filters: Filters,
-});
+export const PreviewSchema = Type.Object(
+  {
+    suggestedName: Type.String(),
+    suggestedNote: Type.String(),
+    renderedMarkdown: Type.String(),
+    totalMinutes: Type.Integer(),
+    snapshotProjectIds: Type.Array(Type.String()),
+    filters: Filters,
+  },
+  { $id: 'ReportPreview' },
+);
 export type Preview = Static<typeof PreviewSchema>;
 
 export const ListQuery = Type.Object(

@@ -22,7 +22,7 @@ export const VersionSummarySchema = Type.Object(
     byTag: Type.Array(Type.Object({ tag: Type.String(), ...Amounts })),
     byDay: Type.Array(Type.Object({ date: Type.String({ description: "YYYY-MM-DD in the owner's timezone." }), ...Amounts })),
   },
-  { description: 'Minutes by project, user, tag and day when the version was rendered; names as they were then.' },
+  { $id: 'VersionSummary', description: 'Minutes by project, user, tag and day when the version was rendered; names as they were then.' },
 );
 export type VersionSummary = Static<typeof VersionSummarySchema>;
 

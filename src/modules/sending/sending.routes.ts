@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, problemResponses } from '../../http/schemas.js';
-import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { PAGED, PAGED_HEADERS, PageQuery, pageHeaders } from '../../http/paging.js';
 import { pageOf } from '../../lib/paging.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './sending.service.js';
@@ -42,6 +42,7 @@ export const sendingRoutes: FeatureRoutes = (app, { ctx }, done) => {
         description: `The report's send batches, newest first. ${PAGED}`,
         params: IdParams,
         querystring: PageQuery,
+        ...PAGED_HEADERS,
         response: { 200: Type.Array(SendHistoryEntrySchema, { description: 'Newest first.' }), ...problemResponses },
       },
     },

@@ -5,12 +5,15 @@ const MAX_RECIPIENTS = 50;
 const MAX_MESSAGE_LENGTH = 1000;
 
 /** A recipient candidate (docs/api.md "Recipients and sending"). */
-export const RecipientCandidateSchema = Type.Object({
-  id: Id,
-  name: Type.String(),
-  email: Type.String(),
-  imageUrl: Nullable(Type.String()),
-});
+export const RecipientCandidateSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    email: Type.String(),
+    imageUrl: Nullable(Type.String()),
+  },
+  { $id: 'RecipientCandidate' },
+);
 export type RecipientCandidate = Static<typeof RecipientCandidateSchema>;
 
 export const SendBody = Type.Object(
@@ -24,28 +27,34 @@ export const SendBody = Type.Object(
       Nullable(Type.String({ maxLength: MAX_MESSAGE_LENGTH, description: 'Note for the recipients; blank collapses to null.' })),
     ),
   },
-  { additionalProperties: false },
+  { $id: 'SendBody', additionalProperties: false },
 );
 export type SendInput = Static<typeof SendBody>;
 
 /** The answer to a send (docs/api.md "Recipients and sending"). */
-export const SendResultSchema = Type.Object({
-  id: Id,
-  delivered: Type.Integer({ minimum: 0, description: 'Teammate deliveries; a self-copy is not counted.' }),
-  reportContentId: Id,
-  version: Type.Integer({ minimum: 1 }),
-  sentAt: Instant,
-});
+export const SendResultSchema = Type.Object(
+  {
+    id: Id,
+    delivered: Type.Integer({ minimum: 0, description: 'Teammate deliveries; a self-copy is not counted.' }),
+    reportContentId: Id,
+    version: Type.Integer({ minimum: 1 }),
+    sentAt: Instant,
+  },
+  { $id: 'SendResult' },
+);
 export type SendResult = Static<typeof SendResultSchema>;
 
-export const SendHistoryEntrySchema = Type.Object({
-  id: Id,
-  sentAt: Instant,
-  reportContentId: Id,
-  version: Type.Integer({ minimum: 1 }),
-  recipients: Type.Array(Type.Object({ userId: Id, name: Type.String() }), { description: 'Teammates only, not the self-copy.' }),
-  sendToSelf: Type.Boolean(),
-  message: Nullable(Type.String()),
-  readCount: Type.Integer({ minimum: 0, description: "Teammate recipients who have read it; 0 for anyone but the report's owner." }),
-});
+export const SendHistoryEntrySchema = Type.Object(
+  {
+    id: Id,
+    sentAt: Instant,
+    reportContentId: Id,
+    version: Type.Integer({ minimum: 1 }),
+    recipients: Type.Array(Type.Object({ userId: Id, name: Type.String() }), { description: 'Teammates only, not the self-copy.' }),
+    sendToSelf: Type.Boolean(),
+    message: Nullable(Type.String()),
+    readCount: Type.Integer({ minimum: 0, description: "Teammate recipients who have read it; 0 for anyone but the report's owner." }),
+  },
+  { $id: 'SendHistoryEntry' },
+);
 export type SendHistoryEntry = Static<typeof SendHistoryEntrySchema>;

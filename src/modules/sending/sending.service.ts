@@ -1,11 +1,11 @@
 /** Sending a report to inboxes, its recipient candidates and send history (docs/api.md "Reports"). */
 import type { Actor, AppContext } from '../../context.js';
 import type { Page, Paged } from '../../lib/paging.js';
-import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
 import { isActiveOwner, reportReadGrant } from '../access/access.js';
-import { findReport } from '../../repositories/reports.repository.js';
+import { findReport, type ReportRow } from '../../repositories/reports.repository.js';
 import * as repo from '../../repositories/sending.repository.js';
 import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
 
@@ -25,6 +25,36 @@ function toSendHistoryEntry(send: repo.SendRow, recipients: repo.TeammateDeliver
     message: send.message,
     readCount: showReads ? recipients.filter((r) => r.readAt !== null).length : 0,
   };
+}
+
+const named = (what: string, x: { id: string; name: string | null }) =>
+  x.name === null ? `a ${what} that no longer exists (${x.id})` : `${what} "${x.name}" (${x.id})`;
+
+/**
+ * Why a user is not a recipient candidate (docs/api.md "Recipients and sending"), in the terms of
+ * the rule: the owner themself, not a member of any of the report's workspaces, a report whose
+ * scope is unknown, or the projects of this version they cannot read.
+ */
+function refusalOf(
+  report: Pick<ReportRow, 'ownerUserId' | 'snapshotProjectIds' | 'restrictsRecipients'>,
+  actor: Actor,
+  userId: string,
+  standing: repo.RecipientStanding,
+): string {
+  if (userId === report.ownerUserId || userId === actor.user.id) {
+    return 'is the owner of this report; set sendToSelf for a copy in your own inbox';
+  }
+  if ((standing.memberships.get(userId)?.size ?? 0) === 0) {
+    return `is not a recipient candidate: not a member of ${standing.workspaces.map((w) => named('workspace', w)).join(' or ')}`;
+  }
+  if (report.snapshotProjectIds === null || report.restrictsRecipients === null) {
+    return 'is not a recipient candidate: this report has nobody to send to until it is edited (its scope predates recipient checks)';
+  }
+  const projects = standing.unreadable.get(userId) ?? [];
+  if (projects.length > 0) {
+    return `is not a recipient candidate: cannot read ${projects.map((p) => named('project', p)).join(', ')} of this version`;
+  }
+  return 'is not a recipient candidate of this report';
 }
 
 /** Owner only, with current membership in every filtered workspace; anyone else gets 404. */
@@ -52,11 +82,18 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
       ]);
     }
     const eligible = new Set(teammates.length > 0 ? (await repo.recipientCandidates(tx, report, teammates)).map((c) => c.id) : []);
-    const errors: FieldError[] = [];
-    requested.forEach((id, i) => {
-      if (!eligible.has(id)) errors.push({ path: `/recipientUserIds/${i}`, message: 'is not a recipient candidate of this report' });
-    });
-    if (errors.length > 0) throw badRequest('Some recipients may not receive this report; nothing was sent.', errors);
+    const refused = requested.map((id, i) => ({ id, i })).filter(({ id }) => !eligible.has(id));
+    if (refused.length > 0) {
+      const standing = await repo.recipientStanding(
+        tx,
+        report,
+        refused.map(({ id }) => id),
+      );
+      throw badRequest(
+        `Some recipients may not receive this report; nothing was sent. GET /api/v1/reports/${report.id}/recipients lists those who may.`,
+        refused.map(({ id, i }) => ({ path: `/recipientUserIds/${i}`, message: refusalOf(report, actor, id, standing) })),
+      );
+    }
 
     const sentAt = ctx.clock.now();
     const sendId = newId();

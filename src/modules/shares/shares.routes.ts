@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, OPTIONAL_BODY, problemResponses } from '../../http/schemas.js';
-import { PAGED, PageQuery, pageHeaders } from '../../http/paging.js';
+import { PAGED, PAGED_HEADERS, PageQuery, pageHeaders } from '../../http/paging.js';
 import { pageOf } from '../../lib/paging.js';
 import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './shares.service.js';
@@ -30,6 +30,7 @@ const listSchema = {
   description: `Newest first. ${PAGED}`,
   params: IdParams,
   querystring: PageQuery,
+  ...PAGED_HEADERS,
   response: { 200: Type.Array(ShareSchema, { description: 'Newest first.' }), ...problemResponses },
 };
 

@@ -3,19 +3,22 @@ import { Id, Instant, Nullable } from '../../http/schemas.js';
 import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, PASSCODE_MIN_CHARS } from '../../lib/secrets.js';
 
 /** A public share link (docs/api.md "Share links"). The passcode is never part of it, hashed or not. */
-export const ShareSchema = Type.Object({
-  id: Id,
-  reportContentId: Id,
-  version: Type.Integer({ minimum: 1, description: 'The number of the version the link serves.' }),
-  token: Type.String({ description: 'Capability token, 22 base64url characters; the public page is /share/<token>.' }),
-  url: Type.String({ description: 'The public page: <PUBLIC_BASE_URL>/share/<token>.' }),
-  hasPasscode: Type.Boolean(),
-  expiresAt: Nullable(Instant),
-  revokedAt: Nullable(Instant),
-  viewCount: Type.Integer({ minimum: 0 }),
-  lastViewedAt: Nullable(Instant),
-  createdAt: Instant,
-});
+export const ShareSchema = Type.Object(
+  {
+    id: Id,
+    reportContentId: Id,
+    version: Type.Integer({ minimum: 1, description: 'The number of the version the link serves.' }),
+    token: Type.String({ description: 'Capability token, 22 base64url characters; the public page is /share/<token>.' }),
+    url: Type.String({ description: 'The public page: <PUBLIC_BASE_URL>/share/<token>.' }),
+    hasPasscode: Type.Boolean(),
+    expiresAt: Nullable(Instant),
+    revokedAt: Nullable(Instant),
+    viewCount: Type.Integer({ minimum: 0 }),
+    lastViewedAt: Nullable(Instant),
+    createdAt: Instant,
+  },
+  { $id: 'Share' },
+);
 export type Share = Static<typeof ShareSchema>;
 
 export const MintShareBody = Type.Object(
@@ -30,6 +33,6 @@ export const MintShareBody = Type.Object(
     ),
     expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'Omitted: the link never expires.' })),
   },
-  { additionalProperties: false, description: 'May be omitted entirely: a link without passcode or expiry.' },
+  { $id: 'MintShareBody', additionalProperties: false, description: 'May be omitted entirely: a link without passcode or expiry.' },
 );
 export type MintShareInput = Static<typeof MintShareBody>;

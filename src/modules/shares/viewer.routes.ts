@@ -7,8 +7,10 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
+import { DOCUMENTED_BODY } from '../../http/schemas.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage } from '../../render/share-page.js';
+import { PASSCODE_MAX_INPUT } from '../../lib/secrets.js';
 import { createViewer, type ViewerOutcome } from './viewer.service.js';
 
 /** A passcode form is a few hundred bytes; nothing bigger is read. */
@@ -38,6 +40,21 @@ const htmlResponse = (description: string) => ({ description, content: { 'text/h
 const openResponses = {
   200: htmlResponse('The report page, or the passcode prompt.'),
   404: htmlResponse('The same page for a malformed, unknown, revoked or expired link, and for any request the viewer cannot read.'),
+  503: htmlResponse('The database is unavailable; see Retry-After.'),
+};
+
+/** The passcode prompt's form (docs/api.md "Public viewer"), for the OpenAPI document. */
+const PASSCODE_FORM = {
+  required: true,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object',
+        properties: { passcode: { type: 'string', maxLength: PASSCODE_MAX_INPUT, description: "The link's passcode." } },
+        required: ['passcode'],
+      },
+    },
+  },
 };
 const unlockResponses = {
   ...openResponses,
@@ -109,6 +126,7 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
       schema: {
         ...schema,
         summary: 'Unlocks a passcode link: form field `passcode` (application/x-www-form-urlencoded).',
+        [DOCUMENTED_BODY]: PASSCODE_FORM,
         response: unlockResponses,
       },
     },

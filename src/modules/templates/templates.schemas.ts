@@ -2,18 +2,21 @@ import { Type, type Static } from 'typebox';
 import { FiltersInput } from '../reports/reports.schemas.js';
 import { Id, Instant } from '../../http/schemas.js';
 
-export const TemplateSchema = Type.Object({
-  id: Id,
-  name: Type.String(),
-  description: Type.String(),
-  body: Type.String({ description: 'Liquid source of the report body.' }),
-  nameTemplate: Type.String({ description: "Liquid for the suggested report name; '' when not defined." }),
-  noteTemplate: Type.String({ description: "Liquid for the suggested report note; '' when not defined." }),
-  enabled: Type.Boolean(),
-  builtIn: Type.Boolean({ description: 'Seeded with the installation.' }),
-  createdAt: Instant,
-  updatedAt: Instant,
-});
+export const TemplateSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    description: Type.String(),
+    body: Type.String({ description: 'Liquid source of the report body.' }),
+    nameTemplate: Type.String({ description: "Liquid for the suggested report name; '' when not defined." }),
+    noteTemplate: Type.String({ description: "Liquid for the suggested report note; '' when not defined." }),
+    enabled: Type.Boolean(),
+    builtIn: Type.Boolean({ description: 'Seeded with the installation.' }),
+    createdAt: Instant,
+    updatedAt: Instant,
+  },
+  { $id: 'Template' },
+);
 export type Template = Static<typeof TemplateSchema>;
 
 const fields = {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, ProblemSchema, problemResponses } from '../../http/schemas.js';
-import { pageHeaders } from '../../http/paging.js';
+import { PAGED_HEADERS, pageHeaders } from '../../http/paging.js';
 import { batchProblemHandler } from '../../http/problem.js';
 import { actorOf } from '../auth/auth.js';
 import * as service from './time-entries.service.js';
@@ -54,6 +54,7 @@ export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
       schema: {
         tags,
         querystring: ListTimeEntriesQuery,
+        ...PAGED_HEADERS,
         response: {
           200: Type.Array(TimeEntrySchema, {
             description:

@@ -5,18 +5,21 @@ import { Id, Instant, Nullable } from '../../http/schemas.js';
 export const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
-export const TimeEntrySchema = Type.Object({
-  id: Id,
-  workspaceId: Id,
-  projectId: Nullable(Id),
-  userId: Id,
-  start: Instant,
-  minutes: Type.Integer(),
-  description: Type.String(),
-  tags: Type.Array(Type.String()),
-  createdAt: Instant,
-  updatedAt: Instant,
-});
+export const TimeEntrySchema = Type.Object(
+  {
+    id: Id,
+    workspaceId: Id,
+    projectId: Nullable(Id),
+    userId: Id,
+    start: Instant,
+    minutes: Type.Integer(),
+    description: Type.String(),
+    tags: Type.Array(Type.String()),
+    createdAt: Instant,
+    updatedAt: Instant,
+  },
+  { $id: 'TimeEntry' },
+);
 export type TimeEntry = Static<typeof TimeEntrySchema>;
 
 const instant = (description: string) => Type.String({ format: 'date-time', description });
@@ -41,7 +44,7 @@ export const CreateTimeEntryBody = Type.Object(
     tags: Type.Optional(Tags),
     userId: Type.Optional(id('Whose time this is (default: the caller); another member only for workspace admins/owners.')),
   },
-  { additionalProperties: false },
+  { $id: 'CreateTimeEntryBody', additionalProperties: false },
 );
 export type CreateTimeEntryInput = Static<typeof CreateTimeEntryBody>;
 
@@ -62,9 +65,12 @@ export const CreateTimeEntriesBatchBody = Type.Object(
 );
 export type CreateTimeEntriesBatchInput = Static<typeof CreateTimeEntriesBatchBody>;
 
-export const TimeEntriesBatchSchema = Type.Object({
-  entries: Type.Array(TimeEntrySchema, { description: 'The entries created, in the order of the request.' }),
-});
+export const TimeEntriesBatchSchema = Type.Object(
+  {
+    entries: Type.Array(TimeEntrySchema, { description: 'The entries created, in the order of the request.' }),
+  },
+  { $id: 'TimeEntriesBatch' },
+);
 export type TimeEntriesBatch = Static<typeof TimeEntriesBatchSchema>;
 
 /** The workspace and the user of an entry are fixed; everything else may change. */
@@ -76,7 +82,7 @@ export const PatchTimeEntryBody = Type.Object(
     description: Type.Optional(Description),
     tags: Type.Optional(Tags),
   },
-  { additionalProperties: false },
+  { $id: 'PatchTimeEntryBody', additionalProperties: false },
 );
 export type PatchTimeEntryInput = Static<typeof PatchTimeEntryBody>;
 

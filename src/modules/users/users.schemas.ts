@@ -1,15 +1,18 @@
 import { Type, type Static } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
-export const UserSchema = Type.Object({
-  id: Id,
-  name: Type.String(),
-  email: Type.String(),
-  timezone: Type.String(),
-  imageUrl: Nullable(Type.String()),
-  instanceAdmin: Type.Boolean(),
-  createdAt: Instant,
-});
+export const UserSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    email: Type.String(),
+    timezone: Type.String(),
+    imageUrl: Nullable(Type.String()),
+    instanceAdmin: Type.Boolean(),
+    createdAt: Instant,
+  },
+  { $id: 'User' },
+);
 export type User = Static<typeof UserSchema>;
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -52,20 +55,26 @@ export const CreateTokenBody = Type.Object(
     scopes: Scopes,
     expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
   },
-  { additionalProperties: false },
+  { $id: 'CreateTokenBody', additionalProperties: false },
 );
 export type CreateTokenInput = Static<typeof CreateTokenBody>;
 
-export const TokenSchema = Type.Object({
-  id: Id,
-  name: Type.String(),
-  scopes: Scopes,
-  createdAt: Instant,
-  expiresAt: Nullable(Instant),
-});
+export const TokenSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    scopes: Scopes,
+    createdAt: Instant,
+    expiresAt: Nullable(Instant),
+  },
+  { $id: 'Token' },
+);
 export type Token = Static<typeof TokenSchema>;
 
-export const CreatedTokenSchema = Type.Object({
-  ...TokenSchema.properties,
-  token: Type.String({ description: 'The bearer secret; shown only in this response.' }),
-});
+export const CreatedTokenSchema = Type.Object(
+  {
+    ...TokenSchema.properties,
+    token: Type.String({ description: 'The bearer secret; shown only in this response.' }),
+  },
+  { $id: 'CreatedToken' },
+);

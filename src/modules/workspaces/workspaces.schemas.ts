@@ -1,18 +1,21 @@
 import { Type, type Static } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
-const RoleSchema = Type.Enum(['owner', 'admin', 'member'], { description: 'Role in a workspace.' });
+export const RoleSchema = Type.Enum(['owner', 'admin', 'member'], { $id: 'WorkspaceRole', description: 'Role in a workspace.' });
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 
-export const WorkspaceSchema = Type.Object({
-  id: Id,
-  name: Type.String(),
-  role: Type.Enum(['owner', 'admin', 'member'], {
-    description: 'The caller\'s role; an instance admin who is not a member sees "owner", the role they act with.',
-  }),
-  createdAt: Instant,
-});
+export const WorkspaceSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    role: Type.Enum(['owner', 'admin', 'member'], {
+      description: 'The caller\'s role; an instance admin who is not a member sees "owner", the role they act with.',
+    }),
+    createdAt: Instant,
+  },
+  { $id: 'Workspace' },
+);
 export type Workspace = Static<typeof WorkspaceSchema>;
 
 export const CreateWorkspaceBody = Type.Object({ name: Name }, { additionalProperties: false });
@@ -21,13 +24,16 @@ export type CreateWorkspaceInput = Static<typeof CreateWorkspaceBody>;
 export const PatchWorkspaceBody = Type.Object({ name: Type.Optional(Name) }, { additionalProperties: false });
 export type PatchWorkspaceInput = Static<typeof PatchWorkspaceBody>;
 
-export const MemberSchema = Type.Object({
-  userId: Id,
-  name: Type.String(),
-  email: Type.String(),
-  imageUrl: Nullable(Type.String()),
-  role: RoleSchema,
-});
+export const MemberSchema = Type.Object(
+  {
+    userId: Id,
+    name: Type.String(),
+    email: Type.String(),
+    imageUrl: Nullable(Type.String()),
+    role: RoleSchema,
+  },
+  { $id: 'WorkspaceMember' },
+);
 export type Member = Static<typeof MemberSchema>;
 
 export const PutMemberBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });

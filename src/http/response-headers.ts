@@ -1,0 +1,55 @@
+/**
+ * The response headers the server sends, declared in the OpenAPI document as reusable
+ * `components.headers`. Some follow from a response's status or the route's authentication (every
+ * response has X-Request-Id, every 429 and API 503 Retry-After); the others a route names in its
+ * schema with `responseHeaders(...)`.
+ */
+const integer = { type: 'integer' as const, minimum: 0 };
+const text = { type: 'string' as const };
+
+export const HEADERS = {
+  'X-Request-Id': { description: "The request's id: the client's own X-Request-Id when well-formed, otherwise a new one.", schema: text },
+  'X-Total-Count': { description: 'The size of the whole list (after filters, before `limit` and `offset`).', schema: integer },
+  Link: { description: 'While items remain after this page: `<URL of the next page>; rel="next"` (RFC 8288).', schema: text },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: integer },
+  ETag: { description: 'The report\'s version as a strong entity tag (`"3"`), for `If-Match` on the next edit.', schema: text },
+  'RateLimit-Limit': { description: "The token's request units per minute (while API_RATE_LIMIT is on).", schema: integer },
+  'RateLimit-Remaining': { description: 'The units left in this minute.', schema: integer },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: integer },
+  'RateLimit-Policy': { description: 'The policy, `<limit>;w=60`.', schema: text },
+  'WWW-Authenticate': { description: 'The authentication scheme, or the scope the token lacks (RFC 6750).', schema: text },
+  'Set-Cookie': {
+    description: "The web app's session cookie (HttpOnly, SameSite=Lax), set on sign-in and cleared on sign-out.",
+    schema: text,
+  },
+  'Content-Disposition': { description: 'An attachment file name for the Markdown download.', schema: text },
+} as const;
+export type HeaderName = keyof typeof HEADERS;
+
+/** The schema key a route names its extra response headers under; app.ts moves them into the document. */
+export const RESPONSE_HEADERS = 'x-response-headers';
+
+/** A route schema fragment: `responseHeaders({ 200: ['ETag'] })`. */
+export function responseHeaders(byStatus: Partial<Record<number, readonly HeaderName[]>>): { [RESPONSE_HEADERS]: typeof byStatus } {
+  return { [RESPONSE_HEADERS]: byStatus };
+}
+
+const RATE_LIMIT: readonly HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+
+/** Adds the headers of one operation of the document, as references to `components.headers`. */
+export function declareHeaders(operation: Record<string, unknown>, path: string): void {
+  const named = (operation[RESPONSE_HEADERS] ?? {}) as Partial<Record<string, readonly HeaderName[]>>;
+  Reflect.deleteProperty(operation, RESPONSE_HEADERS);
+  const security = operation.security as unknown[] | undefined;
+  const bearer = !Array.isArray(security) || security.length > 0;
+  const responses = (operation.responses ?? {}) as Record<string, { headers?: Record<string, unknown> }>;
+  for (const [status, response] of Object.entries(responses)) {
+    const code = Number(status);
+    const names = new Set<HeaderName>(['X-Request-Id', ...(named[status] ?? [])]);
+    if (code === 429 || (code === 503 && path !== '/readyz')) names.add('Retry-After');
+    if (bearer && ((code >= 200 && code < 300) || code === 429)) for (const name of RATE_LIMIT) names.add(name);
+    // The viewer's wrong-passcode page is a 401 without a challenge.
+    if ((code === 401 && !path.startsWith('/share/')) || (bearer && code === 403)) names.add('WWW-Authenticate');
+    response.headers = Object.fromEntries([...names].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+  }
+}
