@@ -139,7 +139,7 @@ describe('docs/getting-started.md', () => {
       expect(out).toMatch(/^ready\nadmin@localhost\n/);
       // The preview renders the batch's entries along with the single ones.
       expect(out).toContain('| Website relaunch | Homepage visual design | design | 2h 30m |');
-      expect(out).toContain('**Total:** 10h 15m (10.25 h, 6 entries)');
+      expect(out).toContain('**Total:** 10h 15m (10.25 h) in 6 entries over 3 days');
       // The edit renamed the report, and the note it left out is gone.
       expect(out).toMatch(/^Website relaunch: design sprint\nnull\n2\n/m);
       // Ana's inbox lists the message; the share page shows the report behind its passcode.
