@@ -1,66 +1,48 @@
 /**
- * The web app's only way to the server: a typed client of the public API (docs/api.md), with the
- * session cookie (same origin) as credentials. Types come from the server's own schemas, as
- * type-only imports that vanish from the bundle. Kept in one file so it can give way to a
- * generated client package without touching the screens.
+ * The web app's only way to the server: Chronicle's typed client (packages/client, generated from
+ * the OpenAPI document), with the session cookie (same origin) as credentials. Every call below is
+ * checked against the API's paths, parameters and bodies; the screens use these names and types
+ * and never build a URL themselves.
  */
-import type { SignedIn, Session, PasswordLink } from '../../src/modules/auth/auth.schemas.js';
-import type { User, Token } from '../../src/modules/users/users.schemas.js';
-import type { Workspace, Member } from '../../src/modules/workspaces/workspaces.schemas.js';
-import type { ProjectListItem } from '../../src/modules/projects/projects.schemas.js';
-import type { TimeEntry, CreateTimeEntryInput, PatchTimeEntryInput } from '../../src/modules/time-entries/time-entries.schemas.js';
-import type {
-  Template,
-  CreateTemplateInput,
-  PatchTemplateInput,
-  PreviewTemplateInput,
-} from '../../src/modules/templates/templates.schemas.js';
-import type { Report, ReportSummary, ReportBody, Preview, FiltersInput } from '../../src/modules/reports/reports.schemas.js';
-import type { RecipientCandidate, SendInput, SendResult, SendHistoryEntry } from '../../src/modules/sending/sending.schemas.js';
-import type { InboxMessage, InboxMessageWithContent } from '../../src/modules/inbox/inbox.schemas.js';
-import type { Share, MintShareInput } from '../../src/modules/shares/shares.schemas.js';
-import type { Comment, ReactionSummary } from '../../src/modules/discussion/discussion.schemas.js';
-import type { Version, ReportContent, VersionDiff, GroupChange } from '../../src/modules/history/history.schemas.js';
+import { ChronicleError, createChronicleClient, type components, type paths } from '../../packages/client/src/index.js';
 
-export type {
-  SignedIn,
-  Session,
-  PasswordLink,
-  User,
-  Token,
-  Workspace,
-  Member,
-  ProjectListItem,
-  TimeEntry,
-  Template,
-  Report,
-  ReportSummary,
-  ReportBody,
-  Preview,
-  FiltersInput,
-  RecipientCandidate,
-  SendHistoryEntry,
-  InboxMessage,
-  InboxMessageWithContent,
-  Share,
-  Comment,
-  ReactionSummary,
-  Version,
-  ReportContent,
-  VersionDiff,
-  GroupChange,
-};
+type Schemas = components['schemas'];
+export type SignedIn = Schemas['SignedIn'];
+export type Session = Schemas['Session'];
+export type PasswordLink = Schemas['PasswordLink'];
+export type User = Schemas['User'];
+export type Token = Schemas['Token'];
+export type CreatedToken = Schemas['CreatedToken'];
+export type Workspace = Schemas['Workspace'];
+export type Member = Schemas['WorkspaceMember'];
+export type ProjectListItem = Schemas['ProjectListItem'];
+export type TimeEntry = Schemas['TimeEntry'];
+export type Template = Schemas['Template'];
+export type Report = Schemas['Report'];
+export type ReportSummary = Schemas['ReportSummary'];
+export type ReportBody = Schemas['ReportBody'];
+export type Preview = Schemas['ReportPreview'];
+export type FiltersInput = Schemas['FiltersInput'];
+export type RecipientCandidate = Schemas['RecipientCandidate'];
+export type SendHistoryEntry = Schemas['SendHistoryEntry'];
+export type InboxMessage = Schemas['InboxMessage'];
+export type InboxMessageWithContent = Schemas['InboxMessageWithContent'];
+export type Share = Schemas['Share'];
+export type Comment = Schemas['Comment'];
+export type ReactionSummary = Schemas['ReactionSummary'];
+export type ReactionKey = Schemas['ReactionKey'];
+export type Discussion = Schemas['Discussion'];
+export type Version = Schemas['ReportVersion'];
+export type ReportContent = Schemas['ReportContent'];
+export type VersionDiff = Schemas['VersionDiff'];
+export type GroupChange = Schemas['GroupChange'];
 
-export interface Discussion {
-  reportContentId: string;
-  shared: boolean;
-  reactions: ReactionSummary[];
-  comments: Comment[];
+/** The JSON body an operation takes. */
+type BodyOf<P extends keyof paths, M extends 'post' | 'patch' | 'put'> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
 }
-export type ReactionKey = ReactionSummary['emoji'];
-export interface CreatedToken extends Token {
-  token: string;
-}
+  ? B
+  : never;
 
 /** A problem+json answer (or a network failure) as an Error whose message is the problem's detail. */
 export class ApiError extends Error {
@@ -73,151 +55,155 @@ export class ApiError extends Error {
   }
 }
 
-type Query = Record<string, string | number | undefined>;
-
-interface Options {
-  body?: unknown;
-  query?: Query;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
-}
-
 /** Called when the session has ended (401), so the app can go back to the sign-in screen. */
 let onUnauthorized: () => void = () => undefined;
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-// T is what the endpoint answers, told by each typed wrapper below; it cannot be inferred from a path.
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-async function call<T>(method: string, path: string, options: Options = {}): Promise<{ body: T; headers: Headers }> {
-  const url = new URL(`/api/v1${path}`, window.location.origin);
-  for (const [key, value] of Object.entries(options.query ?? {}))
-    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
+const client = createChronicleClient({ baseUrl: window.location.origin, headers: { accept: 'application/json' } });
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The answer's body and headers; an error answer becomes an ApiError carrying the problem's
+ * detail and field errors (a 401 outside signing in also ends the app's session).
+ */
+async function answer<T>(request: Promise<Answer<T>>): Promise<{ body: T; headers: Headers }> {
+  let result: Answer<T>;
   try {
-    response = await fetch(url, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    result = await request;
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
   }
-  if (response.status === 204) return { body: undefined as T, headers: response.headers };
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  const { data, error, response } = result;
   if (!response.ok) {
-    const problem = (parsed ?? {}) as { detail?: string; errors?: { path: string; message: string }[] };
-    if (response.status === 401 && path !== '/sessions') onUnauthorized();
-    throw new ApiError(response.status, problem.detail ?? `The server answered ${response.status}.`, problem.errors ?? []);
+    const problem = new ChronicleError(
+      typeof error === 'object' && error !== null && 'status' in error
+        ? (error as ConstructorParameters<typeof ChronicleError>[0])
+        : { type: 'about:blank', title: response.statusText, status: response.status },
+    );
+    if (response.status === 401 && !response.url.endsWith('/api/v1/sessions')) onUnauthorized();
+    throw new ApiError(response.status, problem.detail ?? `The server answered ${response.status}.`, problem.errors);
   }
-  return { body: parsed as T, headers: response.headers };
+  return { body: data as T, headers: response.headers };
 }
-
-const get = async <T>(path: string, query?: Query, signal?: AbortSignal) =>
-  (await call<T>('GET', path, { ...(query ? { query } : {}), ...(signal ? { signal } : {}) })).body;
-const send = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) =>
-  (await call<T>(method, path, { body, ...(signal ? { signal } : {}) })).body;
+const call = async <T>(request: Promise<Answer<T>>): Promise<T> => (await answer(request)).body;
+/** A page of a list with the size of the whole list (X-Total-Count). */
+const page = async <T>(request: Promise<Answer<T[]>>) => {
+  const { body, headers } = await answer(request);
+  return { items: body, total: Number(headers.get('x-total-count') ?? body.length) };
+};
+const id = (value: string) => ({ params: { path: { id: value } } });
 
 export const api = {
   // Signing in
-  signIn: (email: string, password: string) => send<SignedIn>('POST', '/sessions', { email, password }),
-  redeemPasswordLink: (token: string, password: string) => send<SignedIn>('POST', '/password-links/redeem', { token, password }),
-  signOut: () => send<undefined>('DELETE', '/me/sessions/current'),
-  createPasswordLink: (userId: string) => send<PasswordLink>('POST', `/users/${userId}/password-link`),
+  signIn: (email: string, password: string) => call(client.POST('/api/v1/sessions', { body: { email, password } })),
+  redeemPasswordLink: (token: string, password: string) =>
+    call(client.POST('/api/v1/password-links/redeem', { body: { token, password } })),
+  signOut: () => call(client.DELETE('/api/v1/me/sessions/current')),
+  createPasswordLink: (userId: string) => call(client.POST('/api/v1/users/{id}/password-link', id(userId))),
   changePassword: (currentPassword: string, newPassword: string) =>
-    send<undefined>('PUT', '/me/password', { currentPassword, newPassword }),
-  sessions: () => get<Session[]>('/me/sessions'),
-  endSession: (id: string) => send<undefined>('DELETE', `/me/sessions/${id}`),
+    call(client.PUT('/api/v1/me/password', { body: { currentPassword, newPassword } })),
+  sessions: () => call(client.GET('/api/v1/me/sessions')),
+  endSession: (sessionId: string) => call(client.DELETE('/api/v1/me/sessions/{id}', id(sessionId))),
 
   // Users and tokens
-  me: () => get<User>('/me'),
-  patchMe: (patch: { name?: string; timezone?: string; imageUrl?: string | null }) => send<User>('PATCH', '/me', patch),
-  users: () => get<User[]>('/users'),
-  createUser: (user: { name: string; email: string; instanceAdmin?: boolean }) => send<User>('POST', '/users', user),
-  tokens: () => get<Token[]>('/me/tokens'),
-  createToken: (userId: string, body: { name?: string; scopes: ('read' | 'write')[]; expiresInDays?: number }) =>
-    send<CreatedToken>('POST', `/users/${userId}/tokens`, body),
-  revokeToken: (id: string) => send<undefined>('DELETE', `/me/tokens/${id}`),
+  me: () => call(client.GET('/api/v1/me')),
+  patchMe: (patch: BodyOf<'/api/v1/me', 'patch'>) => call(client.PATCH('/api/v1/me', { body: patch })),
+  users: () => call(client.GET('/api/v1/users')),
+  createUser: (user: BodyOf<'/api/v1/users', 'post'>) => call(client.POST('/api/v1/users', { body: user })),
+  tokens: () => call(client.GET('/api/v1/me/tokens')),
+  createToken: (userId: string, body: BodyOf<'/api/v1/users/{id}/tokens', 'post'>) =>
+    call(client.POST('/api/v1/users/{id}/tokens', { ...id(userId), body })),
+  revokeToken: (tokenId: string) => call(client.DELETE('/api/v1/me/tokens/{id}', id(tokenId))),
 
   // Workspaces and projects
-  workspaces: () => get<Workspace[]>('/workspaces'),
-  members: (workspaceId: string) => get<Member[]>(`/workspaces/${workspaceId}/members`),
-  projects: (workspaceId: string) => get<ProjectListItem[]>(`/workspaces/${workspaceId}/projects`),
+  workspaces: () => call(client.GET('/api/v1/workspaces')),
+  members: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/members', id(workspaceId))),
+  projects: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/projects', id(workspaceId))),
 
   // Time entries
-  timeEntries: async (query: {
-    workspaceId?: string;
-    userId?: string;
-    projectId?: string;
-    from?: string;
-    to?: string;
-    limit: number;
-    offset: number;
-  }) => {
-    const { body, headers } = await call<TimeEntry[]>('GET', '/time-entries', { query });
-    return { items: body, total: Number(headers.get('x-total-count') ?? body.length) };
-  },
-  createTimeEntry: (body: CreateTimeEntryInput) => send<TimeEntry>('POST', '/time-entries', body),
-  patchTimeEntry: (id: string, body: PatchTimeEntryInput) => send<TimeEntry>('PATCH', `/time-entries/${id}`, body),
-  deleteTimeEntry: (id: string) => send<undefined>('DELETE', `/time-entries/${id}`),
+  timeEntries: (query: NonNullable<paths['/api/v1/time-entries']['get']['parameters']['query']>) =>
+    page(client.GET('/api/v1/time-entries', { params: { query } })),
+  createTimeEntry: (body: BodyOf<'/api/v1/time-entries', 'post'>) => call(client.POST('/api/v1/time-entries', { body })),
+  patchTimeEntry: (entryId: string, body: BodyOf<'/api/v1/time-entries/{id}', 'patch'>) =>
+    call(client.PATCH('/api/v1/time-entries/{id}', { ...id(entryId), body })),
+  deleteTimeEntry: (entryId: string) => call(client.DELETE('/api/v1/time-entries/{id}', id(entryId))),
 
   // Templates
-  templates: (includeDisabled = false) => get<Template[]>('/templates', includeDisabled ? { includeDisabled: 'true' } : undefined),
-  template: (id: string) => get<Template>(`/templates/${id}`),
-  createTemplate: (body: CreateTemplateInput) => send<Template>('POST', '/templates', body),
-  patchTemplate: (id: string, body: PatchTemplateInput) => send<Template>('PATCH', `/templates/${id}`, body),
+  templates: (includeDisabled = false) =>
+    call(client.GET('/api/v1/templates', { params: { query: includeDisabled ? { includeDisabled: true } : {} } })),
+  template: (templateId: string) => call(client.GET('/api/v1/templates/{id}', id(templateId))),
+  createTemplate: (body: BodyOf<'/api/v1/templates', 'post'>) => call(client.POST('/api/v1/templates', { body })),
+  patchTemplate: (templateId: string, body: BodyOf<'/api/v1/templates/{id}', 'patch'>) =>
+    call(client.PATCH('/api/v1/templates/{id}', { ...id(templateId), body })),
   /** Renders the editor's unsaved text against filters (instance admins). */
-  previewTemplate: (body: PreviewTemplateInput, signal?: AbortSignal) => send<Preview>('POST', '/templates/preview', body, signal),
+  previewTemplate: (body: BodyOf<'/api/v1/templates/preview', 'post'>, signal?: AbortSignal) =>
+    call(client.POST('/api/v1/templates/preview', { body, ...(signal ? { signal } : {}) })),
 
   // Reports
-  reports: async (query: { templateId?: string; projectId?: string; from?: string; to?: string; limit: number; offset: number }) => {
-    const { body, headers } = await call<ReportSummary[]>('GET', '/reports', { query });
-    return { items: body, total: Number(headers.get('x-total-count') ?? body.length) };
-  },
-  report: (id: string) => get<Report>(`/reports/${id}`),
-  preview: (body: ReportBody, signal?: AbortSignal) => send<Preview>('POST', '/reports/preview', body, signal),
-  createReport: (body: ReportBody) => send<Report>('POST', '/reports', body),
-  updateReport: (id: string, body: ReportBody) => send<Report>('PATCH', `/reports/${id}`, body),
-  deleteReport: (id: string) => send<undefined>('DELETE', `/reports/${id}`),
+  reports: (query: NonNullable<paths['/api/v1/reports']['get']['parameters']['query']>) =>
+    page(client.GET('/api/v1/reports', { params: { query } })),
+  report: (reportId: string) => call(client.GET('/api/v1/reports/{id}', id(reportId))),
+  preview: (body: ReportBody, signal?: AbortSignal) =>
+    call(client.POST('/api/v1/reports/preview', { body, ...(signal ? { signal } : {}) })),
+  createReport: (body: ReportBody) => call(client.POST('/api/v1/reports', { body })),
+  updateReport: (reportId: string, body: ReportBody) => call(client.PATCH('/api/v1/reports/{id}', { ...id(reportId), body })),
+  deleteReport: (reportId: string) => call(client.DELETE('/api/v1/reports/{id}', id(reportId))),
 
   // Sending and the inbox
-  recipients: (reportId: string) => get<RecipientCandidate[]>(`/reports/${reportId}/recipients`),
-  sendReport: (reportId: string, body: SendInput) => send<SendResult>('POST', `/reports/${reportId}/send`, body),
-  sends: (reportId: string) => get<SendHistoryEntry[]>(`/reports/${reportId}/sends`),
+  recipients: (reportId: string) => call(client.GET('/api/v1/reports/{id}/recipients', id(reportId))),
+  sendReport: (reportId: string, body: BodyOf<'/api/v1/reports/{id}/send', 'post'>) =>
+    call(client.POST('/api/v1/reports/{id}/send', { ...id(reportId), body })),
+  sends: (reportId: string) => call(client.GET('/api/v1/reports/{id}/sends', id(reportId))),
+  inbox: () => call(client.GET('/api/v1/inbox')),
+  inboxMessage: (messageId: string) => call(client.GET('/api/v1/inbox/{id}', id(messageId))),
+  markRead: (messageId: string) => call(client.POST('/api/v1/inbox/{id}/read', id(messageId))),
 
   // Version history
-  versions: (reportId: string) => get<Version[]>(`/reports/${reportId}/versions`),
-  reportContent: (contentId: string) => get<ReportContent>(`/report-contents/${contentId}`),
-  diff: (reportId: string, from: string, to: string) => get<VersionDiff>(`/reports/${reportId}/diff`, { from, to }),
-  inbox: () => get<InboxMessage[]>('/inbox'),
-  inboxMessage: (id: string) => get<InboxMessageWithContent>(`/inbox/${id}`),
-  markRead: (id: string) => send<InboxMessage>('POST', `/inbox/${id}/read`),
+  versions: (reportId: string) => call(client.GET('/api/v1/reports/{id}/versions', id(reportId))),
+  /** The route also serves Markdown (a download); this app asks for, and gets, the JSON form. */
+  reportContent: async (contentId: string): Promise<ReportContent> => {
+    const content = await call(client.GET('/api/v1/report-contents/{id}', id(contentId)));
+    if (typeof content === 'string') throw new ApiError(406, 'The server answered Markdown where JSON was asked for.');
+    return content;
+  },
+  diff: (reportId: string, from: string, to: string) =>
+    call(client.GET('/api/v1/reports/{id}/diff', { params: { path: { id: reportId }, query: { from, to } } })),
 
   // Share links
-  reportShares: (reportId: string) => get<Share[]>(`/reports/${reportId}/shares`),
-  mintReportShare: (reportId: string, body: MintShareInput) => send<Share>('POST', `/reports/${reportId}/shares`, body),
-  inboxShares: (messageId: string) => get<Share[]>(`/inbox/${messageId}/shares`),
-  mintInboxShare: (messageId: string, body: MintShareInput) => send<Share>('POST', `/inbox/${messageId}/shares`, body),
-  revokeShare: (id: string) => send<Share>('POST', `/report-shares/${id}/revoke`),
+  reportShares: (reportId: string) => call(client.GET('/api/v1/reports/{id}/shares', id(reportId))),
+  mintReportShare: (reportId: string, body: BodyOf<'/api/v1/reports/{id}/shares', 'post'>) =>
+    call(client.POST('/api/v1/reports/{id}/shares', { ...id(reportId), body })),
+  inboxShares: (messageId: string) => call(client.GET('/api/v1/inbox/{id}/shares', id(messageId))),
+  mintInboxShare: (messageId: string, body: BodyOf<'/api/v1/inbox/{id}/shares', 'post'>) =>
+    call(client.POST('/api/v1/inbox/{id}/shares', { ...id(messageId), body })),
+  revokeShare: (shareId: string) => call(client.POST('/api/v1/report-shares/{id}/revoke', id(shareId))),
 
   // Discussion
-  discussion: (contentId: string) => get<Discussion>(`/report-contents/${contentId}/discussion`),
-  addComment: (contentId: string, body: string) => send<Comment>('POST', `/report-contents/${contentId}/comments`, { body }),
+  discussion: (contentId: string) => call(client.GET('/api/v1/report-contents/{id}/discussion', id(contentId))),
+  addComment: (contentId: string, body: string) =>
+    call(client.POST('/api/v1/report-contents/{id}/comments', { ...id(contentId), body: { body } })),
   editComment: (contentId: string, commentId: string, body: string) =>
-    send<Comment>('PATCH', `/report-contents/${contentId}/comments/${commentId}`, { body }),
-  deleteComment: (contentId: string, commentId: string) => send<undefined>('DELETE', `/report-contents/${contentId}/comments/${commentId}`),
+    call(
+      client.PATCH('/api/v1/report-contents/{id}/comments/{commentId}', { params: { path: { id: contentId, commentId } }, body: { body } }),
+    ),
+  deleteComment: (contentId: string, commentId: string) =>
+    call(client.DELETE('/api/v1/report-contents/{id}/comments/{commentId}', { params: { path: { id: contentId, commentId } } })),
   /** Toggles the caller's reaction; the answer is the target's reactions after the toggle. */
   toggleReaction: (contentId: string, emoji: ReactionKey, commentId?: string) =>
-    send<ReactionSummary[]>(
-      'PUT',
-      commentId ? `/report-contents/${contentId}/comments/${commentId}/reactions` : `/report-contents/${contentId}/reactions`,
-      { emoji },
-    ),
+    commentId
+      ? call(
+          client.PUT('/api/v1/report-contents/{id}/comments/{commentId}/reactions', {
+            params: { path: { id: contentId, commentId } },
+            body: { emoji },
+          }),
+        )
+      : call(client.PUT('/api/v1/report-contents/{id}/reactions', { ...id(contentId), body: { emoji } })),
 };
