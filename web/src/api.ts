@@ -4,7 +4,7 @@
  * checked against the API's paths, parameters and bodies; the screens use these names and types
  * and never build a URL themselves.
  */
-import { ChronicleError, createChronicleClient, type components, type paths } from '../../packages/client/src/index.js';
+import { createChronicleClient, type components, type paths } from '../../packages/client/src/index.js';
 
 type Schemas = components['schemas'];
 export type SignedIn = Schemas['SignedIn'];
@@ -83,13 +83,9 @@ async function answer<T>(request: Promise<Answer<T>>): Promise<{ body: T; header
   }
   const { data, error, response } = result;
   if (!response.ok) {
-    const problem = new ChronicleError(
-      typeof error === 'object' && error !== null && 'status' in error
-        ? (error as ConstructorParameters<typeof ChronicleError>[0])
-        : { type: 'about:blank', title: response.statusText, status: response.status },
-    );
+    const problem = (error ?? {}) as { detail?: string; errors?: { path: string; message: string }[] };
     if (response.status === 401 && !response.url.endsWith('/api/v1/sessions')) onUnauthorized();
-    throw new ApiError(response.status, problem.detail ?? `The server answered ${response.status}.`, problem.errors);
+    throw new ApiError(response.status, problem.detail ?? `The server answered ${response.status}.`, problem.errors ?? []);
   }
   return { body: data as T, headers: response.headers };
 }
