@@ -118,40 +118,58 @@ export async function projectInWorkspace(db: Db, projectId: string, workspaceId:
   return row !== undefined;
 }
 
-/** The rows of a batch as one jsonb parameter: `jsonb_to_recordset` turns it back into a table. */
-function batchRows(entries: readonly NewEntry[]): string {
-  return JSON.stringify(
-    entries.map((e, i) => ({
-      i,
-      id: e.id,
-      workspace_id: e.workspaceId,
-      project_id: e.projectId,
-      user_id: e.userId,
-      start: e.start.toISOString(),
-      minutes: e.minutes,
-      description: e.description,
-      tags: e.tags,
-      created_at: e.createdAt.toISOString(),
-    })),
-  );
+/**
+ * A batch as two jsonb parameters, which `jsonb_to_recordset` turns back into tables: its distinct
+ * (workspace, project, user) triples, and its rows, each naming its triple by position. A batch
+ * usually has a handful of triples, so the rows carry a number instead of three ids.
+ */
+interface BatchParams {
+  triples: string;
+  rows: string;
+  /** The triple of each row, by the row's index. */
+  tripleOf: number[];
 }
 
-const BATCH_COLUMNS = sql.raw(`v(i int, id text, workspace_id text, project_id text, user_id text, start timestamptz, minutes int,
-  description text, tags text[], created_at timestamptz)`);
+function batchParams(entries: readonly NewEntry[]): BatchParams {
+  const positions = new Map<string, number>();
+  const triples: { k: number; workspace_id: string; project_id: string | null; user_id: string }[] = [];
+  const tripleOf = entries.map((e) => {
+    const key = JSON.stringify([e.workspaceId, e.projectId, e.userId]);
+    let k = positions.get(key);
+    if (k === undefined) {
+      k = triples.length;
+      positions.set(key, k);
+      triples.push({ k, workspace_id: e.workspaceId, project_id: e.projectId, user_id: e.userId });
+    }
+    return k;
+  });
+  const rows = entries.map((e, i) => ({
+    k: tripleOf[i],
+    id: e.id,
+    start: e.start.toISOString(),
+    minutes: e.minutes,
+    description: e.description,
+    tags: e.tags,
+  }));
+  return { triples: JSON.stringify(triples), rows: JSON.stringify(rows), tripleOf };
+}
+
+const TRIPLES = sql.raw('t(k int, workspace_id text, project_id text, user_id text)');
+const ROWS = sql.raw('v(k int, id text, start timestamptz, minutes int, description text, tags text[])');
 
 /**
  * Inserts a whole batch in one statement, every row checked by the rules of `insertIfAllowed`,
  * and nothing at all unless every row passes. The rules depend only on a row's (workspace, user,
  * project), so they are checked once per distinct triple rather than once per row: a batch from
  * one person on a few projects checks a handful. Returns how many rows were inserted: the whole
- * batch, or none when any row is refused (`batchEntryFacts` then tells which and why).
+ * batch, or none when any row is refused (`batchEntryFacts` then tells which and why). Every row
+ * gets the same creation time.
  */
 const insertBatchIfAllowed = prepared((db) =>
   db
     .insert(timeEntries)
     .select(
-      sql`with v as (select * from jsonb_to_recordset(${p('rows')}::jsonb) as ${BATCH_COLUMNS}),
-        t as (select distinct workspace_id, user_id, project_id from v),
+      sql`with t as (select * from jsonb_to_recordset(${p('triples')}::jsonb) as ${TRIPLES}),
         allowed as (
           select 1 from t
           where exists (select 1 from workspace_members a where a.workspace_id = t.workspace_id and a.user_id = ${p('actorId')}
@@ -161,17 +179,20 @@ const insertBatchIfAllowed = prepared((db) =>
               select 1 from projects pr where pr.id = t.project_id and pr.workspace_id = t.workspace_id
                 and (exists (select 1 from workspace_members wa where wa.workspace_id = t.workspace_id and wa.user_id = t.user_id and wa.role in ('owner', 'admin'))
                   or exists (select 1 from project_members pm where pm.project_id = t.project_id and pm.user_id = t.user_id)))))
-        select id, workspace_id, project_id, user_id, start, minutes, description, tags, created_at, created_at
-        from v where (select count(*) from allowed) = (select count(*) from t)`,
+        select v.id, t.workspace_id, t.project_id, t.user_id, v.start, v.minutes, v.description, v.tags,
+          ${p('createdAt')}::timestamptz, ${p('createdAt')}::timestamptz
+        from jsonb_to_recordset(${p('rows')}::jsonb) as ${ROWS} join t on t.k = v.k
+        where (select count(*) from allowed) = (select count(*) from t)`,
     )
     .returning({ id: timeEntries.id })
     .prepare('insert_time_entries_batch'),
 );
 
 /** The number of rows inserted: `entries.length`, or 0 when any row was refused. */
-export async function insertEntriesIfAllowed(db: Db, entries: readonly NewEntry[], actorId: string): Promise<number> {
-  const rows = await insertBatchIfAllowed(db).execute({ rows: batchRows(entries), actorId });
-  return rows.length;
+export async function insertEntriesIfAllowed(db: Db, entries: readonly NewEntry[], actorId: string, createdAt: Date): Promise<number> {
+  const { triples, rows } = batchParams(entries);
+  const inserted = await insertBatchIfAllowed(db).execute({ triples, rows, actorId, createdAt: createdAt.toISOString() });
+  return inserted.length;
 }
 
 /** What the rules of a batch row depend on, for explaining a refusal (access.ts `explainBatchRefusals`). */
@@ -188,18 +209,22 @@ export interface BatchEntryFacts {
   projectReadable: boolean;
 }
 
-/** The facts of every row in one statement: the slow path, run only when a batch was refused. */
+/** The facts of every row, from one statement over the batch's triples: the slow path, run only when a batch was refused. */
 export async function batchEntryFacts(db: Db, entries: readonly NewEntry[], actorId: string): Promise<BatchEntryFacts[]> {
+  const { triples, tripleOf } = batchParams(entries);
   const result = await db.execute(
-    sql`with v as (select * from jsonb_to_recordset(${batchRows(entries)}::jsonb) as ${BATCH_COLUMNS})
-      select v.i as "index",
-        (select a.role from workspace_members a where a.workspace_id = v.workspace_id and a.user_id = ${actorId}) as "actorRole",
-        exists (select 1 from workspace_members m where m.workspace_id = v.workspace_id and m.user_id = v.user_id) as "userIsMember",
-        (v.project_id is null or exists (select 1 from projects pr where pr.id = v.project_id and pr.workspace_id = v.workspace_id)) as "projectInWorkspace",
-        (v.project_id is null
-          or exists (select 1 from workspace_members wa where wa.workspace_id = v.workspace_id and wa.user_id = v.user_id and wa.role in ('owner', 'admin'))
-          or exists (select 1 from project_members pm where pm.project_id = v.project_id and pm.user_id = v.user_id)) as "projectReadable"
-      from v order by v.i`,
+    sql`select t.k as "k",
+        (select a.role from workspace_members a where a.workspace_id = t.workspace_id and a.user_id = ${actorId}) as "actorRole",
+        exists (select 1 from workspace_members m where m.workspace_id = t.workspace_id and m.user_id = t.user_id) as "userIsMember",
+        (t.project_id is null or exists (select 1 from projects pr where pr.id = t.project_id and pr.workspace_id = t.workspace_id)) as "projectInWorkspace",
+        (t.project_id is null
+          or exists (select 1 from workspace_members wa where wa.workspace_id = t.workspace_id and wa.user_id = t.user_id and wa.role in ('owner', 'admin'))
+          or exists (select 1 from project_members pm where pm.project_id = t.project_id and pm.user_id = t.user_id)) as "projectReadable"
+      from jsonb_to_recordset(${triples}::jsonb) as ${TRIPLES}`,
   );
-  return rowsOf<BatchEntryFacts>(result);
+  const byTriple = new Map(rowsOf<Omit<BatchEntryFacts, 'index'> & { k: number }>(result).map(({ k, ...facts }) => [k, facts]));
+  return tripleOf.flatMap((k, index) => {
+    const facts = byTriple.get(k);
+    return facts ? [{ index, ...facts }] : [];
+  });
 }

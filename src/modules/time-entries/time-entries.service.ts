@@ -127,7 +127,7 @@ export async function createEntries(ctx: AppContext, actor: Actor, input: Create
   });
   if (errors.length > 0) throw invalid(errors);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await repo.insertEntriesIfAllowed(ctx.db, entries, actor.user.id);
+    const inserted = await repo.insertEntriesIfAllowed(ctx.db, entries, actor.user.id, createdAt);
     // The statement stores exactly what it was given, so the answer is built from the batch itself.
     if (inserted === entries.length) {
       const stamp = createdAt.toISOString();
