@@ -46,6 +46,11 @@ export async function peerDatabase(): Promise<{ database: Database; own: boolean
   return { database: await openDatabase({ databaseUrl: url, dataDir: null }), own: true };
 }
 
+/** The connection URL of this worker's PostgreSQL database (after `testDatabase()`); null on PGlite. */
+export function testDatabaseUrl(): string | null {
+  return (globalThis as Holder)[URL_KEY] ?? null;
+}
+
 /** This worker's database, created on first use. */
 export function testDatabase(): Promise<Database> {
   const holder = globalThis as Holder;
