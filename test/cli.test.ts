@@ -82,6 +82,7 @@ describe('chronicle import toggl', () => {
       as(olivia.token),
     );
     expect(res.stdout).toContain('Imported 5 entries, skipped 1, failed 3.');
+    expect(res.stderr).toContain('3 rows were not imported.');
     expect(res.code).toBe(1);
     // One clear line per bad row: line number, column, reason.
     expect(res.stderr).toContain('line 7, column "Email": no member of the workspace has the e-mail ghost@example.com');
@@ -130,6 +131,7 @@ describe('chronicle import toggl', () => {
       as(olivia.token),
     );
     expect(res.stdout).toContain('Imported 6 entries, skipped 1, failed 2.');
+    expect(res.stderr).toContain('2 rows were not imported.');
     expect(res.stderr).toContain('created project "Internal"');
     expect(res.stderr).toMatch(/entries: 2\/6 \(33%\)\nentries: 4\/6 \(66%\)\nentries: 6\/6 \(100%\)/);
     const projects = (await t.get(`/api/v1/workspaces/${ws}/projects`, olivia.token)).body as { id: string; name: string }[];

@@ -79,7 +79,9 @@ export function buildProgram(io: ProgramIo): Command {
           },
         ) => {
           const summary = await runImport(api(), { file, format: format, ...opts }, io);
-          if (summary.failed > 0) throw new FailedError(`${summary.failed} rows were not imported.`);
+          if (summary.failed > 0) {
+            throw new FailedError(`${summary.failed} ${summary.failed === 1 ? 'row was' : 'rows were'} not imported.`);
+          }
         },
       );
   }
