@@ -27,7 +27,7 @@ import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { DOCUMENTED_BODY, OPTIONAL_BODY } from './http/schemas.js';
 import { COMPONENT_SCHEMAS, withRefs } from './http/components.js';
-import { HEADERS, declareHeaders } from './http/response-headers.js';
+import { HEADERS, declareHeaders, declareSecretRoute } from './http/response-headers.js';
 import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, FeatureRoutes } from './http/types.js';
@@ -308,6 +308,7 @@ async function installOpenApi(app: App, config: Config): Promise<void> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const doc = OPERATIONS[`${methods[0]} ${route.url}`];
     if (doc && route.schema) route.schema = { ...route.schema, ...doc };
+    if (route.config?.secret && route.schema) route.schema = declareSecretRoute(route.schema as Record<string, unknown>);
   });
   await app.register(swagger, {
     openapi: {

@@ -155,6 +155,58 @@ describe('the OpenAPI document', () => {
     expect(report.responses['200']?.headers).toMatchObject({ ETag: header('ETag'), 'RateLimit-Remaining': header('RateLimit-Remaining') });
   });
 
+  test('answers that hold a secret declare Cache-Control; share pages declare the headers they are sent with', async () => {
+    const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    const secret = [
+      ['POST /api/v1/users/{id}/tokens', '201'],
+      ['POST /api/v1/reports/{id}/shares', '201'],
+      ['GET /api/v1/reports/{id}/shares', '200'],
+      ['POST /api/v1/inbox/{id}/shares', '201'],
+      ['GET /api/v1/inbox/{id}/shares', '200'],
+      ['POST /api/v1/report-shares/{id}/revoke', '200'],
+    ];
+    for (const [key, status] of secret) {
+      const { operation } = operations.find((o) => o.key === key)!;
+      expect(operation.responses[status!]?.headers, key).toHaveProperty(['Cache-Control'], header('Cache-Control'));
+    }
+    // Only those: a list of reports is not a secret.
+    const declaring = operations.filter(({ operation }) =>
+      Object.entries(operation.responses).some(([status, r]) => status.startsWith('2') && r.headers?.['Cache-Control']),
+    );
+    expect(declaring.map(({ key }) => key).sort()).toEqual(
+      [...secret.map(([key]) => key!), 'GET /share/{token}', 'POST /share/{token}'].sort(),
+    );
+
+    const markdown = operations.find((o) => o.key === 'GET /api/v1/report-contents/{id}')!.operation;
+    expect(markdown.responses['200']?.headers).toMatchObject({
+      Vary: header('Vary'),
+      'X-Content-Type-Options': header('X-Content-Type-Options'),
+    });
+
+    // What the viewer declares is what it sends, on every status.
+    const page = await app.inject({ method: 'GET', url: '/share/not-a-real-token' });
+    expect(page.statusCode).toBe(404);
+    const viewer = document.paths['/share/{token}'];
+    for (const [method, statuses] of [
+      ['get', ['200', '404', '503']],
+      ['post', ['200', '401', '404', '429', '503']],
+    ] as const) {
+      for (const status of statuses) {
+        const declared = Object.keys(viewer[method].responses[status].headers).filter(
+          (name) => !['X-Request-Id', 'Retry-After'].includes(name),
+        );
+        expect(declared.sort(), `${method} ${status}`).toEqual([
+          'Cache-Control',
+          'Content-Security-Policy',
+          'Referrer-Policy',
+          'X-Content-Type-Options',
+          'X-Robots-Tag',
+        ]);
+        for (const name of declared) expect(page.headers[name.toLowerCase()], name).toBeTruthy();
+      }
+    }
+  });
+
   test("the viewer's passcode form is declared", () => {
     const body = document.paths['/share/{token}'].post.requestBody;
     expect(body.content['application/x-www-form-urlencoded'].schema.properties).toHaveProperty('passcode');

@@ -23,6 +23,19 @@ export const HEADERS = {
     schema: text,
   },
   'Content-Disposition': { description: 'An attachment file name for the Markdown download.', schema: text },
+  'Cache-Control': {
+    description:
+      '`no-store` on answers that hold a secret (a new token, share links and their tokens) and on share pages: no browser or proxy keeps them.',
+    schema: text,
+  },
+  Vary: { description: '`Accept`: the same URL answers JSON or Markdown by the Accept header.', schema: text },
+  'X-Content-Type-Options': { description: '`nosniff`: browsers keep the declared content type.', schema: text },
+  'Content-Security-Policy': {
+    description: "The share page's policy: no script, no images, its one style by hash, forms only to itself, no framing.",
+    schema: text,
+  },
+  'Referrer-Policy': { description: '`no-referrer`: links on a share page never leak its URL.', schema: text },
+  'X-Robots-Tag': { description: '`noindex, nofollow`: search engines leave share pages alone.', schema: text },
 } as const;
 export type HeaderName = keyof typeof HEADERS;
 
@@ -35,6 +48,27 @@ export function responseHeaders(byStatus: Partial<Record<number, readonly Header
 }
 
 const RATE_LIMIT: readonly HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+
+/** What every answer of the public viewer carries (share-page.ts `VIEWER_HEADERS`). */
+export const VIEWER_RESPONSE_HEADERS: readonly HeaderName[] = [
+  'Cache-Control',
+  'X-Content-Type-Options',
+  'Content-Security-Policy',
+  'Referrer-Policy',
+  'X-Robots-Tag',
+];
+
+/**
+ * A route marked `secret` in its config answers `Cache-Control: no-store` (app.ts); this adds the
+ * header to the declaration of each of its success responses.
+ */
+export function declareSecretRoute(schema: Record<string, unknown>): Record<string, unknown> {
+  const named = { ...((schema[RESPONSE_HEADERS] ?? {}) as Record<string, readonly HeaderName[]>) };
+  for (const status of Object.keys(schema.response ?? {})) {
+    if (/^2\d\d$/.test(status)) named[status] = [...(named[status] ?? []), 'Cache-Control'];
+  }
+  return { ...schema, [RESPONSE_HEADERS]: named };
+}
 
 /** Adds the headers of one operation of the document, as references to `components.headers`. */
 export function declareHeaders(operation: Record<string, unknown>, path: string): void {

@@ -45,7 +45,7 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
           '`Accept: text/markdown` the answer is the raw document as a download, named after the report and the version. ' +
           "Readable by the report's readers and by that version's recipients (a self-copy included); anyone else gets 404.",
         params: IdParams,
-        ...responseHeaders({ 200: ['Content-Disposition'] }),
+        ...responseHeaders({ 200: ['Vary', 'Content-Disposition', 'X-Content-Type-Options'] }),
         response: {
           200: {
             description: 'The version (JSON), or its Markdown document (text/markdown, as an attachment).',

@@ -8,6 +8,7 @@ import type { FastifyError, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { DOCUMENTED_BODY } from '../../http/schemas.js';
+import { responseHeaders, VIEWER_RESPONSE_HEADERS } from '../../http/response-headers.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage } from '../../render/share-page.js';
 import { PASSCODE_MAX_INPUT } from '../../lib/secrets.js';
@@ -62,6 +63,11 @@ const unlockResponses = {
   429: htmlResponse('Too many wrong passcodes for this link; see Retry-After.'),
 };
 
+/** Every viewer answer carries the same headers (`VIEWER_HEADERS`), declared for each status. */
+function viewerHeaders(responses: Record<number, unknown>) {
+  return responseHeaders(Object.fromEntries(Object.keys(responses).map((status) => [status, VIEWER_RESPONSE_HEADERS])));
+}
+
 function sendPage(reply: FastifyReply, status: number, html: string | Buffer, headers: Record<string, string> = {}): FastifyReply {
   return reply
     .code(status)
@@ -115,7 +121,12 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
       config: { scope: 'public' },
       // A HEAD is not a page view and must not count as one; it gets the viewer's 404.
       exposeHeadRoute: false,
-      schema: { ...schema, summary: 'The shared report as HTML, or the passcode prompt.', response: openResponses },
+      schema: {
+        ...schema,
+        summary: 'The shared report as HTML, or the passcode prompt.',
+        ...viewerHeaders(openResponses),
+        response: openResponses,
+      },
     },
     async (request, reply) => sendOutcome(reply, await viewer.open(request.params.token)),
   );
@@ -127,6 +138,7 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
         ...schema,
         summary: 'Unlocks a passcode link: form field `passcode` (application/x-www-form-urlencoded).',
         [DOCUMENTED_BODY]: PASSCODE_FORM,
+        ...viewerHeaders(unlockResponses),
         response: unlockResponses,
       },
     },
