@@ -216,7 +216,7 @@ export function renderReportPage(input: ReportPageInput): string {
     title: `${input.name} – Chronicle`,
     header,
     main: markdownToSafeHtml(input.bodyMarkdown, { headingOffset: 1, omitTitle: input.name }),
-    footer: `<p>Shared with Chronicle. This page is a frozen copy of version ${version}.</p>`,
+    footer: '<p>Shared with Chronicle. A frozen copy of the version above: later edits to the report do not change this page.</p>',
   });
 }
 

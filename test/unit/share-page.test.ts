@@ -150,7 +150,9 @@ describe('renderReportPage', () => {
     expect(html).toContain('<dt>Owner</dt><dd>Ana Lima</dd>');
     expect(html).toContain('<dd><time datetime="2025-04-01T08:30:00.000Z">1 April 2025 at 10:30</time> (Europe/Berlin)</dd>');
     expect(html).toContain('<dt>Version</dt><dd>3</dd>');
-    expect(html).toContain('This page is a frozen copy of version 3.');
+    // The version is shown once; the footer says what "frozen" means rather than repeating it.
+    expect(html.match(/>3</g)).toHaveLength(1);
+    expect(html).toContain('A frozen copy of the version above: later edits to the report do not change this page.');
   });
 
   it('puts the rendered body in <main>, headings shifted under the page title', () => {
