@@ -22,6 +22,7 @@ import { createRenderPool } from './render/render-pool.js';
 import { measuredRenderPool } from './render/measured-render-pool.js';
 import { createMetrics } from './lib/metrics.js';
 import { requestIdOf } from './http/request-id.js';
+import { registerJsonParser } from './http/json-body.js';
 import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
@@ -194,6 +195,7 @@ function installHooks(app: App, ctx: AppContext): void {
   );
   // JSON is the only body the API takes; the public viewer registers its own form parser.
   app.removeContentTypeParser('text/plain');
+  registerJsonParser(app);
 
   // Responses still in flight when the app starts closing end their keep-alive connection, so
   // a graceful shutdown does not wait for idle sockets to time out.
