@@ -1,8 +1,10 @@
 /**
- * The API's JSON body parser: Fastify's own (with its prototype-poisoning checks), plus one rule.
- * JSON can spell a lone UTF-16 surrogate (`"\ud800"`), which no database text can hold: the
- * drivers would store U+FFFD in its place, silently changing what the client sent. Such a body is
- * refused with a 400 that names the field instead.
+ * The API's JSON body parser: Fastify's own (with its prototype-poisoning checks), plus two rules.
+ * Arrays and objects may nest at most MAX_JSON_DEPTH levels: checked on the text before it is
+ * parsed, so no later step (validation, error messages, logging) ever recurses through a body
+ * nested 100,000 levels deep. And JSON can spell a lone UTF-16 surrogate (`"\ud800"`), which no
+ * database text can hold: the drivers would store U+FFFD in its place, silently changing what the
+ * client sent. Such a body is refused with a 400 that names the field instead.
  */
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../lib/errors.js';
@@ -11,6 +13,34 @@ import { badRequest } from '../lib/errors.js';
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 /** In Unicode mode a surrogate range matches only unpaired ones; a pair is one code point. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * How deep arrays and objects may nest in a JSON body (docs/api.md "Conventions"). The deepest
+ * legitimate body (a batch of time entries: body, list, entry, tags) nests 4 levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether the JSON text nests arrays and objects deeper than `limit`: one pass over the text,
+ * skipping strings (a `[` inside one is text). Malformed JSON is left to the parser.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i += 1;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth -= 1;
+  }
+  return false;
+}
 
 const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -39,6 +69,10 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(badRequest(`The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`));
+      return;
+    }
     void parse(request, text, (error, value) => {
       if (error) {
         done(error);

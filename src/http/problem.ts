@@ -1,9 +1,7 @@
 /** RFC 9457 problem+json: the one shape of every error the API produces. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorObject } from 'ajv';
-import { AppError, notFound, type FieldError } from '../lib/errors.js';
+import { AppError, MAX_FIELD_ERRORS, notFound, type FieldError } from '../lib/errors.js';
 import { isDatabaseUnavailable, pgErrorCode } from '../db/errors.js';
-import { toFieldErrors } from './validation.js';
 
 interface Problem {
   type: string;
@@ -11,6 +9,21 @@ interface Problem {
   status: number;
   detail: string;
   errors?: FieldError[];
+  omittedErrors?: number;
+}
+
+/** A path longer than this (an unknown key of 100 KB) is cut, so the answer stays small. */
+const MAX_PATH_LENGTH = 200;
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * The problem's `errors`: at most MAX_FIELD_ERRORS of them, each path at most MAX_PATH_LENGTH
+ * characters (docs/api.md "Conventions"), so an answer is never much larger than its request.
+ */
+function listedErrors(errors: readonly FieldError[]): FieldError[] {
+  return errors
+    .slice(0, MAX_FIELD_ERRORS)
+    .map((e) => (e.path.length > MAX_PATH_LENGTH ? { ...e, path: `${e.path.slice(0, MAX_PATH_LENGTH)}…` } : e));
 }
 
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
@@ -20,12 +33,17 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
     status: error.status,
     detail: error.message,
   };
-  if (error.errors?.length) body.errors = error.errors;
+  if (error.errors?.length) {
+    body.errors = listedErrors(error.errors);
+    const omitted = error.errors.length - body.errors.length + error.omittedErrors;
+    if (omitted > 0) {
+      body.omittedErrors = omitted;
+      body.detail = `${error.message} Only the first ${body.errors.length} of ${count.format(body.errors.length + omitted)} errors are listed.`;
+    }
+  }
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.status).type('application/problem+json').send(body);
 }
-
-const PART_PREFIX: Record<string, string> = { body: '', querystring: '/query', params: '/params', headers: '/headers' };
 
 /** Maps anything thrown while handling a request to an AppError; unknown errors become a bare 500. */
 function toAppError(error: unknown): AppError | null {
@@ -55,19 +73,9 @@ function toAppError(error: unknown): AppError | null {
     case '40P01':
       return new AppError('conflict', 'A concurrent change got in the way; try again.');
   }
-  const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
-  if (fastifyError.validation) {
-    const prefix = PART_PREFIX[fastifyError.validationContext ?? 'body'] ?? '';
-    return new AppError(
-      'validation',
-      'The request is not valid.',
-      toFieldErrors(
-        fastifyError.validation,
-        prefix,
-        fastifyError.validationContext === 'body' || !fastifyError.validationContext ? 'body' : 'text',
-      ),
-    );
-  }
+  const fastifyError = error as FastifyError & { validation?: unknown };
+  // The validator compiler (validation.ts) answers with an AppError; this is only a safety net.
+  if (fastifyError.validation) return new AppError('validation', 'The request is not valid.');
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large', 'The request body is too large (1 MiB; 8 MiB for a batch of time entries).');
@@ -95,7 +103,7 @@ export function problemHandler(
   if (appError) {
     if (appError.code === 'unavailable') request.log.warn({ err: error }, 'database unavailable');
     if (mapErrors && appError.errors) {
-      appError = new AppError(appError.code, appError.message, mapErrors(appError.errors), appError.headers);
+      appError = new AppError(appError.code, appError.message, mapErrors(appError.errors), appError.headers, appError.omittedErrors);
     }
     return sendProblem(reply, appError);
   }

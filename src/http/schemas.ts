@@ -1,9 +1,20 @@
 /** Schema pieces shared by several route tables. */
 import { Type, type TSchema } from 'typebox';
+import { MAX_FIELD_ERRORS } from '../lib/errors.js';
 
 export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque id (UUID v7).' });
 export const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 instant in UTC with milliseconds.' });
-export const CalendarDate = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+/**
+ * The bound of a date or date-time in a request: far above the longest legitimate one (35
+ * characters), so that anything shorter gets the message saying which form it lacks.
+ */
+export const DATE_TEXT_MAX = 64;
+export const CalendarDate = Type.String({
+  format: 'date',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  maxLength: DATE_TEXT_MAX,
+  description: 'YYYY-MM-DD',
+});
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const IdParams = Type.Object({ id: Id });
@@ -21,7 +32,17 @@ export const ProblemSchema = Type.Object(
           message: Type.String(),
           index: Type.Optional(Type.Integer({ description: 'Batch requests: the position of the refused item.' })),
         }),
+        {
+          maxItems: MAX_FIELD_ERRORS,
+          description: `Each invalid field (a JSON pointer into the request) and what it takes; at most ${MAX_FIELD_ERRORS}.`,
+        },
       ),
+    ),
+    omittedErrors: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: `How many more invalid fields were found than \`errors\` lists (only when it lists its ${MAX_FIELD_ERRORS}).`,
+      }),
     ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },

@@ -1,22 +1,30 @@
 /**
  * Request validation: bodies are checked strictly (no type coercion, unknown properties refused),
  * while query strings and path parameters are coerced from their text form.
+ *
+ * Input is checked in up to three passes, each linear in its size (docs/decisions.md "HTTP
+ * conventions"): Ajv stopping at the first error, which is all a valid request costs; for a refused
+ * one, the bounds pass (validation-bounds.ts), which answers alone when a list, object or text is
+ * over its bound; and only then Ajv with every error, whose errors `toFieldErrors` explains. Ajv's
+ * all-errors mode never runs over input larger than its schema allows (Ajv's own security notes
+ * warn against it on untrusted data), and the answer lists at most `MAX_FIELD_ERRORS` errors.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { FieldError } from '../lib/errors.js';
+import { AppError, FieldErrorList, type FieldError } from '../lib/errors.js';
 import { COMPONENT_SCHEMAS } from './components.js';
+import { admitsKind, boundErrors, kindOfValue, type Schema } from './validation-bounds.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = formatsModule.default;
 
-function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+function makeAjv(coerceTypes: boolean | 'array', allErrors: boolean): Ajv {
   const ajv = new Ajv({
     coerceTypes,
     useDefaults: true,
     removeAdditional: false,
-    allErrors: true,
+    allErrors,
     // Errors carry their schema and value, so messages can name what is allowed (toFieldErrors).
     verbose: true,
     strict: false,
@@ -27,15 +35,40 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   return ajv;
 }
 
-const bodyAjv = makeAjv(false);
-const textAjv = makeAjv('array');
+type Part = 'body' | 'text';
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object);
+/** Per part, Ajv stopping at the first error (every request) and Ajv collecting all (refusals). */
+const AJV: Record<Part, { first: Ajv; all: Ajv }> = {
+  body: { first: makeAjv(false, false), all: makeAjv(false, true) },
+  text: { first: makeAjv('array', false), all: makeAjv('array', true) },
 };
 
-type Schema = Record<string, unknown>;
+const PART_PREFIX: Record<string, string> = { body: '', querystring: '/query', params: '/params', headers: '/headers' };
+
+/** Ajv passes the parent of the value it checks, so that it may coerce a value at the top. */
+type AjvValidate = ValidateFunction & ((data: unknown, context?: object) => boolean);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const part: Part = httpPart === 'body' ? 'body' : 'text';
+  const prefix = PART_PREFIX[httpPart ?? 'body'] ?? '';
+  const first = AJV[part].first.compile(schema as object) as AjvValidate;
+  let all: AjvValidate | undefined;
+  const validate = (data: unknown, context?: object): true | { error: AppError } => {
+    if (first(data, context)) return true;
+    const bounds = new FieldErrorList();
+    boundErrors(data, schema, prefix, bounds, resolve);
+    if (bounds.total > 0) return { error: invalid(bounds.kept, bounds.omitted) };
+    // Known to be within its bounds: every error may be collected. Compiled on the first refusal.
+    all ??= AJV[part].all.compile(schema as object) as AjvValidate;
+    all(data, context);
+    const errors = toFieldErrors(all.errors ?? [], prefix, part);
+    return { error: invalid(errors.length > 0 ? errors : toFieldErrors(first.errors ?? [], prefix, part)) };
+  };
+  // Fastify hands Ajv's functions (which have a schemaEnv) the parent of the value they check.
+  return Object.assign(validate, { schemaEnv: first.schemaEnv });
+};
+
+const invalid = (errors: FieldError[], omitted = 0) => new AppError('validation', 'The request is not valid.', errors, undefined, omitted);
 
 const pointer = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 const NAIVE_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
@@ -46,7 +79,7 @@ const FORMAT_EXAMPLE = 'e.g. 2026-03-02T09:00:00Z or 2026-03-02T09:00:00+01:00';
 function resolve(schema: unknown): Schema {
   let current = (typeof schema === 'object' && schema !== null ? schema : {}) as Schema;
   for (let depth = 0; typeof current.$ref === 'string' && depth < 10; depth++) {
-    current = (bodyAjv.getSchema(current.$ref)?.schema ?? {}) as Schema;
+    current = (AJV.body.all.getSchema(current.$ref)?.schema ?? {}) as Schema;
   }
   return current;
 }
@@ -129,13 +162,17 @@ const KIND_KEYWORDS = new Set(['type', 'const', 'enum', 'anyOf', 'oneOf']);
 /**
  * One union that nothing matched, explained: when the value has the kind of some branch (an
  * object where an object may go), that branch's own errors; otherwise one message listing what
- * the union takes. Each branch is checked again on its own, so its errors are known apart.
+ * the union takes. Each branch of the value's kind is checked again on its own, so its errors are
+ * known apart; the value is within its bounds (the bounds pass came first), so this stays cheap.
  */
-function explainUnion(error: ErrorObject, prefix: string, ajv: Ajv): FieldError[] {
+function explainUnion(error: ErrorObject, prefix: string, part: Part): FieldError[] {
   const branches = (Array.isArray(error.schema) ? error.schema : []) as unknown[];
+  const kind = kindOfValue(error.data);
   let best: FieldError[] | null = null;
   for (const branch of branches) {
-    const validate = ajv.compile(branch as object);
+    // A branch of another kind would only say so (a KIND error below): skip it unchecked.
+    if (!admitsKind(resolve(branch), kind, resolve)) continue;
+    const validate = AJV[part].all.compile(branch as object);
     // A branch that passes on its own (defaults filled in) leaves the one message below.
     if (validate(structuredClone(error.data))) {
       best = null;
@@ -143,29 +180,34 @@ function explainUnion(error: ErrorObject, prefix: string, ajv: Ajv): FieldError[
     }
     const errors = validate.errors ?? [];
     if (errors.some((e) => e.instancePath === '' && KIND_KEYWORDS.has(e.keyword))) continue;
-    const explained = toFieldErrors(errors, `${prefix}${error.instancePath}`, ajv === textAjv ? 'text' : 'body');
+    const explained = toFieldErrors(errors, `${prefix}${error.instancePath}`, part);
     if (!best || explained.length < best.length) best = explained;
   }
   return best ?? [{ path: `${prefix}${error.instancePath}`, message: mustBeOneOf({ anyOf: branches }) }];
 }
 
-const under = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
+const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
 
 /**
  * Turns Ajv errors into `{ path, message }` entries with JSON-pointer paths (docs/api.md
  * "Conventions"): one message per field, naming the allowed values of an enum or a union, and what
  * a date or a date-time lacks. `part` says which validator produced them (bodies are strict).
+ * Linear in the number of errors (each looks up the unions above it by its path's prefixes).
  */
-export function toFieldErrors(errors: ErrorObject[], prefix = '', part: 'body' | 'text' = 'body'): FieldError[] {
-  const ajv = part === 'body' ? bodyAjv : textAjv;
-  // The outermost failed unions; everything at or below them is their branches' noise.
-  const unions = errors
-    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
-    // Ajv reports a union after the unions nested in it: at one path, the later is the outer.
-    .map((error, index) => ({ error, index }))
-    .sort((a, b) => a.error.instancePath.length - b.error.instancePath.length || b.index - a.index)
-    .map(({ error }) => error)
-    .filter((e, i, all) => !all.slice(0, i).some((outer) => under(e.instancePath, outer.instancePath)));
+export function toFieldErrors(errors: ErrorObject[], prefix = '', part: Part = 'body'): FieldError[] {
+  // At each path the failed union Ajv reports last is the outermost there (it reports a union
+  // after the unions nested in it).
+  const unionAt = new Map<string, ErrorObject>();
+  for (const error of errors) if (isUnion(error)) unionAt.set(error.instancePath, error);
+  // The outermost failed union at or above a path; everything below it is its branches' noise.
+  const unionAbove = (path: string): ErrorObject | undefined => {
+    if (unionAt.size === 0) return undefined;
+    if (unionAt.has('')) return unionAt.get('');
+    for (let slash = path.indexOf('/', 1); ; slash = path.indexOf('/', slash + 1)) {
+      const union = unionAt.get(slash === -1 ? path : path.slice(0, slash));
+      if (union || slash === -1) return union;
+    }
+  };
   const seen = new Set<string>();
   const out: FieldError[] = [];
   const add = (entry: FieldError) => {
@@ -175,9 +217,9 @@ export function toFieldErrors(errors: ErrorObject[], prefix = '', part: 'body' |
     out.push(entry);
   };
   for (const error of errors) {
-    const union = unions.find((u) => under(error.instancePath, u.instancePath));
+    const union = unionAbove(error.instancePath);
     if (union) {
-      if (error === union) explainUnion(union, prefix, ajv).forEach(add);
+      if (error === union) explainUnion(union, prefix, part).forEach(add);
       continue;
     }
     if (error.keyword === 'additionalProperties') {

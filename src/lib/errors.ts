@@ -23,6 +23,45 @@ export interface FieldError {
   index?: number;
 }
 
+/**
+ * The most field errors one problem lists (docs/api.md "Conventions"); how many more there were is
+ * its `omittedErrors`. Hostile input can be wrong in 100,000 places: the answer stays small.
+ */
+export const MAX_FIELD_ERRORS = 20;
+
+/**
+ * Field errors gathered with a cap: the first `MAX_FIELD_ERRORS` are kept, the rest only counted,
+ * so an input wrong in every one of its items costs a count, not a list.
+ */
+export class FieldErrorList {
+  readonly kept: FieldError[] = [];
+  omitted = 0;
+
+  /** Whether another entry would be kept (so the caller may skip building it). */
+  get full(): boolean {
+    return this.kept.length >= MAX_FIELD_ERRORS;
+  }
+
+  get total(): number {
+    return this.kept.length + this.omitted;
+  }
+
+  add(path: string, message: string): void {
+    if (this.full) this.omitted += 1;
+    else this.kept.push({ path, message });
+  }
+
+  /** Counts one entry without building it (when `full`). */
+  skip(): void {
+    this.omitted += 1;
+  }
+
+  addAll(other: FieldErrorList): void {
+    for (const entry of other.kept) this.add(entry.path, entry.message);
+    this.omitted += other.omitted;
+  }
+}
+
 const STATUS: Record<ErrorCode, number> = {
   validation: 400,
   unauthorized: 401,
@@ -60,6 +99,8 @@ export class AppError extends Error {
     message: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    /** Field errors found beyond `errors` and not listed (a capped list, `FieldErrorList`). */
+    readonly omittedErrors = 0,
   ) {
     super(message);
     this.status = STATUS[code];

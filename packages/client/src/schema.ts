@@ -1115,12 +1115,15 @@ export interface components {
             title: string;
             status: number;
             detail: string;
+            /** @description Each invalid field (a JSON pointer into the request) and what it takes; at most 20. */
             errors?: {
                 path: string;
                 message: string;
                 /** @description Batch requests: the position of the refused item. */
                 index?: number;
             }[];
+            /** @description How many more invalid fields were found than `errors` lists (only when it lists its 20). */
+            omittedErrors?: number;
         };
         User: {
             /** @description Opaque id (UUID v7). */

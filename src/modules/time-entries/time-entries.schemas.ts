@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Instant, Nullable } from '../../http/schemas.js';
+import { DATE_TEXT_MAX, Id, Instant, Nullable } from '../../http/schemas.js';
 
 /** Most entries a list returns when `limit` is omitted, and the most it may ask for. */
 export const DEFAULT_LIMIT = 100;
@@ -22,7 +22,7 @@ export const TimeEntrySchema = Type.Object(
 );
 export type TimeEntry = Static<typeof TimeEntrySchema>;
 
-const instant = (description: string) => Type.String({ format: 'date-time', description });
+const instant = (description: string) => Type.String({ format: 'date-time', maxLength: DATE_TEXT_MAX, description });
 const Start = instant('ISO 8601 instant with an explicit offset or Z, e.g. 2026-03-02T09:00:00+01:00; stored in UTC.');
 const Minutes = Type.Integer({ minimum: 1, maximum: 1440 });
 const Description = Type.String({ maxLength: 2000 });
