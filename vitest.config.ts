@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /** Tests that start processes, browsers or databases of their own, or sweep every route. */
 const SLOW = [
+  'test/hostile-bodies.test.ts',
   'test/server.test.ts',
   'test/restart.test.ts',
   'test/viewer-browser.test.ts',
