@@ -27,19 +27,27 @@ export const MAX_JSON_DEPTH = 64;
 export function nestsDeeperThan(text: string, limit: number): boolean {
   if (text.length <= limit) return false;
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i += 1;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
+    if (c === 0x22 /* " */) i = endOfString(text, i);
     else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       depth += 1;
       if (depth > limit) return true;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth -= 1;
   }
   return false;
+}
+
+/** The index of the quote closing the string opened at `open`: the first after an even run of backslashes. */
+function endOfString(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  while (quote !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
 }
 
 const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -204,6 +204,9 @@ describe('the JSON depth scan', () => {
     expect(nestsDeeperThan(JSON.stringify({ note: '['.repeat(1000) }), MAX_JSON_DEPTH)).toBe(false);
     expect(nestsDeeperThan(JSON.stringify({ note: `"\\${'['.repeat(1000)}` }), MAX_JSON_DEPTH)).toBe(false);
     expect(nestsDeeperThan(JSON.stringify([`\\"`, '['.repeat(100)]), MAX_JSON_DEPTH)).toBe(false);
+    // A string ending in a backslash ends at its quote: the nesting after it still counts.
+    expect(nestsDeeperThan(`["x\\\\", ${nested(MAX_JSON_DEPTH)}]`, MAX_JSON_DEPTH)).toBe(true);
+    expect(nestsDeeperThan(`["x\\\\\\"", ${nested(MAX_JSON_DEPTH)}]`, MAX_JSON_DEPTH)).toBe(true);
   });
 });
 
