@@ -1,8 +1,9 @@
-import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
 import { apiTokens, authFailures, passwordLinks, passwords, sessions, users } from '../db/schema.js';
+import { emailMatches } from './users.repository.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -170,13 +171,13 @@ export async function deleteDeadSessions(db: Db, userId: string, now: Date, idle
 // ---------------------------------------------------------------------------------------------
 // Passwords and set-password links
 
-/** The user with this email (case-insensitive) and their password hash, if any. */
-export async function findUserWithPassword(db: Db, email: string) {
+/** The user with this email (a normalizeEmail result) and their password hash, if any. */
+export async function findUserWithPassword(db: Db, normalizedEmail: string) {
   const [row] = await db
     .select({ user: users, hash: passwords.hash })
     .from(users)
     .leftJoin(passwords, eq(passwords.userId, users.id))
-    .where(sql`lower(${users.email}) = lower(${email})`)
+    .where(emailMatches(normalizedEmail))
     .limit(1);
   return row;
 }
@@ -199,6 +200,15 @@ export async function replacePasswordLink(db: Db, row: typeof passwordLinks.$inf
     await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, row.userId), isNull(passwordLinks.usedAt)));
     await tx.insert(passwordLinks).values(row);
   });
+}
+
+/** The user of an unused, unexpired link, without using it (nothing is hashed for an unknown link). */
+export async function findUsablePasswordLink(db: Db, tokenHash: string, now: Date): Promise<string | undefined> {
+  const [row] = await db
+    .select({ userId: passwordLinks.userId })
+    .from(passwordLinks)
+    .where(and(eq(passwordLinks.tokenHash, tokenHash), isNull(passwordLinks.usedAt), gt(passwordLinks.expiresAt, now)));
+  return row?.userId;
 }
 
 /**
@@ -236,11 +246,13 @@ export function countAttempt(db: Db, keys: string[], now: Date, windowSince: Dat
     .returning({ key: authFailures.key, failures: authFailures.failures, windowStartedAt: authFailures.windowStartedAt });
 }
 
-/** A successful check: the account starts afresh, and the address gets its attempt back. */
-export async function forgiveAttempt(db: Db, accountKey: string, addressKey: string): Promise<void> {
-  await db.delete(authFailures).where(eq(authFailures.key, accountKey));
-  await db
-    .update(authFailures)
-    .set({ failures: sql`greatest(${authFailures.failures} - 1, 0)` })
-    .where(eq(authFailures.key, addressKey));
+/** A successful check: `cleared` keys start afresh, and `refunded` keys get their attempt back. */
+export async function forgiveAttempt(db: Db, cleared: string[], refunded: string[]): Promise<void> {
+  if (cleared.length > 0) await db.delete(authFailures).where(inArray(authFailures.key, cleared));
+  if (refunded.length > 0) {
+    await db
+      .update(authFailures)
+      .set({ failures: sql`greatest(${authFailures.failures} - 1, 0)` })
+      .where(inArray(authFailures.key, refunded));
+  }
 }
