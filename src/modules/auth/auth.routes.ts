@@ -22,7 +22,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/sessions',
     {
-      config: { scope: 'public' },
+      config: { scope: 'public', secret: true },
       schema: {
         tags,
         operationId: 'signIn',
@@ -33,7 +33,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
           'is refused (403). Wrong email or password: 401, one answer for both. In 15 minutes, more than 10 attempts from ' +
           'one client address (IPv6: its /64) on one account, 100 from it on all accounts, or, once the account has had 50 ' +
           'attempts from everyone, 2 from it on that account: 429 with Retry-After. Too many password checks under way: ' +
-          '503 with Retry-After.',
+          '503 with Retry-After. The answer sets the session cookie, so it is sent with Cache-Control: no-store.',
         body: SignInBody,
         ...responseHeaders({ 201: ['Set-Cookie'] }),
         response: { 201: SignedInSchema, ...publicResponses, 401: ProblemSchema, 429: ProblemSchema },
@@ -50,7 +50,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/password-links/redeem',
     {
-      config: { scope: 'public' },
+      config: { scope: 'public', secret: true },
       schema: {
         tags,
         operationId: 'redeemPasswordLink',
@@ -60,7 +60,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
           "ends the user's other sessions and starts a new one (as signIn). The link then stops working: a used, expired, " +
           'replaced or unknown link is a 404, answered before any hashing. Counts against the client address as a ' +
           'sign-in does (429 with Retry-After). Too many password checks under way: 503 with Retry-After. A ' +
-          'cross-origin Origin is refused (403).',
+          'cross-origin Origin is refused (403). The answer sets the session cookie: Cache-Control: no-store.',
         body: RedeemLinkBody,
         ...responseHeaders({ 201: ['Set-Cookie'] }),
         response: { 201: SignedInSchema, ...publicResponses, 404: ProblemSchema, 429: ProblemSchema },
@@ -77,7 +77,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/users/:id/password-link',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', secret: true },
       schema: {
         tags,
         operationId: 'createPasswordLink',
