@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { KeyedQueue } from './lib/keyed-queue.js';
 import { PasscodeSlots } from './lib/passcode-slots.js';
+import { PASSWORD_HASH_QUEUE, PASSWORD_HASH_SLOTS, PasswordSlots } from './lib/password-slots.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
@@ -146,6 +147,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     }),
     // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
     passcodeSlots: new PasscodeSlots(4, 2),
+    passwordSlots: new PasswordSlots(PASSWORD_HASH_SLOTS, PASSWORD_HASH_QUEUE),
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),

@@ -26,7 +26,7 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null leaves /metrics open. */
   readonly metricsToken: string | null;
-  /** Request units per minute per API token (API_RATE_LIMIT); 0 turns the limit off. */
+  /** Request units per minute per user, all their tokens and sessions together (API_RATE_LIMIT); 0 turns the limit off. */
   readonly apiRateLimit: number;
   /** Renders one user may have running at once (RENDER_USER_CONCURRENCY). */
   readonly renderUserConcurrency: number;

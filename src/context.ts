@@ -9,6 +9,7 @@ import type { Clock } from './lib/clock.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
 import type { Metrics } from './lib/metrics.js';
 import type { PasscodeSlots } from './lib/passcode-slots.js';
+import type { PasswordSlots } from './lib/password-slots.js';
 import type { RenderPool } from './render/render-pool.js';
 import type { RenderGate } from './render/render-gate.js';
 
@@ -26,6 +27,8 @@ export interface AppContext {
   readonly renderGate: RenderGate;
   /** PBKDF2 slots, some kept for viewers unlocking a link (passcode-slots.ts). */
   readonly passcodeSlots: PasscodeSlots;
+  /** scrypt slots for password checks and hashes, with a bounded queue (password-slots.ts). */
+  readonly passwordSlots: PasswordSlots;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
   /**

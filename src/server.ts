@@ -1,4 +1,6 @@
 /** Process entry: configuration, the app, listen, and a graceful close on SIGTERM/SIGINT. */
+// First: sets libuv's pool size before anything can start the pool.
+import './lib/thread-pool.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,6 +1,7 @@
 /**
- * The API rate limit (docs/operations.md "Rate limit"): per token, in request units per minute,
- * held in the database so two processes count against one budget. The clock is pinned, so the
+ * The API rate limit (docs/operations.md "Rate limit"): per user (all their tokens and sessions
+ * together), in request units per minute, held in the database so two processes count against
+ * one budget. The clock is pinned, so the
  * window and Retry-After are exact figures, not timings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ async function freshToken(): Promise<TestUser> {
 }
 
 describe('API_RATE_LIMIT', () => {
-  it(`allows ${LIMIT} reads a minute per token, then answers 429 problem+json with Retry-After and RateLimit-*`, async () => {
+  it(`allows ${LIMIT} reads a minute per user, then answers 429 problem+json with Retry-After and RateLimit-*`, async () => {
     const caller = await freshToken();
     const other = await readOnlyToken(t, caller);
     t.clock.set(IN_WINDOW);
@@ -51,14 +52,51 @@ describe('API_RATE_LIMIT', () => {
     expect(expectProblem(refused, 429).detail).toMatch(/30 request units/);
     expect(refused.headers['retry-after']).toBe('45');
     expect(refused.headers['ratelimit-remaining']).toBe('0');
-    // Another token of the same user has its own budget.
-    expect((await t.get('/api/v1/me', other)).status).toBe(200);
+    // Another token of the same user spends the same budget: minting tokens does not multiply it.
+    const sameUser = await t.get('/api/v1/me', other);
+    expectProblem(sameUser, 429);
+    expect(sameUser.headers['retry-after']).toBe('45');
     // The next window starts afresh.
     t.clock.set('2026-11-20T10:01:00.000Z');
     const next = await t.get('/api/v1/me', caller.token);
     expect(next.status).toBe(200);
     expect(next.headers['ratelimit-remaining']).toBe(String(LIMIT - 1));
     expect(next.headers['ratelimit-reset']).toBe('60');
+  });
+
+  it('counts a session against the same budget as the user’s tokens, and leaves other users alone', async () => {
+    const caller = await freshToken();
+    const bystander = await freshToken();
+    // Signed in shortly before the window, so the session is live in it.
+    t.clock.set('2026-11-22T09:30:00.000Z');
+    const link = await t.post(`/api/v1/users/${caller.id}/password-link`);
+    const secret = new URL(link.body.url as string).hash.slice(1);
+    const signedIn = await t.request('POST', '/api/v1/password-links/redeem', {
+      token: null,
+      body: { token: secret, password: 'a long enough password' },
+    });
+    expect(signedIn.status).toBe(201);
+    const cookie = /^(chronicle_session=[^;]+)/.exec(String(signedIn.headers['set-cookie']))![1]!;
+    const bySession = () => t.request('GET', '/api/v1/me', { token: null, headers: { cookie } });
+    t.clock.set('2026-11-22T10:00:15.000Z');
+    const first = await bySession();
+    expect(first.status).toBe(200);
+    expect(first.headers['ratelimit-remaining']).toBe(String(LIMIT - 1));
+    for (let i = 2; i <= LIMIT; i++) {
+      const res = await (i % 2 ? bySession() : t.get('/api/v1/me', caller.token));
+      expect(res.headers['ratelimit-remaining']).toBe(String(LIMIT - i));
+    }
+    const refused = await bySession();
+    expect(expectProblem(refused, 429).detail).toMatch(/shared by all its tokens and sessions/);
+    expect(refused.headers['retry-after']).toBe('45');
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
+    expectProblem(await t.get('/api/v1/me', caller.token), 429);
+    const other = await t.get('/api/v1/me', bystander.token);
+    expect(other.status).toBe(200);
+    expect(other.headers['ratelimit-remaining']).toBe(String(LIMIT - 1));
+    // The injected clock moves to the next window: the session is served again.
+    t.clock.set('2026-11-22T10:01:00.000Z');
+    expect((await bySession()).headers['ratelimit-remaining']).toBe(String(LIMIT - 1));
   });
 
   it(`counts a write as ${RATE_COST.write} and a render as ${HEAVY_RATE_COST}`, async () => {
@@ -91,10 +129,11 @@ describe('API_RATE_LIMIT', () => {
     }
   });
 
-  it(`never lets ${LIMIT * 2} concurrent requests of one token through more than ${LIMIT}`, async () => {
+  it(`never lets ${LIMIT * 2} concurrent requests of one user's two tokens through more than ${LIMIT}`, async () => {
     const caller = await freshToken();
+    const second = await readOnlyToken(t, caller);
     t.clock.set(IN_WINDOW);
-    const results = await Promise.all(Array.from({ length: LIMIT * 2 }, () => t.get('/api/v1/me', caller.token)));
+    const results = await Promise.all(Array.from({ length: LIMIT * 2 }, (_, i) => t.get('/api/v1/me', i % 2 ? second : caller.token)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(LIMIT);
     expect(results.filter((r) => r.status === 429)).toHaveLength(LIMIT);
   });

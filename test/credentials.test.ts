@@ -124,6 +124,51 @@ describe('responses that carry a secret', () => {
     // A response without a secret may be cached by the client as HTTP allows.
     expect((await t.get('/api/v1/me', owner.token)).headers['cache-control']).toBeUndefined();
   });
+
+  it('are every operation marked secret, and each answers no-store (tokens, share links, password links, sign-in)', async () => {
+    const owner = await newUser(t);
+    const member = await newUser(t);
+    const ws = await newWorkspace(t, owner);
+    const report = await newReport(t, owner, [ws.id]);
+    const sent = await t.post(`/api/v1/reports/${report.id}/send`, { sendToSelf: true }, owner.token);
+    expect(sent.status).toBe(201);
+    const inboxId = ((await t.get('/api/v1/inbox', owner.token)).body as { id: string; reportId: string }[]).find(
+      (m) => m.reportId === report.id,
+    )!.id;
+    const share = await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token);
+    const linkSecret = async () => new URL((await t.post(`/api/v1/users/${member.id}/password-link`)).body.url as string).hash.slice(1);
+    const password = 'a password of some length';
+    const calls: Record<string, () => Promise<{ status: number; headers: Record<string, unknown> }>> = {
+      'POST /api/v1/users/{id}/tokens': () => t.post(`/api/v1/users/${owner.id}/tokens`, { scopes: ['read'] }, owner.token),
+      'POST /api/v1/reports/{id}/shares': () => t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token),
+      'GET /api/v1/reports/{id}/shares': () => t.get(`/api/v1/reports/${report.id}/shares`, owner.token),
+      'POST /api/v1/inbox/{id}/shares': () => t.post(`/api/v1/inbox/${inboxId}/shares`, {}, owner.token),
+      'GET /api/v1/inbox/{id}/shares': () => t.get(`/api/v1/inbox/${inboxId}/shares`, owner.token),
+      'POST /api/v1/report-shares/{id}/revoke': () => t.post(`/api/v1/report-shares/${share.body.id}/revoke`, {}, owner.token),
+      'POST /api/v1/users/{id}/password-link': () => t.post(`/api/v1/users/${member.id}/password-link`),
+      'POST /api/v1/password-links/redeem': async () =>
+        t.request('POST', '/api/v1/password-links/redeem', { token: null, body: { token: await linkSecret(), password } }),
+      'POST /api/v1/sessions': () => t.request('POST', '/api/v1/sessions', { token: null, body: { email: member.email, password } }),
+    };
+    // The operations that declare Cache-Control are exactly the routes marked `secret` (app.ts).
+    const document = t.app.swagger() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+    };
+    const marked = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) =>
+          Object.entries(op.responses).some(([status, r]) => status.startsWith('2') && r.headers && 'Cache-Control' in r.headers),
+        )
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    // Share pages send no-store too; they are covered by test/viewer.test.ts.
+    expect(marked.filter((key) => !key.includes(' /share/')).sort()).toEqual(Object.keys(calls).sort());
+    for (const [key, call] of Object.entries(calls)) {
+      const res = await call();
+      expect(res.status, key).toBeLessThan(300);
+      expect(res.headers['cache-control'], key).toBe('no-store');
+    }
+  });
 });
 
 describe('routes without a declared scope', () => {

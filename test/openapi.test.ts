@@ -164,6 +164,9 @@ describe('the OpenAPI document', () => {
       ['POST /api/v1/inbox/{id}/shares', '201'],
       ['GET /api/v1/inbox/{id}/shares', '200'],
       ['POST /api/v1/report-shares/{id}/revoke', '200'],
+      ['POST /api/v1/users/{id}/password-link', '201'],
+      ['POST /api/v1/password-links/redeem', '201'],
+      ['POST /api/v1/sessions', '201'],
     ];
     for (const [key, status] of secret) {
       const { operation } = operations.find((o) => o.key === key)!;

@@ -72,6 +72,31 @@ describe('set-password links', () => {
     expectProblem(await t.post('/api/v1/users/no-such-user/password-link'), 404);
   });
 
+  it('lets an instance admin mint a link for themself only with a session or a full, unexpiring token', async () => {
+    const admin = await newUser(t, { instanceAdmin: true });
+    const token = async (body: object) => {
+      const res = await t.post(`/api/v1/users/${admin.id}/tokens`, body, admin.token);
+      expect(res.status).toBe(201);
+      return res.body.token as string;
+    };
+    const writeOnly = await token({ scopes: ['write'] });
+    const expiring = await token({ scopes: ['read', 'write'], expiresInDays: 30 });
+    for (const narrow of [writeOnly, expiring]) {
+      const refused = expectProblem(await t.post(`/api/v1/users/${admin.id}/password-link`, undefined, narrow), 403);
+      expect(refused.detail).toMatch(/session or a token with the read and write scopes and no expiry/);
+    }
+    expectProblem(await t.post(`/api/v1/users/${admin.id}/password-link`, undefined, await readOnlyToken(t, admin)), 403);
+    // A narrow token still mints links for other users: that is what an instance admin is for.
+    const other = await newUser(t);
+    expect((await t.post(`/api/v1/users/${other.id}/password-link`, undefined, writeOnly)).status).toBe(201);
+    expect((await t.post(`/api/v1/users/${admin.id}/password-link`, undefined, admin.token)).status).toBe(201);
+    const { token: secret } = await linkFor(admin);
+    const session = await t.request('POST', '/api/v1/password-links/redeem', { token: null, body: { token: secret, password: PASSWORD } });
+    expect(session.status).toBe(201);
+    const viaSession = await withCookie('POST', `/api/v1/users/${admin.id}/password-link`, cookieOf(session));
+    expect(viaSession.status).toBe(201);
+  });
+
   it('sets the password, signs the user in with a session cookie, and works once', async () => {
     const user = await newUser(t);
     const { token } = await linkFor(user);
@@ -166,7 +191,7 @@ describe('sign in', () => {
     expect((await signIn(user.email, PASSWORD)).status).toBe(201);
   });
 
-  it('throttles an account after 10 attempts in 15 minutes, even with the right password, with Retry-After', async () => {
+  it('throttles a client on an account after 10 attempts in 15 minutes, even with the right password, with Retry-After', async () => {
     t.clock.set('2026-11-01T10:00:00.000Z');
     const user = await signedInUser();
     for (let i = 0; i < 10; i++) expectProblem(await signIn(user.email, `wrong password ${i}`), 401);

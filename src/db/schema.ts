@@ -77,13 +77,14 @@ export const apiTokens = pgTable(
 );
 
 /**
- * The API rate limit's fixed-window counter, one row per token (docs/operations.md "Rate limit").
+ * The API rate limit's fixed-window counter, one row per user (docs/operations.md "Rate limit"):
+ * all of a user's tokens and sessions spend one budget, so minting tokens does not multiply it.
  * Kept in the database so every process behind a load balancer counts against the same budget.
  */
-export const apiRateWindows = pgTable('api_rate_windows', {
-  tokenId: text('token_id')
+export const userRateWindows = pgTable('user_rate_windows', {
+  userId: text('user_id')
     .primaryKey()
-    .references(() => apiTokens.id, { onDelete: 'cascade' }),
+    .references(() => users.id, { onDelete: 'cascade' }),
   windowStart: instant('window_start').notNull(),
   used: integer('used').notNull(),
 });

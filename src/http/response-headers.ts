@@ -25,7 +25,7 @@ export const HEADERS = {
   'Content-Disposition': { description: 'An attachment file name for the Markdown download.', schema: text },
   'Cache-Control': {
     description:
-      '`no-store` on answers that hold a secret (a new token, share links and their tokens) and on share pages: no browser or proxy keeps them.',
+      '`no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them.',
     schema: text,
   },
   Vary: { description: '`Accept`: the same URL answers JSON or Markdown by the Accept header.', schema: text },

@@ -1,8 +1,9 @@
-import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
 import { apiTokens, authFailures, passwordLinks, passwords, sessions, users } from '../db/schema.js';
+import { emailMatches } from './users.repository.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -35,10 +36,8 @@ export async function findActiveToken(db: Db, tokenHash: string, now: Date): Pro
   return row;
 }
 
-interface CountedRow {
-  token_id: string;
-  scopes: string[];
-  token_expires_at: Date | string | null;
+/** The user's columns as the counting statements return them. */
+interface CountedUserRow {
   id: string;
   name: string;
   email: string;
@@ -50,12 +49,53 @@ interface CountedRow {
   window_start: Date | string;
 }
 
+interface CountedTokenRow extends CountedUserRow {
+  token_id: string;
+  scopes: string[];
+  token_expires_at: Date | string | null;
+}
+
+interface CountedSessionRow extends CountedUserRow {
+  session_id: string;
+  last_seen_at: Date | string;
+}
+
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+
+/** What a counting statement adds to the credential it finds: the user's use of this window. */
+export interface RateCount {
+  used: number;
+  windowStart: Date;
+}
+
+function userOf(row: CountedUserRow): UserRow {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    timezone: row.timezone,
+    imageUrl: row.image_url,
+    instanceAdmin: row.instance_admin,
+    createdAt: asDate(row.created_at),
+  };
+}
+
+/**
+ * The user's fixed-window counter, upserted with `cost` added for the user the CTE `found` names
+ * (or restarted when `windowStart` begins a newer window); a clock behind another process's never
+ * moves a window back. Every token and session of the user spends this one row.
+ */
+const countUser = (windowStart: Date, cost: number) => sql`
+    insert into user_rate_windows as w (user_id, window_start, used)
+    select id, ${windowStart.toISOString()}::timestamptz, ${cost}::int from found
+    on conflict (user_id) do update set
+      used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
+      window_start = greatest(w.window_start, excluded.window_start)
+    returning used, window_start`;
 
 /**
  * findActiveToken and the rate limit's count in ONE statement (docs/operations.md "Rate limit"):
- * the token's fixed-window counter row is upserted with `cost` added, or restarted when
- * `windowStart` begins a newer window. A clock behind another process's never moves a window back.
+ * the token's user's counter is charged `cost`.
  */
 export async function findActiveTokenCounting(
   db: Db,
@@ -63,39 +103,54 @@ export async function findActiveTokenCounting(
   now: Date,
   windowStart: Date,
   cost: number,
-): Promise<(ActiveToken & { used: number; windowStart: Date }) | undefined> {
+): Promise<(ActiveToken & RateCount) | undefined> {
   const result = await db.execute(sql`
-    with t as (
+    with found as (
       select k.id as token_id, k.scopes, k.expires_at as token_expires_at,
         u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
       from api_tokens k join users u on u.id = k.user_id
       where k.token_hash = ${tokenHash} and k.revoked_at is null
         and (k.expires_at is null or k.expires_at > ${now.toISOString()}::timestamptz)
       limit 1
-    ), c as (
-      insert into api_rate_windows as w (token_id, window_start, used)
-      select token_id, ${windowStart.toISOString()}::timestamptz, ${cost}::int from t
-      on conflict (token_id) do update set
-        used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
-        window_start = greatest(w.window_start, excluded.window_start)
-      returning used, window_start
-    )
-    select t.*, c.used, c.window_start from t cross join c`);
-  const [row] = rowsOf<CountedRow>(result);
+    ), c as (${countUser(windowStart, cost)})
+    select found.*, c.used, c.window_start from found cross join c`);
+  const [row] = rowsOf<CountedTokenRow>(result);
   if (!row) return undefined;
   return {
     tokenId: row.token_id,
     scopes: row.scopes,
     expiresAt: row.token_expires_at === null ? null : asDate(row.token_expires_at),
-    user: {
-      id: row.id,
-      name: row.name,
-      email: row.email,
-      timezone: row.timezone,
-      imageUrl: row.image_url,
-      instanceAdmin: row.instance_admin,
-      createdAt: asDate(row.created_at),
-    },
+    user: userOf(row),
+    used: row.used,
+    windowStart: asDate(row.window_start),
+  };
+}
+
+/** findLiveSession and the rate limit's count in ONE statement, charged to the session's user. */
+export async function findLiveSessionCounting(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+  idleSince: Date,
+  windowStart: Date,
+  cost: number,
+): Promise<(LiveSession & RateCount) | undefined> {
+  const result = await db.execute(sql`
+    with found as (
+      select s.id as session_id, s.last_seen_at,
+        u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
+      from sessions s join users u on u.id = s.user_id
+      where s.token_hash = ${tokenHash} and s.expires_at > ${now.toISOString()}::timestamptz
+        and s.last_seen_at > ${idleSince.toISOString()}::timestamptz
+      limit 1
+    ), c as (${countUser(windowStart, cost)})
+    select found.*, c.used, c.window_start from found cross join c`);
+  const [row] = rowsOf<CountedSessionRow>(result);
+  if (!row) return undefined;
+  return {
+    sessionId: row.session_id,
+    lastSeenAt: asDate(row.last_seen_at),
+    user: userOf(row),
     used: row.used,
     windowStart: asDate(row.window_start),
   };
@@ -122,8 +177,14 @@ const liveSession = prepared((db) =>
     .prepare('auth_live_session'),
 );
 
+export interface LiveSession {
+  sessionId: string;
+  lastSeenAt: Date;
+  user: UserRow;
+}
+
 /** The user behind a session that has passed neither its absolute limit nor its idle limit. */
-export async function findLiveSession(db: Db, tokenHash: string, now: Date, idleSince: Date) {
+export async function findLiveSession(db: Db, tokenHash: string, now: Date, idleSince: Date): Promise<LiveSession | undefined> {
   const [row] = await liveSession(db).execute({ tokenHash, now, idleSince });
   return row;
 }
@@ -170,13 +231,13 @@ export async function deleteDeadSessions(db: Db, userId: string, now: Date, idle
 // ---------------------------------------------------------------------------------------------
 // Passwords and set-password links
 
-/** The user with this email (case-insensitive) and their password hash, if any. */
-export async function findUserWithPassword(db: Db, email: string) {
+/** The user with this email (a normalizeEmail result) and their password hash, if any. */
+export async function findUserWithPassword(db: Db, normalizedEmail: string) {
   const [row] = await db
     .select({ user: users, hash: passwords.hash })
     .from(users)
     .leftJoin(passwords, eq(passwords.userId, users.id))
-    .where(sql`lower(${users.email}) = lower(${email})`)
+    .where(emailMatches(normalizedEmail))
     .limit(1);
   return row;
 }
@@ -199,6 +260,15 @@ export async function replacePasswordLink(db: Db, row: typeof passwordLinks.$inf
     await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, row.userId), isNull(passwordLinks.usedAt)));
     await tx.insert(passwordLinks).values(row);
   });
+}
+
+/** The user of an unused, unexpired link, without using it (nothing is hashed for an unknown link). */
+export async function findUsablePasswordLink(db: Db, tokenHash: string, now: Date): Promise<string | undefined> {
+  const [row] = await db
+    .select({ userId: passwordLinks.userId })
+    .from(passwordLinks)
+    .where(and(eq(passwordLinks.tokenHash, tokenHash), isNull(passwordLinks.usedAt), gt(passwordLinks.expiresAt, now)));
+  return row?.userId;
 }
 
 /**
@@ -236,11 +306,13 @@ export function countAttempt(db: Db, keys: string[], now: Date, windowSince: Dat
     .returning({ key: authFailures.key, failures: authFailures.failures, windowStartedAt: authFailures.windowStartedAt });
 }
 
-/** A successful check: the account starts afresh, and the address gets its attempt back. */
-export async function forgiveAttempt(db: Db, accountKey: string, addressKey: string): Promise<void> {
-  await db.delete(authFailures).where(eq(authFailures.key, accountKey));
-  await db
-    .update(authFailures)
-    .set({ failures: sql`greatest(${authFailures.failures} - 1, 0)` })
-    .where(eq(authFailures.key, addressKey));
+/** A successful check: `cleared` keys start afresh, and `refunded` keys get their attempt back. */
+export async function forgiveAttempt(db: Db, cleared: string[], refunded: string[]): Promise<void> {
+  if (cleared.length > 0) await db.delete(authFailures).where(inArray(authFailures.key, cleared));
+  if (refunded.length > 0) {
+    await db
+      .update(authFailures)
+      .set({ failures: sql`greatest(${authFailures.failures} - 1, 0)` })
+      .where(inArray(authFailures.key, refunded));
+  }
 }

@@ -98,8 +98,10 @@ export interface AttemptLimits {
   windowMs: number;
   /** Wrong passcodes one client address may try on one link per window. */
   perClient: number;
-  /** Wrong passcodes all addresses together may try on one link per window: the ceiling. */
+  /** Wrong passcodes all addresses together may try on one link per window: the ceiling... */
   perLink: number;
+  /** ...past which each client address may try only this many (the reader who was not guessing still gets in). */
+  perClientPastCeiling: number;
 }
 
 export type AttemptBooking =
@@ -127,6 +129,8 @@ const asDate = (value: Date | string): Date => (value instanceof Date ? value : 
  * over at 1; counts are capped at limit + 1, so a flood cannot overflow them. Both rows are
  * written only while the link serves at `now`. Other clients' rows of the link whose window has
  * passed are deleted on the way, so the table holds only the addresses of the current window.
+ * Past the link's ceiling the link is not closed: a client may still make `perClientPastCeiling`
+ * attempts, so addresses that guessed cannot lock it for a reader who did not.
  */
 export async function bookPasscodeAttempt(
   db: Db,
@@ -169,7 +173,11 @@ export async function bookPasscodeAttempt(
   if (client.attempts > limits.perClient) return { kind: 'limited', until: new Date(client.windowStartedAt.getTime() + limits.windowMs) };
   if (row.link_attempts === null || row.link_window === null) return { kind: 'gone' };
   const link = { attempts: row.link_attempts, windowStartedAt: asDate(row.link_window) };
-  if (link.attempts > limits.perLink) return { kind: 'limited', until: new Date(link.windowStartedAt.getTime() + limits.windowMs) };
+  if (link.attempts > limits.perLink && client.attempts > limits.perClientPastCeiling) {
+    // Either window ending lets this client try again.
+    const until = Math.min(link.windowStartedAt.getTime(), client.windowStartedAt.getTime()) + limits.windowMs;
+    return { kind: 'limited', until: new Date(until) };
+  }
   return { kind: 'booked', client, link };
 }
 

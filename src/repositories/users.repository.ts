@@ -4,6 +4,7 @@ import { rowsOf } from '../db/rows.js';
 import { onlyRow } from '../db/rows.js';
 import { apiTokens, users, workspaceMembers } from '../db/schema.js';
 import { alias } from 'drizzle-orm/pg-core';
+import { normalizeEmail } from '../lib/email.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof apiTokens.$inferSelect;
@@ -22,11 +23,22 @@ export async function findUser(db: Db, id: string): Promise<UserRow | undefined>
   return row;
 }
 
+/**
+ * The condition "this user's email is `normalized`" (a normalizeEmail result). `lower()` lets the
+ * unique index find the row; `translate()` lowers ASCII letters only, as normalizeEmail does, so
+ * the match is the same on every engine and locale (docs/decisions.md "One e-mail normalisation").
+ */
+export function emailMatches(normalized: string) {
+  return sql`lower(${users.email}) = ${normalized}
+    and translate(${users.email}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = ${normalized}`;
+}
+
+/** The user with this email, compared in its normalizeEmail form. */
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
+    .where(emailMatches(normalizeEmail(email)));
   return row;
 }
 

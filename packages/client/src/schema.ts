@@ -208,7 +208,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Anyone. Starts a browser session and sets its cookie (HttpOnly, SameSite=Lax; `__Host-` and Secure behind https). The session acts with read and write; its unsafe requests need a same-origin Origin header. A cross-origin Origin is refused (403). Wrong email or password: 401, one answer for both. More than 10 attempts per account or 100 per client address in 15 minutes: 429 with Retry-After.
+         * @description Anyone. Starts a browser session and sets its cookie (HttpOnly, SameSite=Lax; `__Host-` and Secure behind https). The session acts with read and write; its unsafe requests need a same-origin Origin header. A cross-origin Origin is refused (403). Wrong email or password: 401, one answer for both. In 15 minutes, more than 10 attempts from one client address (IPv6: its /64) on one account, 100 from it on all accounts, or, once the account has had 50 attempts from everyone, 2 from it on that account: 429 with Retry-After. Too many password checks under way: 503 with Retry-After. The answer sets the session cookie, so it is sent with Cache-Control: no-store.
          */
         post: operations["signIn"];
         delete?: never;
@@ -228,7 +228,7 @@ export interface paths {
         put?: never;
         /**
          * Set a password with a one-time link and sign in
-         * @description Anyone holding the secret of an unused, unexpired set-password link. Sets the password (12 to 256 characters), ends the user's other sessions and starts a new one (as signIn). The link then stops working: a used, expired, replaced or unknown link is a 404. A cross-origin Origin is refused (403).
+         * @description Anyone holding the secret of an unused, unexpired set-password link. Sets the password (12 to 256 characters), ends the user's other sessions and starts a new one (as signIn). The link then stops working: a used, expired, replaced or unknown link is a 404, answered before any hashing. Counts against the client address as a sign-in does (429 with Retry-After). Too many password checks under way: 503 with Retry-After. A cross-origin Origin is refused (403). The answer sets the session cookie: Cache-Control: no-store.
          */
         post: operations["redeemPasswordLink"];
         delete?: never;
@@ -248,7 +248,7 @@ export interface paths {
         put?: never;
         /**
          * Create a one-time set-password link for a user
-         * @description Instance admins. The URL opens the web app, which sets the password; it works once, for 7 days, and replaces the user's earlier unused links. Only a hash of its secret is stored, so it is shown once. Anyone else: 404 (403 on oneself).
+         * @description Instance admins. The URL opens the web app, which sets the password; it works once, for 7 days, and replaces the user's earlier unused links. Only a hash of its secret is stored, so it is shown once (Cache-Control: no-store). Anyone else: 404 (403 on oneself). An instance admin minting a link for their own account needs a session or a token with both scopes and no expiry (403 otherwise).
          */
         post: operations["createPasswordLink"];
         delete?: never;
@@ -267,7 +267,7 @@ export interface paths {
         get?: never;
         /**
          * Change my password
-         * @description Anyone, with their current password (a wrong one is a 400 on /currentPassword; a user without a password needs a set-password link). The new one has 12 to 256 characters. The caller's other sessions end. Throttled as signIn (429 with Retry-After).
+         * @description Anyone, with their current password (a wrong one is a 400 on /currentPassword; a user without a password needs a set-password link). The new one has 12 to 256 characters. The caller's other sessions end. Throttled as signIn (429 with Retry-After); too many password checks under way: 503 with Retry-After.
          */
         put: operations["changePassword"];
         post?: never;
@@ -1843,7 +1843,7 @@ export interface components {
         "Set-Cookie": string;
         /** @description An attachment file name for the Markdown download. */
         "Content-Disposition": string;
-        /** @description `no-store` on answers that hold a secret (a new token, share links and their tokens) and on share pages: no browser or proxy keeps them. */
+        /** @description `no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them. */
         "Cache-Control": string;
         /** @description `Accept`: the same URL answers JSON or Markdown by the Accept header. */
         Vary: string;
@@ -2980,6 +2980,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,6 +3064,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Set-Cookie": components["headers"]["Set-Cookie"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3100,6 +3102,17 @@ export interface operations {
                 };
             };
             /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3128,6 +3141,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

@@ -52,6 +52,22 @@ export function requireInstanceAdminFor(actor: Actor, targetUserId: string): voi
   throw notFound();
 }
 
+/**
+ * Set-password links (docs/api.md "Users and tokens"): instance admins, as requireInstanceAdminFor.
+ * A link for oneself signs in with a session that acts with read and write for 14 days, so it may
+ * not come from a narrower credential than that: only a session, or a token with both scopes and
+ * no expiry; anything else is a 403. Otherwise a read-only or short-lived token would turn itself
+ * into a permanent password.
+ */
+export function requirePasswordLinkIssuer(actor: Actor, targetUserId: string): void {
+  requireInstanceAdminFor(actor, targetUserId);
+  if (targetUserId !== actor.user.id || actor.sessionId !== null) return;
+  const full = actor.scopes.includes('read') && actor.scopes.includes('write') && actor.tokenExpiresAt === null;
+  if (!full) {
+    throw forbidden('A set-password link for your own account needs a session or a token with the read and write scopes and no expiry.');
+  }
+}
+
 /** A user is readable by instance admins and by themself; 404 for anyone else. */
 export function requireUserReader(actor: Actor, userId: string): void {
   if (!actor.user.instanceAdmin && actor.user.id !== userId) throw notFound();

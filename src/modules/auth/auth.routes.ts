@@ -22,7 +22,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/sessions',
     {
-      config: { scope: 'public' },
+      config: { scope: 'public', secret: true },
       schema: {
         tags,
         operationId: 'signIn',
@@ -30,8 +30,10 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
         description:
           'Anyone. Starts a browser session and sets its cookie (HttpOnly, SameSite=Lax; `__Host-` and Secure behind https). ' +
           'The session acts with read and write; its unsafe requests need a same-origin Origin header. A cross-origin Origin ' +
-          'is refused (403). Wrong email or password: 401, one answer for both. More than 10 attempts per account or 100 per ' +
-          'client address in 15 minutes: 429 with Retry-After.',
+          'is refused (403). Wrong email or password: 401, one answer for both. In 15 minutes, more than 10 attempts from ' +
+          'one client address (IPv6: its /64) on one account, 100 from it on all accounts, or, once the account has had 50 ' +
+          'attempts from everyone, 2 from it on that account: 429 with Retry-After. Too many password checks under way: ' +
+          '503 with Retry-After. The answer sets the session cookie, so it is sent with Cache-Control: no-store.',
         body: SignInBody,
         ...responseHeaders({ 201: ['Set-Cookie'] }),
         response: { 201: SignedInSchema, ...publicResponses, 401: ProblemSchema, 429: ProblemSchema },
@@ -48,7 +50,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/password-links/redeem',
     {
-      config: { scope: 'public' },
+      config: { scope: 'public', secret: true },
       schema: {
         tags,
         operationId: 'redeemPasswordLink',
@@ -56,10 +58,12 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
         description:
           'Anyone holding the secret of an unused, unexpired set-password link. Sets the password (12 to 256 characters), ' +
           "ends the user's other sessions and starts a new one (as signIn). The link then stops working: a used, expired, " +
-          'replaced or unknown link is a 404. A cross-origin Origin is refused (403).',
+          'replaced or unknown link is a 404, answered before any hashing. Counts against the client address as a ' +
+          'sign-in does (429 with Retry-After). Too many password checks under way: 503 with Retry-After. A ' +
+          'cross-origin Origin is refused (403). The answer sets the session cookie: Cache-Control: no-store.',
         body: RedeemLinkBody,
         ...responseHeaders({ 201: ['Set-Cookie'] }),
-        response: { 201: SignedInSchema, ...publicResponses, 404: ProblemSchema },
+        response: { 201: SignedInSchema, ...publicResponses, 404: ProblemSchema, 429: ProblemSchema },
       },
     },
     async (request, reply) => {
@@ -73,15 +77,16 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/users/:id/password-link',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', secret: true },
       schema: {
         tags,
         operationId: 'createPasswordLink',
         summary: 'Create a one-time set-password link for a user',
         description:
           'Instance admins. The URL opens the web app, which sets the password; it works once, for 7 days, and replaces ' +
-          "the user's earlier unused links. Only a hash of its secret is stored, so it is shown once. Anyone else: 404 " +
-          '(403 on oneself).',
+          "the user's earlier unused links. Only a hash of its secret is stored, so it is shown once (Cache-Control: " +
+          'no-store). Anyone else: 404 (403 on oneself). An instance admin minting a link for their own account needs a ' +
+          'session or a token with both scopes and no expiry (403 otherwise).',
         params: IdParams,
         response: { 201: PasswordLinkSchema, ...problemResponses },
       },
@@ -100,7 +105,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
         description:
           'Anyone, with their current password (a wrong one is a 400 on /currentPassword; a user without a password needs ' +
           "a set-password link). The new one has 12 to 256 characters. The caller's other sessions end. Throttled as signIn " +
-          '(429 with Retry-After).',
+          '(429 with Retry-After); too many password checks under way: 503 with Retry-After.',
         body: ChangePasswordBody,
         response: { 204: NoContent, ...problemResponses, 429: ProblemSchema },
       },

@@ -2,16 +2,24 @@
  * Authentication and the API rate limit (docs/api.md "Conventions", docs/web.md "Sessions",
  * docs/operations.md "Rate limit"). Every route names its scope in its route definition; this
  * hook enforces it before the body is even parsed. A request with an Authorization header is a
- * bearer request, counted against the token's budget in the same statement that finds the token;
- * one without it may carry the browser's session cookie, which acts with read and write, and whose
- * unsafe requests must come from Chronicle's own origin (CSRF).
+ * bearer request; one without it may carry the browser's session cookie, which acts with read and
+ * write, and whose unsafe requests must come from Chronicle's own origin (CSRF). Either way the
+ * request is counted against its user's one budget, in the same statement that finds the token or
+ * the session.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/tokens.js';
 import type { App } from '../../http/types.js';
 import type { Actor, AppContext, Scope } from '../../context.js';
-import { findActiveToken, findActiveTokenCounting, findLiveSession, touchSession } from '../../repositories/auth.repository.js';
+import {
+  findActiveToken,
+  findActiveTokenCounting,
+  findLiveSession,
+  findLiveSessionCounting,
+  touchSession,
+  type RateCount,
+} from '../../repositories/auth.repository.js';
 import { cookieSettings, readSessionCookie, type CookieSettings } from './session-cookie.js';
 import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-policy.js';
 
@@ -59,20 +67,31 @@ function rateHeaders(limit: number, used: number, resetSeconds: number): Record<
   };
 }
 
-async function lookUp(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, tokenHash: string, scope: Scope) {
+/**
+ * The request's cost, charged to the user's one budget by `count` (the statement that finds the
+ * token or session), with the RateLimit-* headers, or a 429 past the budget. `count` runs the
+ * plain lookup (`cost` null) when the limit is off.
+ */
+async function counted<T extends object>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: Scope,
+  count: (now: Date, charge: { windowStart: Date; cost: number } | null) => Promise<(T & Partial<RateCount>) | undefined>,
+): Promise<T | undefined> {
   const limit = ctx.config.apiRateLimit;
   const now = ctx.clock.now();
-  if (limit === 0) return findActiveToken(ctx.db, tokenHash, now);
+  if (limit === 0) return count(now, null);
   const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
   const cost = request.routeOptions.config.rateCost ?? RATE_COST[scope];
-  const row = await findActiveTokenCounting(ctx.db, tokenHash, now, windowStart, cost);
-  if (!row) return undefined;
+  const row = await count(now, { windowStart, cost });
+  if (row?.used === undefined || row.windowStart === undefined) return row;
   const resetSeconds = Math.max(1, Math.ceil((row.windowStart.getTime() + RATE_WINDOW_MS - now.getTime()) / 1000));
   const headers = rateHeaders(limit, row.used, resetSeconds);
   if (row.used > limit) {
     throw new AppError(
       'rate_limited',
-      `This token used its ${limit} request units of this minute (a read costs ${RATE_COST.read}, a write ${RATE_COST.write}, a render or a share mint ${HEAVY_RATE_COST}); try again in ${resetSeconds} s.`,
+      `Your account used its ${limit} request units of this minute, shared by all its tokens and sessions (a read costs ${RATE_COST.read}, a write ${RATE_COST.write}, a render or a share mint ${HEAVY_RATE_COST}); try again in ${resetSeconds} s.`,
       undefined,
       { ...headers, 'Retry-After': String(resetSeconds) },
     );
@@ -103,13 +122,16 @@ export function registerAuth(app: App, ctx: AppContext): void {
     if (authorization === undefined) {
       const secret = readSessionCookie(request.headers.cookie, cookies);
       if (secret !== null) {
-        request.actor = await sessionActor(request, secret);
+        request.actor = await sessionActor(request, reply, secret, scope);
         return;
       }
     }
     const match = BEARER.exec(authorization ?? '');
     if (!match?.[1]) throw unauthorized('A valid bearer token or session is required.');
-    const row = await lookUp(ctx, request, reply, hashSecret(match[1]), scope);
+    const tokenHash = hashSecret(match[1]);
+    const row = await counted(ctx, request, reply, scope, (now, charge) =>
+      charge ? findActiveTokenCounting(ctx.db, tokenHash, now, charge.windowStart, charge.cost) : findActiveToken(ctx.db, tokenHash, now),
+    );
     if (!row) throw unauthorized('The bearer token is unknown, expired or revoked.');
     const scopes = row.scopes as Scope[];
     if (!scopes.includes(scope)) {
@@ -120,10 +142,16 @@ export function registerAuth(app: App, ctx: AppContext): void {
     request.actor = { user: row.user, tokenId: row.tokenId, sessionId: null, scopes, tokenExpiresAt: row.expiresAt };
   });
 
-  async function sessionActor(request: FastifyRequest, secret: string): Promise<Actor> {
+  async function sessionActor(request: FastifyRequest, reply: FastifyReply, secret: string, scope: Scope): Promise<Actor> {
     if (!SAFE_METHODS.has(request.method)) requireSameOrigin(request, cookies, true);
+    const tokenHash = hashSecret(secret);
     const now = ctx.clock.now();
-    const row = await findLiveSession(ctx.db, hashSecret(secret), now, new Date(now.getTime() - SESSION_IDLE_MS));
+    const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
+    const row = await counted(ctx, request, reply, scope, (at, charge) =>
+      charge
+        ? findLiveSessionCounting(ctx.db, tokenHash, at, idleSince, charge.windowStart, charge.cost)
+        : findLiveSession(ctx.db, tokenHash, at, idleSince),
+    );
     if (!row) throw unauthorized('The session has ended; sign in again.');
     // The idle limit moves in steps, so most requests run only the one statement above.
     if (now.getTime() - row.lastSeenAt.getTime() >= SESSION_TOUCH_MS) await touchSession(ctx.db, row.sessionId, now);

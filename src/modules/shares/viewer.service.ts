@@ -11,6 +11,7 @@ import {
   passcodeLength,
   verifyPasscode,
 } from '../../lib/secrets.js';
+import { clientBlock } from '../../lib/client-block.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../render/document.js';
 import type { ReportPageInput } from '../../render/share-page.js';
@@ -20,11 +21,12 @@ import * as repo from '../../repositories/shares.repository.js';
 import { ViewCounter } from './view-counter.js';
 
 /**
- * Wrong passcodes allowed per window from one client address on one link, and from all addresses
- * together on one link (the ceiling); beyond either the passcode is not even checked
+ * Wrong passcodes allowed per window from one client (an address, an IPv6 /64) on one link, and
+ * from all clients together on one link (the ceiling), past which each client may try only
+ * `perClientPastCeiling` times; beyond these the passcode is not even checked
  * (docs/operations.md "Passcode attempts").
  */
-export const PASSCODE_LIMITS = { windowMs: 15 * 60_000, perClient: 10, perLink: 100 } as const;
+export const PASSCODE_LIMITS = { windowMs: 15 * 60_000, perClient: 10, perLink: 100, perClientPastCeiling: 2 } as const;
 
 /** Rendered pages kept per process, by total size; a long timesheet can be megabytes of HTML. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -84,19 +86,6 @@ async function passcodeMatches(candidate: unknown, stored: string): Promise<bool
   if (codePoints(candidate) > PASSCODE_MAX_INPUT) return false;
   if (passcodeLength(candidate) > PASSCODE_MAX_CHARS) return false;
   return verifyPasscode(candidate, stored);
-}
-
-/** An IPv4 address as it is; an IPv6 address as its first 64 bits. */
-export function clientBlock(address: string): string {
-  if (!address.includes(':') || address.startsWith('::ffff:')) return address.replace(/^::ffff:/, '');
-  const [head = '', tail = ''] = address.split('::', 2);
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }
 
 export interface Viewer {
@@ -159,9 +148,11 @@ export function createViewer(ctx: AppContext): Viewer {
     return { kind: 'report', html };
   }
 
-  /** The client address as the attempt counter keys it: keyed-hashed, so the table holds no addresses. */
+  /** The client as the attempt counter keys it: its /64 for IPv6, keyed-hashed, so the table holds no addresses. */
   const clientKeyOf = (address: string): string =>
-    createHmac('sha256', ctx.shareKey).update(`passcode-client:${address}`).digest('base64url');
+    createHmac('sha256', ctx.shareKey)
+      .update(`passcode-client:${clientBlock(address)}`)
+      .digest('base64url');
 
   return {
     async open(token) {
