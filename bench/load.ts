@@ -87,3 +87,73 @@ export async function capture(
     body: body.toString('base64'),
   };
 }
+
+export interface TailResult {
+  /** 2xx answers completed within the window, per second. */
+  okPerSecond: number;
+  /**
+   * 99th percentile latency in ms over every request of the window, counting a request still
+   * unanswered when the window closed at the time it had waited so far (a lower bound): a
+   * server that stops answering shows a long p99, not an empty one.
+   */
+  p99Ms: number;
+  p50Ms: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  /** Requests still unanswered when the window closed. */
+  unanswered: number;
+}
+
+/** Like `load`, with the latency of every request taken by the load generator itself. */
+export async function loadWithTail(options: LoadOptions): Promise<TailResult> {
+  const latencies: number[] = [];
+  const pending = new Map<object, number>();
+  let ok = 0;
+  let non2xx = 0;
+  const t0 = performance.now();
+  const windowEnd = t0 + options.seconds * 1000;
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+    connections: options.connections,
+    duration: options.seconds,
+    // Longer than the window: a slow answer is a latency here, never a timeout.
+    timeout: Math.max(30, options.seconds * 3),
+    setupClient: (client: NodeJS.EventEmitter) => {
+      // One request in flight per connection: it starts when the client writes it.
+      client.on('request', () => pending.set(client, performance.now()));
+      client.on('response', (status: number) => {
+        const now = performance.now();
+        const since = pending.get(client);
+        pending.delete(client);
+        if (since === undefined || since > windowEnd) return;
+        latencies.push(now - since);
+        if (now <= windowEnd) {
+          if (status >= 200 && status < 300) ok++;
+          else non2xx++;
+        }
+      });
+    },
+  });
+  const closed = Math.max(windowEnd, performance.now());
+  let unanswered = 0;
+  for (const since of pending.values()) {
+    if (since > windowEnd) continue;
+    latencies.push(closed - since);
+    unanswered++;
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.max(0, Math.ceil(q * latencies.length) - 1)] ?? 0;
+  return {
+    okPerSecond: ok / options.seconds,
+    p99Ms: at(0.99),
+    p50Ms: at(0.5),
+    ok,
+    non2xx,
+    errors: result.errors + result.timeouts,
+    unanswered,
+  };
+}

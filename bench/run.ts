@@ -4,6 +4,8 @@
  * bytes for HTTP paths, one plain SQL query plus the same LiquidJS render for report renders.
  * BENCH_SCALE=small (about 100,000 entries) runs in a few minutes; the full scale has 1,000,000.
  * BENCH_ENGINES=pglite|postgres runs one engine; BENCH_SECONDS sets each load's duration.
+ * BENCH_SCENARIO=hostile runs only the hostile neighbour scenario (bench/hostile.ts), =paths
+ * everything but it; unset runs both.
  * Writes bench/results.json and prints a table per engine.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { BENCH_USER, generate, RENDER_USERS, SCALES, tokenOf, type Scale } from './generate.js';
 import { capture, load, startBaseline, type LoadResult } from './load.js';
+import { printHostile, runHostile, type HostileOutcome } from './hostile.js';
 import { baselineRender, type RenderTiming } from './render-baseline.js';
 import { startServer, type Server } from './server-process.js';
 import type { BaselineRoute } from './baseline-server.js';
@@ -22,6 +25,11 @@ const scale: Scale = SCALES[process.env.BENCH_SCALE === 'small' ? 'small' : 'ful
 const seconds = Number(process.env.BENCH_SECONDS ?? (scale.name === 'small' ? 2 : 10));
 const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const scenario = process.env.BENCH_SCENARIO ?? 'all';
+if (!['all', 'paths', 'hostile'].includes(scenario)) throw new Error(`BENCH_SCENARIO must be all, paths or hostile (got ${scenario})`);
+const runPaths = scenario !== 'hostile';
+const runHostileScenario = scenario !== 'paths';
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdefghijklmnop';
 
 interface Figure {
   scenario: string;
@@ -123,9 +131,12 @@ function figureOf(s: HttpScenario, real: LoadResult, bare: LoadResult, note?: st
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-async function runEngine(
-  engine: 'pglite' | 'postgres',
-): Promise<{ figures: Figure[]; memory: { scenario: string; rssMiB: number }[]; peakMiB: number }> {
+async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
+  figures: Figure[];
+  memory: { scenario: string; rssMiB: number }[];
+  peakMiB: number;
+  hostile: HostileOutcome | null;
+}> {
   log(`\n== ${engine}: ${scale.name} scale`);
   let dataDir: string | null = null;
   let dbName: string | null = null;
@@ -141,6 +152,8 @@ async function runEngine(
   let server: Server | null = null;
   const figures: Figure[] = [];
   const memory: { scenario: string; rssMiB: number }[] = [];
+  let peakMiB = 0;
+  let hostile: HostileOutcome | null = null;
   try {
     database = await openDatabase({ databaseUrl: dbUrl, dataDir });
     await database.migrate();
@@ -149,264 +162,289 @@ async function runEngine(
     log(`   generated in ${Math.round((performance.now() - started) / 1000)} s`);
     // The render baseline reads the same data directly: before the server holds the data directory.
     const renderBaselines = new Map<string, RenderTiming>();
-    for (const user of RENDER_USERS) {
+    for (const user of runPaths ? RENDER_USERS : []) {
       if (user.entries > 20_000 && scale.name === 'small') continue;
       renderBaselines.set(user.id, await baselineRender(database, user.id, user.entries > 20_000 ? 1 : 3));
     }
     await database.close();
+    const storage: Record<string, string> = dataDir
+      ? { DATA_DIR: dataDir }
+      : { DATABASE_URL: dbUrl ?? '', SHARE_KEY: Buffer.alloc(32, 5).toString('base64') };
 
-    server = await startServer({
-      ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: dbUrl ?? '', SHARE_KEY: Buffer.alloc(32, 5).toString('base64') }),
-      BOOTSTRAP_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
-      API_RATE_LIMIT: '0',
-      RENDER_MAX_ENTRIES: '200000',
-    });
-    const srv = server;
-    log(`   server up (${srv.memory().rssMiB} MiB)`);
+    if (runPaths) {
+      server = await startServer({
+        ...storage,
+        BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+        API_RATE_LIMIT: '0',
+        RENDER_MAX_ENTRIES: '200000',
+      });
+      const srv = server;
+      log(`   server up (${srv.memory().rssMiB} MiB)`);
 
-    // What only the server can make: links, sent versions, discussions.
-    const share = await api<{ token: string; id: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {});
-    const locked = await api<{ token: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {
-      passcode: 'correct horse battery',
-    });
-    const w00 = ['user-20', 'user-40', 'user-13', 'user-33', 'user-07', 'user-27', 'user-47'];
-    const smallThread = await thread(srv, 'r2', w00.slice(0, 5), 300, 750);
-    const bigThread = scale.name === 'full' ? await thread(srv, 'r3', [...w00, ...RENDER_USERS.map((u) => u.id)], 1000, 5000) : null;
-    memory.push({ scenario: 'after setup', rssMiB: srv.memory().rssMiB });
+      // What only the server can make: links, sent versions, discussions.
+      const share = await api<{ token: string; id: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {});
+      const locked = await api<{ token: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {
+        passcode: 'correct horse battery',
+      });
+      const w00 = ['user-20', 'user-40', 'user-13', 'user-33', 'user-07', 'user-27', 'user-47'];
+      const smallThread = await thread(srv, 'r2', w00.slice(0, 5), 300, 750);
+      const bigThread = scale.name === 'full' ? await thread(srv, 'r3', [...w00, ...RENDER_USERS.map((u) => u.id)], 1000, 5000) : null;
+      memory.push({ scenario: 'after setup', rssMiB: srv.memory().rssMiB });
 
-    const entryBody = JSON.stringify({
-      workspaceId: 'w00',
-      projectId: 'w00-p1',
-      start: '2026-06-01T09:00:00Z',
-      minutes: 30,
-      description: 'Benchmark entry',
-      tags: ['bench'],
-    });
-    const scenarios: HttpScenario[] = [
-      {
-        name: 'GET /share/:token (cached page)',
-        path: `/share/${share.token}`,
-        method: 'GET',
-        headers: {},
-        connections: 50,
-        metric: 'rps',
-        target: 0.5,
-        statements: 0,
-      },
-      {
-        name: 'GET /api/v1/reports/:id',
-        path: '/api/v1/reports/r1',
-        method: 'GET',
-        headers: auth(BENCH_USER),
-        connections: 50,
-        metric: 'rps',
-        target: 0.4,
-        statements: 2,
-      },
-      {
-        name: `GET /api/v1/reports?limit=50 (${scale.benchUserReports} reports)`,
-        path: '/api/v1/reports?limit=50',
-        method: 'GET',
-        headers: auth(BENCH_USER),
-        connections: 50,
-        metric: 'p99',
-        target: 3,
-        statements: 2,
-      },
-      {
-        name: 'discussion, 300 comments + 750 reactions',
-        path: smallThread,
-        method: 'GET',
-        headers: auth(BENCH_USER),
-        connections: 10,
-        metric: 'p50',
-        target: 3,
-        statements: 3,
-      },
-      ...(bigThread
-        ? [
-            {
-              name: 'discussion, 1,000 comments + 5,000 reactions',
-              path: bigThread,
-              method: 'GET' as const,
-              headers: auth(BENCH_USER),
-              connections: 10,
-              metric: 'p50' as const,
-              target: 3,
-              statements: 3,
-            },
-          ]
-        : []),
-      {
-        name: 'POST /api/v1/time-entries (16 in flight)',
-        path: '/api/v1/time-entries',
-        method: 'POST',
-        headers: json(BENCH_USER),
-        body: entryBody,
-        connections: 16,
-        metric: 'rps',
-        target: 0.3,
-        statements: 2,
-      },
-    ];
-    const routes: BaselineRoute[] = [];
-    for (const s of scenarios) {
-      routes.push(
-        await capture(
-          `${srv.url}${s.path}`,
-          { method: s.method, path: s.path.split('?')[0]! },
-          { headers: s.headers, ...(s.body ? { body: s.body } : {}) },
-        ),
-      );
-    }
-    const baseline = await startBaseline(routes, engine === 'pglite' ? 'pglite' : (dbUrl ?? undefined));
-    try {
+      const entryBody = JSON.stringify({
+        workspaceId: 'w00',
+        projectId: 'w00-p1',
+        start: '2026-06-01T09:00:00Z',
+        minutes: 30,
+        description: 'Benchmark entry',
+        tags: ['bench'],
+      });
+      const scenarios: HttpScenario[] = [
+        {
+          name: 'GET /share/:token (cached page)',
+          path: `/share/${share.token}`,
+          method: 'GET',
+          headers: {},
+          connections: 50,
+          metric: 'rps',
+          target: 0.5,
+          statements: 0,
+        },
+        {
+          name: 'GET /api/v1/reports/:id',
+          path: '/api/v1/reports/r1',
+          method: 'GET',
+          headers: auth(BENCH_USER),
+          connections: 50,
+          metric: 'rps',
+          target: 0.4,
+          statements: 2,
+        },
+        {
+          name: `GET /api/v1/reports?limit=50 (${scale.benchUserReports} reports)`,
+          path: '/api/v1/reports?limit=50',
+          method: 'GET',
+          headers: auth(BENCH_USER),
+          connections: 50,
+          metric: 'p99',
+          target: 3,
+          statements: 2,
+        },
+        {
+          name: 'discussion, 300 comments + 750 reactions',
+          path: smallThread,
+          method: 'GET',
+          headers: auth(BENCH_USER),
+          connections: 10,
+          metric: 'p50',
+          target: 3,
+          statements: 3,
+        },
+        ...(bigThread
+          ? [
+              {
+                name: 'discussion, 1,000 comments + 5,000 reactions',
+                path: bigThread,
+                method: 'GET' as const,
+                headers: auth(BENCH_USER),
+                connections: 10,
+                metric: 'p50' as const,
+                target: 3,
+                statements: 3,
+              },
+            ]
+          : []),
+        {
+          name: 'POST /api/v1/time-entries (16 in flight)',
+          path: '/api/v1/time-entries',
+          method: 'POST',
+          headers: json(BENCH_USER),
+          body: entryBody,
+          connections: 16,
+          metric: 'rps',
+          target: 0.3,
+          statements: 2,
+        },
+      ];
+      const routes: BaselineRoute[] = [];
       for (const s of scenarios) {
-        const options = { method: s.method, headers: s.headers, connections: s.connections, seconds, ...(s.body ? { body: s.body } : {}) };
-        const before = s.path.startsWith('/share/') ? await viewCount(srv, share.id) : 0;
-        const real = await load({ url: `${srv.url}${s.path}`, ...options });
-        let note: string | undefined;
-        if (s.path.startsWith('/share/')) {
-          // autocannon stops with requests in flight, so it cannot say exactly how many were
-          // served: after the load settles, a burst whose every answer is read checks exactness.
-          const afterLoad = await viewCount(srv, share.id);
-          const burst = await viewBurst(`${srv.url}${s.path}`, 2000, 50);
-          const counted = (await viewCount(srv, share.id)) - afterLoad;
-          note = `viewCount exact: ${counted === burst ? 'yes' : 'NO'} (${burst} views of a burst answered 200, ${counted} counted; load: ${real.ok} 2xx seen, ${afterLoad - before} counted)`;
+        routes.push(
+          await capture(
+            `${srv.url}${s.path}`,
+            { method: s.method, path: s.path.split('?')[0]! },
+            { headers: s.headers, ...(s.body ? { body: s.body } : {}) },
+          ),
+        );
+      }
+      const baseline = await startBaseline(routes, engine === 'pglite' ? 'pglite' : (dbUrl ?? undefined));
+      try {
+        for (const s of scenarios) {
+          const options = {
+            method: s.method,
+            headers: s.headers,
+            connections: s.connections,
+            seconds,
+            ...(s.body ? { body: s.body } : {}),
+          };
+          const before = s.path.startsWith('/share/') ? await viewCount(srv, share.id) : 0;
+          const real = await load({ url: `${srv.url}${s.path}`, ...options });
+          let note: string | undefined;
+          if (s.path.startsWith('/share/')) {
+            // autocannon stops with requests in flight, so it cannot say exactly how many were
+            // served: after the load settles, a burst whose every answer is read checks exactness.
+            const afterLoad = await viewCount(srv, share.id);
+            const burst = await viewBurst(`${srv.url}${s.path}`, 2000, 50);
+            const counted = (await viewCount(srv, share.id)) - afterLoad;
+            note = `viewCount exact: ${counted === burst ? 'yes' : 'NO'} (${burst} views of a burst answered 200, ${counted} counted; load: ${real.ok} 2xx seen, ${afterLoad - before} counted)`;
+          }
+          if (real.non2xx + real.errors > 0) note = `${note ? `${note}; ` : ''}${real.non2xx} non-2xx, ${real.errors} errors`;
+          const bare = await load({ url: `${baseline.url}${s.path}`, ...options });
+          if (s.statements > 0) {
+            // The same bare server after as many database round trips as Chronicle makes.
+            const floor = await load({ url: `${baseline.url}/floor/${s.statements}${s.path}`, ...options });
+            const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
+            const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
+            note = `${note ? `${note}; ` : ''}floor (bare + ${s.statements} prepared round trips): ${round(pick)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${round(pick / Math.max(s.metric === 'rps' ? 0 : 1, basePick), 2)}x`;
+          }
+          figures.push(figureOf(s, real, bare, note));
+          memory.push({ scenario: s.name, rssMiB: srv.memory().rssMiB });
+          log(`   ${s.name}: ${JSON.stringify(figures.at(-1))}`);
         }
-        if (real.non2xx + real.errors > 0) note = `${note ? `${note}; ` : ''}${real.non2xx} non-2xx, ${real.errors} errors`;
-        const bare = await load({ url: `${baseline.url}${s.path}`, ...options });
-        if (s.statements > 0) {
-          // The same bare server after as many database round trips as Chronicle makes.
-          const floor = await load({ url: `${baseline.url}/floor/${s.statements}${s.path}`, ...options });
-          const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
-          const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
-          note = `${note ? `${note}; ` : ''}floor (bare + ${s.statements} prepared round trips): ${round(pick)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${round(pick / Math.max(s.metric === 'rps' ? 0 : 1, basePick), 2)}x`;
-        }
-        figures.push(figureOf(s, real, bare, note));
-        memory.push({ scenario: s.name, rssMiB: srv.memory().rssMiB });
-        log(`   ${s.name}: ${JSON.stringify(figures.at(-1))}`);
+
+        // The page while a wrong-passcode storm hits another link.
+        const pageScenario = scenarios[0]!;
+        const storm = load({
+          url: `${srv.url}/share/${locked.token}`,
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'passcode=wrong',
+          connections: 10,
+          seconds,
+        });
+        const during = await load({ url: `${srv.url}${pageScenario.path}`, connections: 50, seconds });
+        await storm;
+        const bare = await load({ url: `${baseline.url}${pageScenario.path}`, connections: 50, seconds });
+        figures.push(figureOf({ ...pageScenario, name: 'GET /share/:token during a wrong-passcode storm' }, during, bare));
+        memory.push({ scenario: 'passcode storm', rssMiB: srv.memory().rssMiB });
+
+        // Bulk logging: entries per second through the batch endpoint against single POSTs.
+        const single = figures.find((f) => f.scenario.startsWith('POST /api/v1/time-entries '));
+        const batchBody = JSON.stringify({ entries: Array.from({ length: 1000 }, () => JSON.parse(entryBody) as unknown) });
+        // A few untimed batches first (the statement's plan, the JIT), then a window long enough to
+        // hold many 1,000-entry requests.
+        for (let i = 0; i < 3; i++) await api(srv, 'POST', '/api/v1/time-entries/batch', BENCH_USER, JSON.parse(batchBody));
+        const batched = await load({
+          url: `${srv.url}/api/v1/time-entries/batch`,
+          method: 'POST',
+          headers: json(BENCH_USER),
+          body: batchBody,
+          connections: 2,
+          seconds: Math.max(seconds, 5),
+        });
+        const entriesPerSecond = batched.requestsPerSecond * 1000;
+        const ratio = single && single.chronicle > 0 ? entriesPerSecond / single.chronicle : null;
+        figures.push({
+          scenario: 'POST /api/v1/time-entries/batch, 1,000 entries (2 in flight) vs single POSTs',
+          unit: 'entries/s',
+          chronicle: round(entriesPerSecond),
+          baseline: single ? single.chronicle : null,
+          ratio: ratio === null ? null : round(ratio, 2),
+          target: '>= 20x',
+          holds: ratio === null ? null : ratio >= 20,
+          ...(batched.non2xx + batched.errors > 0 ? { note: `${batched.non2xx} non-2xx, ${batched.errors} errors` } : {}),
+        });
+        memory.push({ scenario: 'batch entries', rssMiB: srv.memory().rssMiB });
+        log(`   batch: ${JSON.stringify(figures.at(-1))}`);
+      } finally {
+        baseline.stop();
       }
 
-      // The page while a wrong-passcode storm hits another link.
-      const pageScenario = scenarios[0]!;
-      const storm = load({
-        url: `${srv.url}/share/${locked.token}`,
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'passcode=wrong',
-        connections: 10,
-        seconds,
-      });
-      const during = await load({ url: `${srv.url}${pageScenario.path}`, connections: 50, seconds });
-      await storm;
-      const bare = await load({ url: `${baseline.url}${pageScenario.path}`, connections: 50, seconds });
-      figures.push(figureOf({ ...pageScenario, name: 'GET /share/:token during a wrong-passcode storm' }, during, bare));
-      memory.push({ scenario: 'passcode storm', rssMiB: srv.memory().rssMiB });
-
-      // Bulk logging: entries per second through the batch endpoint against single POSTs.
-      const single = figures.find((f) => f.scenario.startsWith('POST /api/v1/time-entries '));
-      const batchBody = JSON.stringify({ entries: Array.from({ length: 1000 }, () => JSON.parse(entryBody) as unknown) });
-      // A few untimed batches first (the statement's plan, the JIT), then a window long enough to
-      // hold many 1,000-entry requests.
-      for (let i = 0; i < 3; i++) await api(srv, 'POST', '/api/v1/time-entries/batch', BENCH_USER, JSON.parse(batchBody));
-      const batched = await load({
-        url: `${srv.url}/api/v1/time-entries/batch`,
-        method: 'POST',
-        headers: json(BENCH_USER),
-        body: batchBody,
-        connections: 2,
-        seconds: Math.max(seconds, 5),
-      });
-      const entriesPerSecond = batched.requestsPerSecond * 1000;
-      const ratio = single && single.chronicle > 0 ? entriesPerSecond / single.chronicle : null;
-      figures.push({
-        scenario: 'POST /api/v1/time-entries/batch, 1,000 entries (2 in flight) vs single POSTs',
-        unit: 'entries/s',
-        chronicle: round(entriesPerSecond),
-        baseline: single ? single.chronicle : null,
-        ratio: ratio === null ? null : round(ratio, 2),
-        target: '>= 20x',
-        holds: ratio === null ? null : ratio >= 20,
-        ...(batched.non2xx + batched.errors > 0 ? { note: `${batched.non2xx} non-2xx, ${batched.errors} errors` } : {}),
-      });
-      memory.push({ scenario: 'batch entries', rssMiB: srv.memory().rssMiB });
-      log(`   batch: ${JSON.stringify(figures.at(-1))}`);
-    } finally {
-      baseline.stop();
-    }
-
-    // Report renders: the same entries and template, through the API and directly.
-    const timesheet = (await api<{ id: string; name: string }[]>(srv, 'GET', '/api/v1/templates', BENCH_USER)).find(
-      (t) => t.name === 'Timesheet',
-    )!.id;
-    const templates = await api<{ id: string; name: string }[]>(srv, 'GET', '/api/v1/templates', BENCH_USER);
-    for (const user of RENDER_USERS) {
-      const base = renderBaselines.get(user.id);
-      if (!base) continue;
-      const body = {
-        name: 'Bench',
-        templateId: timesheet,
-        filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
-      };
-      const times: number[] = [];
-      for (let i = 0; i < (user.entries > 20_000 ? 1 : 3); i++) {
-        const t0 = performance.now();
-        await api(srv, 'POST', '/api/v1/reports', user.id, body);
-        times.push(performance.now() - t0);
-      }
-      const ms = median(times);
-      figures.push({
-        scenario: `POST /api/v1/reports, Timesheet, ${user.entries.toLocaleString('en-US')} entries`,
-        unit: 'ms',
-        chronicle: round(ms),
-        baseline: round(base.ms),
-        ratio: round(ms / base.ms, 2),
-        target: '<= 1.5x',
-        holds: ms / base.ms <= 1.5,
-        note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))})`,
-      });
-      memory.push({ scenario: `render ${user.entries}`, rssMiB: srv.memory().rssMiB });
-      log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
-    }
-    const biggest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id))!;
-    for (const template of templates) {
-      const t0 = performance.now();
-      const res = await fetch(`${srv.url}/api/v1/reports/preview`, {
-        method: 'POST',
-        headers: json(biggest.id),
-        body: JSON.stringify({
-          name: 'Big',
-          templateId: template.id,
+      // Report renders: the same entries and template, through the API and directly.
+      const timesheet = (await api<{ id: string; name: string }[]>(srv, 'GET', '/api/v1/templates', BENCH_USER)).find(
+        (t) => t.name === 'Timesheet',
+      )!.id;
+      const templates = await api<{ id: string; name: string }[]>(srv, 'GET', '/api/v1/templates', BENCH_USER);
+      for (const user of RENDER_USERS) {
+        const base = renderBaselines.get(user.id);
+        if (!base) continue;
+        const body = {
+          name: 'Bench',
+          templateId: timesheet,
           filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
-        }),
-      });
-      const ms = performance.now() - t0;
-      await res.arrayBuffer();
+        };
+        const times: number[] = [];
+        for (let i = 0; i < (user.entries > 20_000 ? 1 : 3); i++) {
+          const t0 = performance.now();
+          await api(srv, 'POST', '/api/v1/reports', user.id, body);
+          times.push(performance.now() - t0);
+        }
+        const ms = median(times);
+        figures.push({
+          scenario: `POST /api/v1/reports, Timesheet, ${user.entries.toLocaleString('en-US')} entries`,
+          unit: 'ms',
+          chronicle: round(ms),
+          baseline: round(base.ms),
+          ratio: round(ms / base.ms, 2),
+          target: '<= 1.5x',
+          holds: ms / base.ms <= 1.5,
+          note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))})`,
+        });
+        memory.push({ scenario: `render ${user.entries}`, rssMiB: srv.memory().rssMiB });
+        log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
+      }
+      const biggest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id))!;
+      for (const template of templates) {
+        const t0 = performance.now();
+        const res = await fetch(`${srv.url}/api/v1/reports/preview`, {
+          method: 'POST',
+          headers: json(biggest.id),
+          body: JSON.stringify({
+            name: 'Big',
+            templateId: template.id,
+            filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
+          }),
+        });
+        const ms = performance.now() - t0;
+        await res.arrayBuffer();
+        figures.push({
+          scenario: `preview, ${template.name}, ${biggest.entries.toLocaleString('en-US')} entries`,
+          unit: 'ms',
+          chronicle: round(ms),
+          baseline: null,
+          ratio: null,
+          target: 'renders (200)',
+          holds: res.status === 200,
+          note: `status ${res.status}`,
+        });
+        memory.push({ scenario: `preview ${template.name}`, rssMiB: srv.memory().rssMiB });
+      }
+      peakMiB = srv.memory().peakMiB;
+      const limit = engine === 'postgres' ? 200 : 500;
       figures.push({
-        scenario: `preview, ${template.name}, ${biggest.entries.toLocaleString('en-US')} entries`,
-        unit: 'ms',
-        chronicle: round(ms),
+        scenario: 'peak RSS of the server',
+        unit: 'MiB',
+        chronicle: peakMiB,
         baseline: null,
         ratio: null,
-        target: 'renders (200)',
-        holds: res.status === 200,
-        note: `status ${res.status}`,
+        target: `<= ${limit} MiB`,
+        holds: peakMiB <= limit,
       });
-      memory.push({ scenario: `preview ${template.name}`, rssMiB: srv.memory().rssMiB });
+      await srv.stop();
+      server = null;
     }
-    const peakMiB = srv.memory().peakMiB;
-    const limit = engine === 'postgres' ? 200 : 500;
-    figures.push({
-      scenario: 'peak RSS of the server',
-      unit: 'MiB',
-      chronicle: peakMiB,
-      baseline: null,
-      ratio: null,
-      target: `<= ${limit} MiB`,
-      holds: peakMiB <= limit,
-    });
-    return { figures, memory, peakMiB };
+
+    if (runHostileScenario) {
+      // Its own server with the default limits (the rate limit on): what a deployment runs.
+      hostile = await runHostile({
+        start: () => startServer({ ...storage, BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN, API_RATE_LIMIT: '' }),
+        adminToken: ADMIN_TOKEN,
+        pageReportId: 'r1',
+        pageOwnerToken: tokenOf(BENCH_USER),
+        scale: scale.name,
+        log,
+      });
+    }
+    return { figures, memory, peakMiB, hostile };
   } finally {
     await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -472,7 +510,8 @@ for (const engine of engines) {
   }
   const outcome = await runEngine(engine);
   results[engine] = outcome;
-  printTable(engine, outcome.figures);
+  if (runPaths) printTable(engine, outcome.figures);
+  if (outcome.hostile) printHostile(engine, scale.name, outcome.hostile, log);
 }
 writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
 log(`\nbench/results.json written; ${Math.round((performance.now() - started) / 1000)} s in all`);

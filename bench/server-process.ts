@@ -8,7 +8,8 @@ export interface Server {
   readonly pid: number;
   /** Resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
   memory(): { rssMiB: number; peakMiB: number };
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if the process has not exited after `graceMs` (default: wait for it). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -68,13 +69,15 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
     url,
     pid,
     memory: () => ({ rssMiB: Math.round(statusKiB(pid, 'VmRSS') / 1024), peakMiB: Math.round(statusKiB(pid, 'VmHWM') / 1024) }),
-    stop: () =>
+    stop: (graceMs?: number) =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) {
+        if (child.exitCode !== null || child.signalCode !== null) {
           resolve();
           return;
         }
+        const killer = graceMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), graceMs);
         child.once('exit', () => {
+          if (killer) clearTimeout(killer);
           resolve();
         });
         child.kill('SIGTERM');
