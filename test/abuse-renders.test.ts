@@ -117,6 +117,24 @@ describe('render admission', () => {
     await Promise.all(holders.map((h) => h.done));
   });
 
+  it('admits a version diff through the same gate: 429 once the user has a render running and one waiting', async () => {
+    const report = await newReport(t, owner, [workspaceId]);
+    const query = `from=${report.reportContentId}&to=${report.reportContentId}`;
+    const gate = t.app.chronicle.renderGate;
+    const running = hold(gate, owner.id);
+    await running.started;
+    const waiting = t.get(`/api/v1/reports/${report.id}/diff?${query}`, owner.token);
+    await expect.poll(() => gate.stats().waiting, { timeout: 60_000, interval: 5 }).toBe(1);
+    const refused = await t.get(`/api/v1/reports/${report.id}/diff?${query}`, owner.token);
+    expect(expectProblem(refused, 429).detail).toMatch(/renders running/);
+    expect(refused.headers['retry-after']).toBe('2');
+    running.release();
+    await running.done;
+    const admitted = await waiting;
+    expect(admitted.status).toBe(200);
+    expect(admitted.body.markdownDiff).toBe('');
+  });
+
   it('still lets 30 parallel edits of one report all succeed with one render per user at a time, on two processes', async () => {
     const report = await newReport(t, owner, [workspaceId]);
     const peer = await buildPeerApp(t, { renderUserConcurrency: PER_USER, renderUserQueue: 0, renderQueueMax: QUEUE });

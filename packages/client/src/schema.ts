@@ -1070,7 +1070,7 @@ export interface paths {
         };
         /**
          * What changed between two versions of a report.
-         * @description The change in total minutes (overall, and by project, user, tag and day: added, removed, changed), in period, template and filters, and a unified line diff of the Markdown bodies (front matter excluded). `from` and `to` are content version ids of this report, in either order. Readable by the report's readers and by anyone who received both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null when the bodies differ in more than 1,000 lines or it takes more than a second.
+         * @description The change in total minutes (overall, and by project, user, tag and day: added, removed, changed), in period, template and filters, and a unified line diff of the Markdown bodies (front matter excluded). `from` and `to` are content version ids of this report, in either order. Readable by the report's readers and by anyone who received both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null, and `markdownDiffOmitted` says why, when the two documents together exceed 1 MiB (`too-large`), or the bodies differ in more than 1,000 lines or the diff takes more than a second (`too-many-edits`); the totals and filters still answer. The line diff runs in a render worker as one of the caller's renders: it costs 10 request units, like a render, and a caller with all their render slots busy and waiting gets 429 with Retry-After (docs/operations.md "Resource limits").
          */
         get: operations["diffReportVersions"];
         put?: never;
@@ -1625,6 +1625,8 @@ export interface components {
                 }[];
             };
             markdownDiff: string | null;
+            /** @description Why `markdownDiff` is null: `too-large` when the two documents together exceed 1 MiB (UTF-8), `too-many-edits` when the bodies differ in more lines than a diff may cover or it took too long; null when the line diff is there. */
+            markdownDiffOmitted: "too-large" | "too-many-edits" | null;
         };
         RecipientCandidate: {
             /** @description Opaque id (UUID v7). */
