@@ -66,8 +66,8 @@ export class ConfigError extends Error {
  * The render bounds' defaults: six renders at these bounds at once fit a 2-core server with 2 GB
  * (measured in docs/decisions.md "Render bounds").
  */
-export const DEFAULT_RENDER_MAX_ENTRIES = 50_000;
-export const DEFAULT_RENDER_MAX_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_RENDER_MAX_ENTRIES = 20_000;
+export const DEFAULT_RENDER_MAX_BYTES = 4 * 1024 * 1024;
 /** Time entries one user may keep in one workspace: decades of a busy day's entries. */
 export const DEFAULT_ENTRY_QUOTA_PER_USER = 100_000;
 

@@ -163,11 +163,11 @@ describe('RENDER_MAX_ENTRIES', () => {
     expectProblem(await t.post('/api/v1/reports', previewBody(), owner.token), 400);
   });
 
-  it('defaults to 50,000, with RENDER_MAX_BYTES at 16 MiB (docs/decisions.md "Render bounds")', async () => {
+  it('defaults to 20,000, with RENDER_MAX_BYTES at 4 MiB (docs/decisions.md "Render bounds")', async () => {
     const { loadConfig } = await import('../src/config.js');
     const config = loadConfig({ SHARE_KEY: Buffer.alloc(32, 1).toString('base64') });
-    expect(config.renderMaxEntries).toBe(50_000);
-    expect(config.renderMaxBytes).toBe(16 * 1024 * 1024);
+    expect(config.renderMaxEntries).toBe(20_000);
+    expect(config.renderMaxBytes).toBe(4 * 1024 * 1024);
   });
 });
 
