@@ -532,7 +532,7 @@ export interface paths {
         put?: never;
         /**
          * Log many time entries at once, all or nothing
-         * @description Up to 1000 entries, each following the rules of POST /time-entries (any workspace member for their own time; an admin/owner for another member; a project of the workspace readable by the entry user). Stored in one statement: when any entry is refused, none is stored and the 400 lists every refused entry in `errors` as `{ path: "/entries/<index>/<field>", message, index }`. A workspace the caller may not see reads like one that does not exist. More than 1000 entries: 400; a body over 8 MiB: 413.
+         * @description Up to 1000 entries, each following the rules of POST /time-entries (any workspace member for their own time; an admin/owner for another member; a project of the workspace readable by the entry user). Stored in one statement: when any entry is refused, none is stored and the 400 lists every refused entry in `errors` as `{ path: "/entries/<index>/<field>", message, index }`. A workspace the caller may not see reads like one that does not exist. More than 1000 entries: 400; a body over 8 MiB: 413. A batch that would give a user more than ENTRY_QUOTA_PER_USER entries in a workspace: 409, and nothing is stored.
          */
         post: operations["createTimeEntriesBatch"];
         delete?: never;
