@@ -18,6 +18,10 @@ export interface Config {
   readonly shareKey: Buffer | null;
   /** Most time entries one report render may take (RENDER_MAX_ENTRIES). */
   readonly renderMaxEntries: number;
+  /** Most bytes of entry descriptions and tags one report render may read (RENDER_MAX_BYTES). */
+  readonly renderMaxBytes: number;
+  /** Time entries one user may have in one workspace (ENTRY_QUOTA_PER_USER). */
+  readonly entryQuotaPerUser: number;
   /** A render's time limit before its allowance per entry, in ms (RENDER_TIME_LIMIT_MS). */
   readonly renderTimeLimitMs: number;
   /** PBKDF2 iterations for new share passcodes (PASSCODE_PBKDF2_ITERATIONS); tests pass a low count. */
@@ -57,6 +61,15 @@ export class ConfigError extends Error {
     super(`Invalid configuration: ${variable} ${reason}`);
   }
 }
+
+/**
+ * The render bounds' defaults: six renders at these bounds at once fit a 2-core server with 2 GB
+ * (measured in docs/decisions.md "Render bounds").
+ */
+export const DEFAULT_RENDER_MAX_ENTRIES = 20_000;
+export const DEFAULT_RENDER_MAX_BYTES = 4 * 1024 * 1024;
+/** Time entries one user may keep in one workspace: decades of a busy day's entries. */
+export const DEFAULT_ENTRY_QUOTA_PER_USER = 100_000;
 
 const BEARER_TOKEN_CHARS = /^[A-Za-z0-9._~+/=-]+$/;
 
@@ -134,7 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     throw new ConfigError('SHARE_KEY', 'is required with DATABASE_URL (32 random bytes, base64: openssl rand -base64 32)');
   }
 
-  const renderMaxEntries = integerSetting(read, 'RENDER_MAX_ENTRIES', 200_000, 1, 1_000_000);
+  const renderMaxEntries = integerSetting(read, 'RENDER_MAX_ENTRIES', DEFAULT_RENDER_MAX_ENTRIES, 1, 1_000_000);
+  const renderMaxBytes = integerSetting(read, 'RENDER_MAX_BYTES', DEFAULT_RENDER_MAX_BYTES, 1_024, 2_000_000_000);
+  const entryQuotaPerUser = integerSetting(read, 'ENTRY_QUOTA_PER_USER', DEFAULT_ENTRY_QUOTA_PER_USER, 1, 100_000_000);
   const renderTimeLimitMs = integerSetting(read, 'RENDER_TIME_LIMIT_MS', 2_000, 100, 600_000);
 
   const passcodeIterations = integerSetting(read, 'PASSCODE_PBKDF2_ITERATIONS', 600_000, 100_000, 10_000_000);
@@ -173,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     logLevel,
     shareKey,
     renderMaxEntries,
+    renderMaxBytes,
+    entryQuotaPerUser,
     renderTimeLimitMs,
     passcodeIterations,
     corsOrigins,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAVY_RATE_COST, RATE_COST } from '../src/modules/auth/auth.js';
 import { newWorkspace } from './helpers/factories.js';
-import { builtInTemplateId } from './helpers/report-factories.js';
+import { builtInTemplateId, newReport } from './helpers/report-factories.js';
 import { buildPeerApp, buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, type TestUser } from './helpers/test-app.js';
 
 const LIMIT = 30;
@@ -113,6 +113,19 @@ describe('API_RATE_LIMIT', () => {
     );
     expect(preview.status).toBe(200);
     expect(preview.headers['ratelimit-remaining']).toBe(String(LIMIT - RATE_COST.write - HEAVY_RATE_COST));
+  });
+
+  it(`counts a version diff as ${HEAVY_RATE_COST}, like a render`, async () => {
+    const caller = await freshToken();
+    const ws = await newWorkspace(t, caller);
+    const report = await newReport(t, caller, [ws.id]);
+    t.clock.set('2026-11-22T10:00:00.000Z');
+    const res = await t.get(`/api/v1/reports/${report.id}/diff`, caller.token, {
+      from: report.reportContentId,
+      to: report.reportContentId,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST));
   });
 
   it('counts across two processes on one database', async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderGate } from '../src/render/render-gate.js';
 import { newWorkspace } from './helpers/factories.js';
-import { builtInTemplateId, newReport } from './helpers/report-factories.js';
+import { builtInTemplateId, newReport, newTemplate } from './helpers/report-factories.js';
 import { buildPeerApp, buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from './helpers/test-app.js';
 
 const PER_USER = 1;
@@ -117,6 +117,24 @@ describe('render admission', () => {
     await Promise.all(holders.map((h) => h.done));
   });
 
+  it('admits a version diff through the same gate: 429 once the user has a render running and one waiting', async () => {
+    const report = await newReport(t, owner, [workspaceId]);
+    const query = `from=${report.reportContentId}&to=${report.reportContentId}`;
+    const gate = t.app.chronicle.renderGate;
+    const running = hold(gate, owner.id);
+    await running.started;
+    const waiting = t.get(`/api/v1/reports/${report.id}/diff?${query}`, owner.token);
+    await expect.poll(() => gate.stats().waiting, { timeout: 60_000, interval: 5 }).toBe(1);
+    const refused = await t.get(`/api/v1/reports/${report.id}/diff?${query}`, owner.token);
+    expect(expectProblem(refused, 429).detail).toMatch(/renders running/);
+    expect(refused.headers['retry-after']).toBe('2');
+    running.release();
+    await running.done;
+    const admitted = await waiting;
+    expect(admitted.status).toBe(200);
+    expect(admitted.body.markdownDiff).toBe('');
+  });
+
   it('still lets 30 parallel edits of one report all succeed with one render per user at a time, on two processes', async () => {
     const report = await newReport(t, owner, [workspaceId]);
     const peer = await buildPeerApp(t, { renderUserConcurrency: PER_USER, renderUserQueue: 0, renderQueueMax: QUEUE });
@@ -145,9 +163,43 @@ describe('RENDER_MAX_ENTRIES', () => {
     expectProblem(await t.post('/api/v1/reports', previewBody(), owner.token), 400);
   });
 
-  it('defaults to at least 100,000', async () => {
+  it('defaults to 20,000, with RENDER_MAX_BYTES at 4 MiB (docs/decisions.md "Render bounds")', async () => {
     const { loadConfig } = await import('../src/config.js');
-    expect(loadConfig({ SHARE_KEY: Buffer.alloc(32, 1).toString('base64') }).renderMaxEntries).toBeGreaterThanOrEqual(100_000);
+    const config = loadConfig({ SHARE_KEY: Buffer.alloc(32, 1).toString('base64') });
+    expect(config.renderMaxEntries).toBe(20_000);
+    expect(config.renderMaxBytes).toBe(4 * 1024 * 1024);
+  });
+});
+
+describe('RENDER_MAX_BYTES', () => {
+  it('counts the descriptions and tags a render would read, before loading any, and refuses past the limit with a 400 naming it', async () => {
+    const bytes = await buildTestApp({ config: { renderMaxBytes: 1_024 } });
+    try {
+      const member = await newUser(bytes);
+      const ws = (await newWorkspace(bytes, member)).id;
+      const december = { from: '2026-12-01', to: '2026-12-31' };
+      const body = (templateId: string) => ({ name: 'P', templateId, filters: { workspaceIds: [ws], dateRange: december } });
+      const timesheet = await builtInTemplateId(bytes);
+      const log = async (start: string, description: string, tags: string[] = []) => {
+        const res = await bytes.post('/api/v1/time-entries', { workspaceId: ws, start, minutes: 30, description, tags }, member.token);
+        expect(res.status).toBe(201);
+      };
+      // 1,000 bytes of description ("é" is two bytes) and 24 of tags: exactly the limit.
+      await log('2026-12-01T09:00:00Z', 'é'.repeat(500), ['a'.repeat(12), 'b'.repeat(12)]);
+      expect((await bytes.post('/api/v1/reports/preview', body(timesheet), member.token)).status).toBe(200);
+      await log('2026-12-02T09:00:00Z', 'x');
+      const refused = expectProblem(await bytes.post('/api/v1/reports/preview', body(timesheet), member.token), 400);
+      expect(refused.detail).toMatch(/more than 1,024 bytes of descriptions and tags, the most one report may render \(RENDER_MAX_BYTES\)/);
+      expect(refused.errors).toEqual([{ path: '/filters', message: 'matches more than 1024 bytes of descriptions and tags' }]);
+      expectProblem(await bytes.post('/api/v1/reports', body(timesheet), member.token), 400);
+      // A template that reads only the totals reads no description, and renders.
+      const totalsOnly = await newTemplate(bytes, '{{ totals.minutes }} minutes');
+      const preview = await bytes.post('/api/v1/reports/preview', body(totalsOnly), member.token);
+      expect(preview.status).toBe(200);
+      expect(preview.body.renderedMarkdown).toContain('60 minutes');
+    } finally {
+      await bytes.close();
+    }
   });
 });
 

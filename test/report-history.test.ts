@@ -6,9 +6,10 @@ import { parse as parseDisposition } from 'content-disposition';
 import { applyPatch } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadFileName } from '../src/modules/history/history.service.js';
+import { MAX_DIFF_BYTES, MAX_DIFF_EDITS } from '../src/modules/history/version-diff.js';
 import { parseDocument } from '../src/render/document.js';
 import { addMember, newProject, newWorkspace } from './helpers/factories.js';
-import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
+import { editReport, newReport, newTemplate, type TestReport } from './helpers/report-factories.js';
 import { buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, type TestUser } from './helpers/test-app.js';
 
 let t: TestContext;
@@ -121,6 +122,32 @@ describe('GET /api/v1/reports/:id/versions', () => {
     expect((await t.get(content(v3.reportContentId), admin.token)).status).toBe(200);
     expect((await t.get(diff(v1.id), admin.token, { from: v1.reportContentId, to: v3.reportContentId })).status).toBe(200);
     expect((await t.get(versions(v1.id), await readOnlyToken(t, owner))).status).toBe(200);
+  });
+
+  it(`leaves the line diff out when the two documents exceed ${MAX_DIFF_BYTES / 1024 / 1024} MiB together, and still answers the totals`, async () => {
+    // About 630 KB of body each, and the report's name on the first line: two versions differ, and exceed the limit together.
+    const templateId = await newTemplate(t, `# {{ report.name }}\n{% for i in (1..6000) %}{{ i }} ${'x'.repeat(100)}\n{% endfor %}`);
+    const first = await newReport(t, owner, [workspaceId], { name: 'Large', templateId });
+    const second = await editReport(t, owner, { ...first, name: 'Large' }, { name: 'Larger' });
+    const bytes = Buffer.byteLength(first.renderedMarkdown) + Buffer.byteLength(second.renderedMarkdown);
+    expect(bytes).toBeGreaterThan(MAX_DIFF_BYTES);
+    const res = await t.get(diff(first.id), owner.token, { from: first.reportContentId, to: second.reportContentId });
+    expect(res.status).toBe(200);
+    expect(res.body.markdownDiff).toBeNull();
+    expect(res.body.markdownDiffOmitted).toBe('too-large');
+    expect(res.body.totalMinutes).toEqual({ from: 105, to: 105, deltaMinutes: 0 });
+    expect(res.body.byProject).toEqual({ added: [], removed: [], changed: [] });
+  });
+
+  it('says when the bodies differ in too many lines to diff', async () => {
+    const lines = `{% for i in (1..${MAX_DIFF_EDITS + 10}) %}{{ report.name }} {{ i }}\n{% endfor %}`;
+    const templateId = await newTemplate(t, lines);
+    const first = await newReport(t, owner, [workspaceId], { name: 'Many', templateId });
+    const second = await editReport(t, owner, { ...first, name: 'Many' }, { name: 'Other' });
+    const res = await t.get(diff(first.id), owner.token, { from: first.reportContentId, to: second.reportContentId });
+    expect(res.status).toBe(200);
+    expect(res.body.markdownDiff).toBeNull();
+    expect(res.body.markdownDiffOmitted).toBe('too-many-edits');
   });
 
   it('needs the read scope', async () => {
@@ -267,6 +294,7 @@ describe('GET /api/v1/reports/:id/diff', () => {
     expect(res.body.filters.changes).toEqual([]);
 
     const patch: string = res.body.markdownDiff;
+    expect(res.body.markdownDiffOmitted).toBeNull();
     expect(patch).toContain('--- v1.md');
     expect(patch).toContain('+++ v2.md');
     expect(patch).toMatch(/^@@ /m);
@@ -322,6 +350,32 @@ describe('GET /api/v1/reports/:id/diff', () => {
     const missing = expectProblem(await t.get(diff(v1.id), owner.token, { from: v1.reportContentId }), 400);
     expect(missing.errors?.[0]?.path).toMatch(/to/);
     expectProblem(await t.get(diff(v1.id), owner.token, { from: v1.reportContentId, to: v2.reportContentId, extra: 1 }), 400);
+  });
+
+  it(`leaves the line diff out when the two documents exceed ${MAX_DIFF_BYTES / 1024 / 1024} MiB together, and still answers the totals`, async () => {
+    // About 630 KB of body each, and the report's name on the first line: two versions differ, and exceed the limit together.
+    const templateId = await newTemplate(t, `# {{ report.name }}\n{% for i in (1..6000) %}{{ i }} ${'x'.repeat(100)}\n{% endfor %}`);
+    const first = await newReport(t, owner, [workspaceId], { name: 'Large', templateId });
+    const second = await editReport(t, owner, { ...first, name: 'Large' }, { name: 'Larger' });
+    const bytes = Buffer.byteLength(first.renderedMarkdown) + Buffer.byteLength(second.renderedMarkdown);
+    expect(bytes).toBeGreaterThan(MAX_DIFF_BYTES);
+    const res = await t.get(diff(first.id), owner.token, { from: first.reportContentId, to: second.reportContentId });
+    expect(res.status).toBe(200);
+    expect(res.body.markdownDiff).toBeNull();
+    expect(res.body.markdownDiffOmitted).toBe('too-large');
+    expect(res.body.totalMinutes).toEqual({ from: 105, to: 105, deltaMinutes: 0 });
+    expect(res.body.byProject).toEqual({ added: [], removed: [], changed: [] });
+  });
+
+  it('says when the bodies differ in too many lines to diff', async () => {
+    const lines = `{% for i in (1..${MAX_DIFF_EDITS + 10}) %}{{ report.name }} {{ i }}\n{% endfor %}`;
+    const templateId = await newTemplate(t, lines);
+    const first = await newReport(t, owner, [workspaceId], { name: 'Many', templateId });
+    const second = await editReport(t, owner, { ...first, name: 'Many' }, { name: 'Other' });
+    const res = await t.get(diff(first.id), owner.token, { from: first.reportContentId, to: second.reportContentId });
+    expect(res.status).toBe(200);
+    expect(res.body.markdownDiff).toBeNull();
+    expect(res.body.markdownDiffOmitted).toBe('too-many-edits');
   });
 
   it('needs the read scope', async () => {

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shares } from '../src/db/schema.js';
 import { bookPasscodeAttempt } from '../src/repositories/shares.repository.js';
-import { PASSCODE_LIMITS } from '../src/modules/shares/viewer.service.js';
+import { MEMORY_PAGE_MAX_BYTES, PASSCODE_LIMITS } from '../src/modules/shares/viewer.service.js';
 import { NOT_FOUND_PAGE } from '../src/render/share-page.js';
 import { buildPeerApp, buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
 import { addMember, newWorkspace } from './helpers/factories.js';
-import { editReport, newReport, type TestReport } from './helpers/report-factories.js';
+import { editReport, newReport, newTemplate, type TestReport } from './helpers/report-factories.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -162,6 +162,33 @@ describe('GET /share/:token', () => {
     } finally {
       t.clock.reset();
     }
+  });
+
+  it('renders a page too large for the memory cache once, serves it from its page file, and counts every view', async () => {
+    const owner = await newUser(t, { name: 'Olive Owner' });
+    const workspace = await newWorkspace(t, owner);
+    // About 1.6 MB of paragraphs: over the memory cache's largest page.
+    const templateId = await newTemplate(
+      t,
+      `# {{ report.name }}\n\n{% for i in (1..20000) %}Paragraph {{ i }} of a long page, with a few more words to make each one longer.\n\n{% endfor %}`,
+    );
+    const report = await newReport(t, owner, [workspace.id], { name: 'Long page', templateId });
+    const share = await mint(report, owner);
+    const pageRenders = async () =>
+      (await t.app.chronicle.metrics.renders.get()).values.filter((v) => v.labels.kind === 'page').reduce((sum, v) => sum + v.value, 0);
+    const before = await pageRenders();
+    // Two first views at once: one render between them.
+    const first = await Promise.all([view(share.token), view(share.token)]);
+    const again = await view(share.token);
+    for (const res of [...first, again]) {
+      expect(res.status).toBe(200);
+      expectViewerHeaders(res);
+      expect(res.text).toContain('Paragraph 20000 of a long page, with');
+    }
+    expect(Buffer.byteLength(again.text)).toBeGreaterThan(MEMORY_PAGE_MAX_BYTES);
+    expect(new Set([...first, again].map((r) => r.text)).size).toBe(1);
+    expect((await pageRenders()) - before).toBe(1);
+    expect((await shareRow(share.id)).viewCount).toBe(3);
   });
 
   it('counts 200 concurrent views exactly', async () => {

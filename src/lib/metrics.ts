@@ -12,7 +12,7 @@ export interface MetricSources {
   databasePool(): { total: number; idle: number; waiting: number } | null;
 }
 
-export type RenderKind = 'report' | 'page' | 'liquid';
+export type RenderKind = 'report' | 'page' | 'liquid' | 'diff';
 
 export interface Metrics {
   readonly registry: Registry;

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
 import { BASE_LIMITS, TemplateError, timeLimitMessage, type RenderLimits } from './template-engine.js';
@@ -22,11 +23,20 @@ interface ReportRenderJob {
   limits: RenderLimits;
 }
 
-/** What a worker is asked to do: a report, Liquid sources over a given context, or a share page's HTML. */
+/** Two versions' documents to line-diff (version-diff.ts `bodyDiff`). */
+export interface DiffJob {
+  fromMarkdown: string;
+  toMarkdown: string;
+  fromVersion: number;
+  toVersion: number;
+}
+
+/** What a worker is asked to do: a report, Liquid sources over a given context, a share page's HTML, or a version diff. */
 export type RenderTask =
   | ({ kind: 'report' } & ReportRenderJob)
   | { kind: 'liquid'; sources: readonly string[]; context: object; limits: RenderLimits }
-  | { kind: 'page'; input: ReportPageInput };
+  | { kind: 'page'; input: ReportPageInput }
+  | ({ kind: 'diff' } & DiffJob);
 
 export interface RenderRequestMessage {
   id: number;
@@ -49,6 +59,8 @@ export interface RenderPool {
   render(sources: readonly string[], context: object, limits?: RenderLimits): Promise<string[]>;
   /** A share page's HTML: Markdown of up to millions of characters, converted off the event loop. */
   renderPage(input: ReportPageInput): Promise<string>;
+  /** The unified line diff of two versions' bodies; null past its edit or time limit. */
+  diff(job: DiffJob): Promise<string | null>;
   /** What the pool is doing right now (metrics, tests). */
   stats(): RenderPoolStats;
   /** Workers report and Liquid renders may occupy at once; one more is kept for share pages. */
@@ -124,6 +136,7 @@ function newWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
 /** The hard deadline of a task: its own render time limit per source, plus grace. */
 function deadlineOf(task: RenderTask, override: number | undefined): { ms: number; limitMs: number } {
   if (task.kind === 'page') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
+  if (task.kind === 'diff') return { ms: override ?? DIFF_TIME_LIMIT_MS + 2_000, limitMs: DIFF_TIME_LIMIT_MS };
   const { limits } = task;
   return { ms: override ?? limits.timeMs * Math.max(1, task.sources.length) + 2_000, limitMs: limits.timeMs };
 }
@@ -262,6 +275,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     renderReport: (job) => run({ kind: 'report', ...job }),
     render: (sources, context, limits = BASE_LIMITS) => run({ kind: 'liquid', sources, context, limits }),
     renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
+    // The worker answers [] for "no line diff", [patch] otherwise.
+    diff: async (job) => (await run({ kind: 'diff', ...job }))[0] ?? null,
     reportSlots: size,
     stats: () => ({ workers: slots.length, busy: slots.filter((s) => s.job !== null).length, queued: pages.length + reports.length }),
     async close() {

@@ -5,6 +5,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { bodyDiff } from '../modules/history/version-diff.js';
 import { buildRenderContext, type EntryTuple } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
@@ -20,6 +21,10 @@ const { done } = workerData as { done: Int32Array };
 
 async function perform(task: RenderTask): Promise<string[]> {
   if (task.kind === 'page') return [renderReportPage(task.input)];
+  if (task.kind === 'diff') {
+    const patch = bodyDiff(task.fromMarkdown, task.toMarkdown, task.fromVersion, task.toVersion);
+    return patch === null ? [] : [patch];
+  }
   const context =
     task.kind === 'liquid'
       ? task.context

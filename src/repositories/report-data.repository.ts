@@ -47,6 +47,8 @@ export type RenderAggregatesRow = Static<typeof RenderAggregatesRow>;
 export type RenderData =
   /** More entries match than a render may take; nothing was loaded. */
   | { kind: 'too-many'; limit: number }
+  /** The matching entries' descriptions and tags come to more than `limit` bytes; nothing was loaded. */
+  | { kind: 'too-large'; limit: number }
   | {
       kind: 'ok';
       aggregates: RenderAggregatesRow;
@@ -71,29 +73,39 @@ function where(s: EntrySelection): SQL {
 }
 
 /**
- * Loads what a render needs, or reports that more than `maxEntries` entries match (counted up to
- * `maxEntries + 1`, so an oversized selection costs no more than a full one). `withEntries: false`
- * skips the entries for templates that never read them.
+ * The bytes an entry adds to a render beyond its fixed fields: its description and tags, in UTF-8.
+ * A render's memory and time grow with these as much as with the number of entries.
+ */
+const entryTextBytes = sql`octet_length(t.description) + coalesce(octet_length(array_to_string(t.tags, '')), 0)`;
+
+/**
+ * Loads what a render needs, or reports that more than `maxEntries` entries match, or that the
+ * entries' descriptions and tags come to more than `maxBytes` (both counted in the same statement,
+ * up to `maxEntries + 1` entries, before any entry is loaded, so an oversized selection costs no
+ * more than a full one). `withEntries: false` skips the entries for templates that never read
+ * them, and then their text is not counted either.
  */
 export async function loadRenderData(
   db: Db,
   s: EntrySelection,
-  options: { withEntries: boolean; maxEntries: number },
+  options: { withEntries: boolean; maxEntries: number; maxBytes: number },
 ): Promise<RenderData> {
   const w = where(s);
   const tz = s.timezone;
+  const bytes = options.withEntries ? entryTextBytes : sql`0`;
   const result = await db.execute(sql`
     with capped as (
-      select count(*)::int as n from (select 1 from time_entries t where ${w} limit ${options.maxEntries + 1}) x
+      select count(*)::int as n, coalesce(sum(b), 0)::bigint as bytes
+      from (select ${bytes} as b from time_entries t where ${w} limit ${options.maxEntries + 1}) x
     ),
     e as materialized (
       select t.id, t.start, t.minutes, t.description, t.tags, t.project_id, t.user_id, t.workspace_id,
         to_char(t.start at time zone ${tz}, 'YYYY-MM-DD') as day,
         to_char(t.start at time zone ${tz}, 'HH24:MI') as local_time
       from time_entries t
-      where ${w} and (select n from capped) <= ${options.maxEntries}
+      where ${w} and (select n from capped) <= ${options.maxEntries} and (select bytes from capped) <= ${options.maxBytes}
     )
-    select (select n from capped) as matched,
+    select (select n from capped) as matched, (select bytes from capped)::text as bytes,
       json_build_object(
         'totalMinutes', (select coalesce(sum(minutes), 0)::int from e),
         'entryCount', (select count(*)::int from e),
@@ -118,9 +130,10 @@ export async function loadRenderData(
           : sql`null::text`
       } as entries
   `);
-  const [row] = rowsOf<{ matched: number; aggregates: string; entries: string | null }>(result);
+  const [row] = rowsOf<{ matched: number; bytes: string; aggregates: string; entries: string | null }>(result);
   if (!row) throw new Error('the render data query returned no row');
   if (row.matched > options.maxEntries) return { kind: 'too-many', limit: options.maxEntries };
+  if (Number(row.bytes) > options.maxBytes) return { kind: 'too-large', limit: options.maxBytes };
   const aggregates: unknown = JSON.parse(row.aggregates);
   if (!checkAggregates.Check(aggregates)) throw new Error('the render data query returned an unexpected shape');
   return { kind: 'ok', aggregates, entriesJson: row.entries };

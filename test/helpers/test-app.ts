@@ -4,7 +4,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
+import { DEFAULT_ENTRY_QUOTA_PER_USER, DEFAULT_RENDER_MAX_BYTES, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/lib/clock.js';
 import type { App } from '../../src/http/types.js';
 import type { Database } from '../../src/db/database.js';
@@ -40,6 +40,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     shareKey: Buffer.alloc(32, 7),
     renderMaxEntries: 200_000,
+    renderMaxBytes: DEFAULT_RENDER_MAX_BYTES,
+    entryQuotaPerUser: DEFAULT_ENTRY_QUOTA_PER_USER,
     renderTimeLimitMs: 2_000,
     // Hashing is tested at full cost in test/unit/secrets.test.ts; elsewhere it only slows tests down.
     passcodeIterations: 1_000,

@@ -1,7 +1,15 @@
 /** What changed between two versions, from what each stored (version-diff.ts). */
 import { describe, expect, it } from 'vitest';
 import { buildDocument, type FrontMatter } from '../../src/render/document.js';
-import { MAX_DIFF_EDITS, bodyDiff, diffVersions, versionMeta, type DiffSide } from '../../src/modules/history/version-diff.js';
+import {
+  MAX_DIFF_EDITS,
+  bodyDiff,
+  diffVersions,
+  versionMeta,
+  type DiffSide,
+  MAX_DIFF_BYTES,
+  tooLargeToDiff,
+} from '../../src/modules/history/version-diff.js';
 import type { VersionSummary } from '../../src/modules/reports/version-summary.js';
 
 const frontMatter = (version: number, filters: Record<string, unknown>): FrontMatter => ({
@@ -21,7 +29,9 @@ const filters = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function side(version: number, body: string, summary: VersionSummary | null, filterSet = filters()): DiffSide {
+type Side = DiffSide & { markdown: string };
+
+function side(version: number, body: string, summary: VersionSummary | null, filterSet = filters()): Side {
   const markdown = buildDocument(frontMatter(version, filterSet), body);
   return {
     reportContentId: `c${version}`,
@@ -30,9 +40,13 @@ function side(version: number, body: string, summary: VersionSummary | null, fil
     totalMinutes: summary?.totalMinutes ?? 30,
     summary,
     meta: versionMeta(markdown),
-    renderedMarkdown: markdown,
+    markdown,
   };
 }
+
+/** The answer as the service builds it, with the line diff a worker computes. */
+const compare = (from: Side, to: Side) =>
+  diffVersions('r1', from, to, { markdownDiff: bodyDiff(from.markdown, to.markdown, from.version, to.version), markdownDiffOmitted: null });
 
 const summary = (byTag: { tag: string; minutes: number }[]): VersionSummary => ({
   totalMinutes: byTag.reduce((s, g) => s + g.minutes, 0),
@@ -45,7 +59,7 @@ const summary = (byTag: { tag: string; minutes: number }[]): VersionSummary => (
 
 describe('diffVersions', () => {
   it('leaves the breakdowns out (null) when a version has no stored summary, and still compares the rest', () => {
-    const result = diffVersions('r1', side(1, 'a\n', null), side(2, 'b\n', summary([{ tag: 'x', minutes: 10 }])));
+    const result = compare(side(1, 'a\n', null), side(2, 'b\n', summary([{ tag: 'x', minutes: 10 }])));
     expect(result.byProject).toBeNull();
     expect(result.byTag).toBeNull();
     expect(result.totalMinutes).toEqual({ from: 30, to: 10, deltaMinutes: -20 });
@@ -55,8 +69,7 @@ describe('diffVersions', () => {
   });
 
   it('sorts groups into added, removed and changed', () => {
-    const result = diffVersions(
-      'r1',
+    const result = compare(
       side(
         1,
         'x\n',
@@ -85,8 +98,7 @@ describe('diffVersions', () => {
   });
 
   it('compares filter lists as sets, an omitted list as empty', () => {
-    const result = diffVersions(
-      'r1',
+    const result = compare(
       side(1, '', null, filters({ projectIds: ['p1', 'p2'], tags: ['a'] })),
       side(2, '', null, filters({ projectIds: ['p2', 'p1'], userIds: ['u2'] })),
     );
@@ -104,5 +116,15 @@ describe('bodyDiff', () => {
     const a = buildDocument(frontMatter(1, filters()), lines('a'));
     const b = buildDocument(frontMatter(2, filters()), lines('b'));
     expect(bodyDiff(a, b, 1, 2)).toBeNull();
+  });
+});
+
+describe('tooLargeToDiff', () => {
+  it('counts both documents together in UTF-8 bytes, up to MAX_DIFF_BYTES inclusive', () => {
+    const half = 'x'.repeat(MAX_DIFF_BYTES / 2);
+    expect(tooLargeToDiff(half, half)).toBe(false);
+    expect(tooLargeToDiff(half, `${half}x`)).toBe(true);
+    // Two bytes a character in UTF-8: half as many characters reach the limit.
+    expect(tooLargeToDiff('é'.repeat(MAX_DIFF_BYTES / 4), 'é'.repeat(MAX_DIFF_BYTES / 4 + 1))).toBe(true);
   });
 });

@@ -532,7 +532,7 @@ export interface paths {
         put?: never;
         /**
          * Log many time entries at once, all or nothing
-         * @description Up to 1000 entries, each following the rules of POST /time-entries (any workspace member for their own time; an admin/owner for another member; a project of the workspace readable by the entry user). Stored in one statement: when any entry is refused, none is stored and the 400 lists every refused entry in `errors` as `{ path: "/entries/<index>/<field>", message, index }`. A workspace the caller may not see reads like one that does not exist. More than 1000 entries: 400; a body over 8 MiB: 413.
+         * @description Up to 1000 entries, each following the rules of POST /time-entries (any workspace member for their own time; an admin/owner for another member; a project of the workspace readable by the entry user). Stored in one statement: when any entry is refused, none is stored and the 400 lists every refused entry in `errors` as `{ path: "/entries/<index>/<field>", message, index }`. A workspace the caller may not see reads like one that does not exist. More than 1000 entries: 400; a body over 8 MiB: 413. A batch that would give a user more than ENTRY_QUOTA_PER_USER entries in a workspace: 409, and nothing is stored.
          */
         post: operations["createTimeEntriesBatch"];
         delete?: never;
@@ -1070,7 +1070,7 @@ export interface paths {
         };
         /**
          * What changed between two versions of a report.
-         * @description The change in total minutes (overall, and by project, user, tag and day: added, removed, changed), in period, template and filters, and a unified line diff of the Markdown bodies (front matter excluded). `from` and `to` are content version ids of this report, in either order. Readable by the report's readers and by anyone who received both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null when the bodies differ in more than 1,000 lines or it takes more than a second.
+         * @description The change in total minutes (overall, and by project, user, tag and day: added, removed, changed), in period, template and filters, and a unified line diff of the Markdown bodies (front matter excluded). `from` and `to` are content version ids of this report, in either order. Readable by the report's readers and by anyone who received both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null, and `markdownDiffOmitted` says why, when the two documents together exceed 1 MiB (`too-large`), or the bodies differ in more than 1,000 lines or the diff takes more than a second (`too-many-edits`); the totals and filters still answer. The line diff runs in a render worker as one of the caller's renders: it costs 10 request units, like a render, and a caller with all their render slots busy and waiting gets 429 with Retry-After (docs/operations.md "Resource limits").
          */
         get: operations["diffReportVersions"];
         put?: never;
@@ -1628,6 +1628,8 @@ export interface components {
                 }[];
             };
             markdownDiff: string | null;
+            /** @description Why `markdownDiff` is null: `too-large` when the two documents together exceed 1 MiB (UTF-8), `too-many-edits` when the bodies differ in more lines than a diff may cover or it took too long; null when the line diff is there. */
+            markdownDiffOmitted: "too-large" | "too-many-edits" | null;
         };
         RecipientCandidate: {
             /** @description Opaque id (UUID v7). */

@@ -3,9 +3,9 @@ import { responseHeaders } from '../../http/response-headers.js';
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, problemResponses } from '../../http/schemas.js';
-import { actorOf } from '../auth/auth.js';
+import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './history.service.js';
-import { MAX_DIFF_EDITS } from './version-diff.js';
+import { MAX_DIFF_BYTES, MAX_DIFF_EDITS } from './version-diff.js';
 import { DiffQuery, ReportContentSchema, VersionDiffSchema, VersionSchema } from './history.schemas.js';
 
 const tags = ['history'];
@@ -74,7 +74,8 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.get(
     '/reports/:id/diff',
     {
-      config: { scope: 'read' },
+      // A line diff is work like a render: it costs as much and passes the same gate.
+      config: { scope: 'read', rateCost: HEAVY_RATE_COST },
       schema: {
         tags,
         operationId: 'diffReportVersions',
@@ -83,8 +84,12 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
           'The change in total minutes (overall, and by project, user, tag and day: added, removed, changed), in period, ' +
           'template and filters, and a unified line diff of the Markdown bodies (front matter excluded). `from` and `to` are ' +
           "content version ids of this report, in either order. Readable by the report's readers and by anyone who received " +
-          "both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null when " +
-          `the bodies differ in more than ${MAX_DIFF_EDITS.toLocaleString('en-US')} lines or it takes more than a second.`,
+          "both versions; everyone else, and a version that is not one of the report's, gets 404. The line diff is null, and " +
+          '`markdownDiffOmitted` says why, when the two documents together exceed ' +
+          `${MAX_DIFF_BYTES / 1024 / 1024} MiB (\`too-large\`), or the bodies differ in more than ${MAX_DIFF_EDITS.toLocaleString('en-US')} ` +
+          'lines or the diff takes more than a second (`too-many-edits`); the totals and filters still answer. The line diff runs ' +
+          `in a render worker as one of the caller's renders: it costs ${HEAVY_RATE_COST} request units, like a render, and a ` +
+          'caller with all their render slots busy and waiting gets 429 with Retry-After (docs/operations.md "Resource limits").',
         params: IdParams,
         querystring: DiffQuery,
         response: { 200: VersionDiffSchema, ...problemResponses },

@@ -93,9 +93,14 @@ export const VersionDiffSchema = Type.Object(
     markdownDiff: Nullable(
       Type.String({
         description:
-          'Unified line diff of the two Markdown bodies (front matter excluded); empty when they are equal; null when they differ in more lines than a diff may cover.',
+          'Unified line diff of the two Markdown bodies (front matter excluded); empty when they are equal; null when it was left out (see `markdownDiffOmitted`).',
       }),
     ),
+    markdownDiffOmitted: Type.Union([Type.Literal('too-large'), Type.Literal('too-many-edits'), Type.Null()], {
+      description:
+        'Why `markdownDiff` is null: `too-large` when the two documents together exceed 1 MiB (UTF-8), `too-many-edits` when the ' +
+        'bodies differ in more lines than a diff may cover or it took too long; null when the line diff is there.',
+    }),
   },
   { $id: 'VersionDiff' },
 );

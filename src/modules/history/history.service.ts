@@ -9,7 +9,7 @@ import * as repo from '../../repositories/history.repository.js';
 import { requireDiffReader, requireHistoryReader, requireVersionReader } from '../access/access.js';
 import { parseSummary } from '../reports/version-summary.js';
 import type { ReportContent, Version, VersionDiff } from './history.schemas.js';
-import { diffVersions, versionMeta, type DiffSide } from './version-diff.js';
+import { diffVersions, tooLargeToDiff, versionMeta, type DiffSide, type LineDiff } from './version-diff.js';
 
 /** The fields of a version row with what its front matter says (name, template, filters). */
 function toVersion(row: Omit<repo.VersionListRow, 'header'>, document: string, reportName: string): Version {
@@ -87,7 +87,25 @@ export async function diff(ctx: AppContext, actor: Actor, reportId: string, from
   const rows = await repo.findReportVersions(ctx.db, reportId, [fromId, toId], actor.user.id);
   const versions = { from: rows.find((r) => r.id === fromId), to: rows.find((r) => r.id === toId) };
   requireDiffReader(found.report, found.standing, versions, actor);
-  return diffVersions(reportId, diffSide(versions.from), diffSide(versions.to));
+  const lines = await lineDiff(ctx, actor, versions.from, versions.to);
+  return diffVersions(reportId, diffSide(versions.from), diffSide(versions.to), lines);
+}
+
+/**
+ * The line diff runs in a render worker, admitted by the render gate as the caller's render, and
+ * is not tried on documents over MAX_DIFF_BYTES together (docs/decisions.md "Version history").
+ */
+async function lineDiff(ctx: AppContext, actor: Actor, from: repo.VersionRow, to: repo.VersionRow): Promise<LineDiff> {
+  if (tooLargeToDiff(from.renderedMarkdown, to.renderedMarkdown)) return { markdownDiff: null, markdownDiffOmitted: 'too-large' };
+  const markdownDiff = await ctx.renderGate.run(actor.user.id, () =>
+    ctx.renderer.diff({
+      fromMarkdown: from.renderedMarkdown,
+      toMarkdown: to.renderedMarkdown,
+      fromVersion: from.version,
+      toVersion: to.version,
+    }),
+  );
+  return { markdownDiff, markdownDiffOmitted: markdownDiff === null ? 'too-many-edits' : null };
 }
 
 function diffSide(row: repo.VersionRow): DiffSide {
@@ -98,6 +116,5 @@ function diffSide(row: repo.VersionRow): DiffSide {
     totalMinutes: row.totalMinutes,
     summary: parseSummary(row.summary),
     meta: versionMeta(row.renderedMarkdown),
-    renderedMarkdown: row.renderedMarkdown,
   };
 }

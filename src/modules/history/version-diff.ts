@@ -27,12 +27,29 @@ export function versionMeta(markdown: string): VersionMeta | null {
 }
 
 /**
- * The most lines two bodies may differ in for a line diff, and the most time it may take: past
- * either the diff is left out (null). The diff runs on the main thread, and its cost grows with
- * the size of the documents times the lines that differ (docs/decisions.md "Version history").
+ * The most lines two bodies may differ in for a line diff, the most time it may take, and the
+ * largest pair of documents it is tried on: past any of them the line diff is left out (null) and
+ * the totals still answer. The diff runs in a render worker, and its cost grows with the size of
+ * the documents times the lines that differ (docs/decisions.md "Version history").
  */
 export const MAX_DIFF_EDITS = 1_000;
-const DIFF_TIME_LIMIT_MS = 1_000;
+export const DIFF_TIME_LIMIT_MS = 1_000;
+/** Both documents together, in UTF-8 bytes: 1 MiB, about 8,000 rows of a timesheet each. */
+export const MAX_DIFF_BYTES = 1024 * 1024;
+
+/** Why a version diff has no line diff: the documents are over MAX_DIFF_BYTES, or the diff over its edits or time. */
+export type LineDiffOmission = 'too-large' | 'too-many-edits';
+
+/** The line diff of two versions as the answer carries it. */
+export interface LineDiff {
+  markdownDiff: string | null;
+  markdownDiffOmitted: LineDiffOmission | null;
+}
+
+/** Whether two documents are too large together for a line diff (checked before any work). */
+export function tooLargeToDiff(fromMarkdown: string, toMarkdown: string): boolean {
+  return Buffer.byteLength(fromMarkdown) + Buffer.byteLength(toMarkdown) > MAX_DIFF_BYTES;
+}
 
 interface Group {
   key: string | null;
@@ -102,10 +119,9 @@ export interface DiffSide {
   totalMinutes: number;
   summary: VersionSummary | null;
   meta: VersionMeta | null;
-  renderedMarkdown: string;
 }
 
-export function diffVersions(reportId: string, from: DiffSide, to: DiffSide): VersionDiff {
+export function diffVersions(reportId: string, from: DiffSide, to: DiffSide, lines: LineDiff): VersionDiff {
   const groups = (dimension: keyof typeof DIMENSIONS): GroupDiff =>
     from.summary && to.summary ? diffGroups(DIMENSIONS[dimension](from.summary), DIMENSIONS[dimension](to.summary)) : null;
   const period = (side: DiffSide) => side.meta?.filters?.dateRange ?? null;
@@ -138,6 +154,6 @@ export function diffVersions(reportId: string, from: DiffSide, to: DiffSide): Ve
       to: to.meta?.filters ?? null,
       changes: filterChanges(from.meta?.filters ?? null, to.meta?.filters ?? null),
     },
-    markdownDiff: bodyDiff(from.renderedMarkdown, to.renderedMarkdown, from.version, to.version),
+    ...lines,
   };
 }

@@ -28,6 +28,8 @@ export interface RenderedVersion {
 export interface RenderSettings {
   /** Most entries one render may take; more is a 400 naming the limit. */
   maxEntries: number;
+  /** Most bytes of descriptions and tags one render may read; more is a 400 naming the limit. */
+  maxBytes: number;
   /** The base of a render's time limit, before the allowance per entry. */
   baseTimeMs: number;
 }
@@ -57,11 +59,21 @@ function inFilterOrder(workspaces: RenderAggregatesRow['workspaces'], ids: reado
 }
 
 export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPlan, settings: RenderSettings): Promise<RenderedVersion> {
-  const data = await loadRenderData(db, plan.selection, { withEntries: plan.readsEntries, maxEntries: settings.maxEntries });
+  const data = await loadRenderData(db, plan.selection, {
+    withEntries: plan.readsEntries,
+    maxEntries: settings.maxEntries,
+    maxBytes: settings.maxBytes,
+  });
   if (data.kind === 'too-many') {
     throw badRequest(
       `The filters match more than ${data.limit.toLocaleString('en-US')} entries, the most one report may render (RENDER_MAX_ENTRIES); narrow them.`,
       [{ path: '/filters', message: `matches more than ${data.limit} entries` }],
+    );
+  }
+  if (data.kind === 'too-large') {
+    throw badRequest(
+      `The entries the filters match have more than ${data.limit.toLocaleString('en-US')} bytes of descriptions and tags, the most one report may render (RENDER_MAX_BYTES); narrow them.`,
+      [{ path: '/filters', message: `matches more than ${data.limit} bytes of descriptions and tags` }],
     );
   }
   const { aggregates } = data;

@@ -119,7 +119,11 @@ function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
 /** Renders a plan once the owner's and the process's render limits admit it (render-gate.ts). */
 const execute = (ctx: AppContext, db: Db, plan: RenderPlan) =>
   ctx.renderGate.run(plan.owner.id, () =>
-    executeRender(db, ctx.renderer, plan, { maxEntries: ctx.config.renderMaxEntries, baseTimeMs: ctx.config.renderTimeLimitMs }),
+    executeRender(db, ctx.renderer, plan, {
+      maxEntries: ctx.config.renderMaxEntries,
+      maxBytes: ctx.config.renderMaxBytes,
+      baseTimeMs: ctx.config.renderTimeLimitMs,
+    }),
   );
 
 export async function preview(ctx: AppContext, actor: Actor, body: ReportBody, unsaved?: PlanTemplate): Promise<Preview> {

@@ -4,6 +4,7 @@
  * viewer's headers, never problem+json.
  */
 import formbody from '@fastify/formbody';
+import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
@@ -68,7 +69,12 @@ function viewerHeaders(responses: Record<number, unknown>) {
   return responseHeaders(Object.fromEntries(Object.keys(responses).map((status) => [status, VIEWER_RESPONSE_HEADERS])));
 }
 
-function sendPage(reply: FastifyReply, status: number, html: string | Buffer, headers: Record<string, string> = {}): FastifyReply {
+function sendPage(
+  reply: FastifyReply,
+  status: number,
+  html: string | Buffer | Readable,
+  headers: Record<string, string> = {},
+): FastifyReply {
   return reply
     .code(status)
     .headers({ ...VIEWER_HEADERS, ...headers })
@@ -95,6 +101,7 @@ function sendOutcome(reply: FastifyReply, outcome: ViewerOutcome): FastifyReply 
 /** Registered under /share; encapsulated, so its parsers and error handlers stay its own. */
 export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
   const viewer = createViewer(ctx);
+  app.addHook('onClose', () => viewer.close());
   // Forms only: a JSON or any other body is refused here, and becomes the uniform 404 below.
   app.removeAllContentTypeParsers();
   void app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });

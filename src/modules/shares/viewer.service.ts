@@ -16,7 +16,10 @@ import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../render/document.js';
 import type { ReportPageInput } from '../../render/share-page.js';
 import { createHmac } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
+import { createPageFileCache } from './page-file-cache.js';
 import * as repo from '../../repositories/shares.repository.js';
 import { ViewCounter } from './view-counter.js';
 
@@ -28,13 +31,21 @@ import { ViewCounter } from './view-counter.js';
  */
 export const PASSCODE_LIMITS = { windowMs: 15 * 60_000, perClient: 10, perLink: 100, perClientPastCeiling: 2 } as const;
 
-/** Rendered pages kept per process, by total size; a long timesheet can be megabytes of HTML. */
+/** Rendered pages kept in memory per process, by total size; a long timesheet can be megabytes of HTML. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * The largest page kept in memory: larger ones go to this process's page files, so a few large
+ * pages never push out the many small ones, and none is ever rendered twice (page-file-cache.ts).
+ */
+export const MEMORY_PAGE_MAX_BYTES = 1024 * 1024;
+/** Page files kept per process, by total size, on the disk of os.tmpdir(). */
+const PAGE_FILE_CACHE_BYTES = 1024 * 1024 * 1024;
 /** Links kept per process, by token hash: a few hundred bytes each. */
 const LINK_CACHE_ENTRIES = 5_000;
 
 export type ViewerOutcome =
-  | { kind: 'report'; html: Buffer }
+  /** The page from memory, or streamed from its file (which the stream closes). */
+  | { kind: 'report'; html: Buffer | Readable }
   | { kind: 'passcode-form' }
   | { kind: 'wrong-passcode' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
@@ -88,11 +99,16 @@ async function passcodeMatches(candidate: unknown, stored: string): Promise<bool
   return verifyPasscode(candidate, stored);
 }
 
+/** A page ready to send: in memory, or an open page file. */
+type Page = Buffer | { handle: FileHandle; size: number };
+
 export interface Viewer {
   /** GET: the page, or the passcode form for a protected link. */
   open(token: string): Promise<ViewerOutcome>;
   /** POST: the page for the right passcode (or for a link without one); `clientAddress` counts the attempt. */
   unlock(token: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome>;
+  /** Removes this process's page files. */
+  close(): Promise<void>;
 }
 
 /**
@@ -106,14 +122,39 @@ export interface Viewer {
  *   refused without asking again: revocation is final.
  */
 export function createViewer(ctx: AppContext): Viewer {
-  const pages = new LRUCache<string, Buffer>({
-    maxSize: PAGE_CACHE_BYTES,
-    sizeCalculation: (page) => Math.max(1, page.length),
-    fetchMethod: async (reportContentId) => {
-      const source = await repo.findPageSource(ctx.db, reportContentId);
-      return source ? Buffer.from(await ctx.renderer.renderPage(pageInput(source))) : undefined;
-    },
-  });
+  const pages = new LRUCache<string, Buffer>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (page) => Math.max(1, page.length) });
+  const pageFiles = createPageFileCache(PAGE_FILE_CACHE_BYTES);
+  const rendering = new Map<string, Promise<Page | undefined>>();
+
+  /** Renders a version's page once and keeps it: in memory if small, in a page file otherwise. */
+  async function render(reportContentId: string): Promise<Page | undefined> {
+    const source = await repo.findPageSource(ctx.db, reportContentId);
+    if (!source) return undefined;
+    const html = Buffer.from(await ctx.renderer.renderPage(pageInput(source)));
+    if (html.length <= MEMORY_PAGE_MAX_BYTES) {
+      pages.set(reportContentId, html);
+      return html;
+    }
+    if (!(await pageFiles.put(reportContentId, html))) return html;
+    return (await pageFiles.open(reportContentId)) ?? html;
+  }
+
+  /** The page of a version: from memory, from its file, or rendered once however many ask at once. */
+  async function pageOf(reportContentId: string): Promise<Page | undefined> {
+    const cached = pages.get(reportContentId) ?? (await pageFiles.open(reportContentId));
+    if (cached) return cached;
+    const pending = rendering.get(reportContentId);
+    if (pending) {
+      const rendered = await pending;
+      // Whoever started the render holds its open file; the others open their own.
+      const page = pages.get(reportContentId) ?? (await pageFiles.open(reportContentId));
+      if (page) return page;
+      return rendered === undefined || Buffer.isBuffer(rendered) ? rendered : pageOf(reportContentId);
+    }
+    const started = render(reportContentId).finally(() => rendering.delete(reportContentId));
+    rendering.set(reportContentId, started);
+    return started;
+  }
   const links = new LRUCache<string, repo.ShareRow>({ max: LINK_CACHE_ENTRIES });
   const counter = new ViewCounter((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
 
@@ -134,18 +175,24 @@ export function createViewer(ctx: AppContext): Viewer {
    * link is safe: versions never change, and the count checks validity itself.
    */
   async function view(share: repo.ShareRow, refund?: { clientKey: string; client: Date; link: Date }): Promise<ViewerOutcome> {
-    const html = await pages.fetch(share.reportContentId);
-    if (!html) return NOT_FOUND;
-    const counted = refund
-      ? await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refund.link)
-      : await counter.count(share.tokenHash);
-    if (!counted) {
-      links.delete(share.tokenHash);
-      return NOT_FOUND;
+    const page = await pageOf(share.reportContentId);
+    if (!page) return NOT_FOUND;
+    try {
+      const counted = refund
+        ? await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refund.link)
+        : await counter.count(share.tokenHash);
+      if (!counted) {
+        links.delete(share.tokenHash);
+        await closePage(page);
+        return NOT_FOUND;
+      }
+      ctx.metrics.shareViews.inc();
+      if (refund) await repo.refundClientAttempt(ctx.db, share.id, refund.clientKey, refund.client);
+    } catch (error) {
+      await closePage(page);
+      throw error;
     }
-    ctx.metrics.shareViews.inc();
-    if (refund) await repo.refundClientAttempt(ctx.db, share.id, refund.clientKey, refund.client);
-    return { kind: 'report', html };
+    return { kind: 'report', html: Buffer.isBuffer(page) ? page : page.handle.createReadStream() };
   }
 
   /** The client as the attempt counter keys it: its /64 for IPv6, keyed-hashed, so the table holds no addresses. */
@@ -187,5 +234,11 @@ export function createViewer(ctx: AppContext): Viewer {
       }
       return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt });
     },
+
+    close: () => pageFiles.close(),
   };
+}
+
+async function closePage(page: Page): Promise<void> {
+  if (!Buffer.isBuffer(page)) await page.handle.close();
 }

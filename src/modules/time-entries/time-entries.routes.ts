@@ -22,7 +22,17 @@ const tags = ['time entries'];
 export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
   app.post(
     '/time-entries',
-    { config: { scope: 'write' }, schema: { tags, body: CreateTimeEntryBody, response: { 201: TimeEntrySchema, ...problemResponses } } },
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags,
+        description:
+          'Logs one entry (docs/api.md "Time entries"). An entry that would give its user more than ENTRY_QUOTA_PER_USER ' +
+          'entries in the workspace (default 100,000) is refused with 409.',
+        body: CreateTimeEntryBody,
+        response: { 201: TimeEntrySchema, ...problemResponses },
+      },
+    },
     async (request, reply) => reply.code(201).send(await service.createEntry(ctx, actorOf(request), request.body)),
   );
   app.post(
@@ -40,7 +50,8 @@ export const timeEntryRoutes: FeatureRoutes = (app, { ctx }, done) => {
           'their own time; an admin/owner for another member; a project of the workspace readable by the entry user). ' +
           'Stored in one statement: when any entry is refused, none is stored and the 400 lists every refused entry ' +
           'in `errors` as `{ path: "/entries/<index>/<field>", message, index }`. A workspace the caller may not see ' +
-          `reads like one that does not exist. More than ${MAX_BATCH} entries: 400; a body over ${BATCH_BODY_LIMIT / 1024 / 1024} MiB: 413.`,
+          `reads like one that does not exist. More than ${MAX_BATCH} entries: 400; a body over ${BATCH_BODY_LIMIT / 1024 / 1024} MiB: 413. ` +
+          'A batch that would give a user more than ENTRY_QUOTA_PER_USER entries in a workspace: 409, and nothing is stored.',
         body: CreateTimeEntriesBatchBody,
         response: { 201: TimeEntriesBatchSchema, 413: ProblemSchema, ...problemResponses },
       },

@@ -1,5 +1,6 @@
 /** Time entries (docs/api.md "Time entries"): logging, reading, editing and deleting them; who may is in access.ts. */
 import type { Actor, AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import { badRequest, conflict, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { editableEntry, explainBatchRefusals, explainEntryRefusal, requireProjectForEntry } from '../access/access.js';
@@ -93,6 +94,35 @@ function newEntry(actor: Actor, input: CreateTimeEntryInput, start: Date, create
 }
 
 /**
+ * Runs an insert of `entries` under ENTRY_QUOTA_PER_USER (docs/api.md "Time entries"): in one
+ * transaction it takes the quota locks of every (user, workspace) the entries belong to, inserts,
+ * and counts; past the quota the transaction is rolled back and the answer is 409. Access rules
+ * are checked by the insert first, so a refused entry never reveals anyone's count. The locks make
+ * two concurrent inserts for one user and workspace count one after the other, on any process.
+ */
+async function withinQuota<T>(
+  ctx: AppContext,
+  entries: readonly repo.NewEntry[],
+  insert: (tx: Db) => Promise<T>,
+  stored: (result: T) => boolean,
+): Promise<T> {
+  const quota = ctx.config.entryQuotaPerUser;
+  const keys = entries.map((e) => ({ userId: e.userId, workspaceId: e.workspaceId }));
+  return ctx.db.transaction(async (tx) => {
+    await repo.lockEntryQuotas(tx, keys);
+    const result = await insert(tx);
+    if (!stored(result)) return result;
+    const [over] = await repo.keysOverQuota(tx, keys, quota);
+    if (over) {
+      throw conflict(
+        `User ${over.userId} would have more than ${quota.toLocaleString('en-US')} time entries in workspace ${over.workspaceId}, the most one user may have in one workspace (ENTRY_QUOTA_PER_USER); nothing was stored. Delete old entries or ask the operator to raise the quota.`,
+      );
+    }
+    return result;
+  });
+}
+
+/**
  * Logs an entry (access.ts `explainEntryRefusal` states who may). The insert checks every rule
  * itself; the checks run only to explain a refusal.
  */
@@ -102,7 +132,12 @@ export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTi
   const entry = newEntry(actor, input, start, ctx.clock.now());
   // A refusal the checks cannot explain means memberships changed in between: try once more.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const row = await repo.insertEntryIfAllowed(ctx.db, entry, actor.user.id);
+    const row = await withinQuota(
+      ctx,
+      [entry],
+      (tx) => repo.insertEntryIfAllowed(tx, entry, actor.user.id),
+      (r) => r !== undefined,
+    );
     if (row) return toTimeEntry(row);
     await explainEntryRefusal(ctx.db, actor, entry);
   }
@@ -127,7 +162,12 @@ export async function createEntries(ctx: AppContext, actor: Actor, input: Create
   });
   if (errors.length > 0) throw invalid(errors);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await repo.insertEntriesIfAllowed(ctx.db, entries, actor.user.id, createdAt);
+    const inserted = await withinQuota(
+      ctx,
+      entries,
+      (tx) => repo.insertEntriesIfAllowed(tx, entries, actor.user.id, createdAt),
+      (n) => n > 0,
+    );
     // The statement stores exactly what it was given, so the answer is built from the batch itself.
     if (inserted === entries.length) {
       const stamp = createdAt.toISOString();
