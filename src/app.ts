@@ -23,6 +23,7 @@ import { measuredRenderPool } from './render/measured-render-pool.js';
 import { createMetrics } from './lib/metrics.js';
 import { requestIdOf } from './http/request-id.js';
 import { registerJsonParser } from './http/json-body.js';
+import { clientErrorHandler } from './http/client-error.js';
 import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
@@ -165,8 +166,11 @@ function createServer(options: BuildOptions): App {
     genReqId: (request) => requestIdOf(request.headers['x-request-id']) ?? newId(),
     bodyLimit: 1024 * 1024,
     // A client gets REQUEST_TIMEOUT_MS to send a whole request and at most 10 s for its headers;
-    // one that stalls (a body that never ends) is disconnected (docs/operations.md "Resource limits").
+    // one that stalls (a body that never ends) is answered 408 and disconnected (docs/operations.md
+    // "Resource limits"). Node checks incomplete requests every connectionsCheckingInterval, so the
+    // connection ends within the timeout plus a quarter of it.
     requestTimeout: options.config.requestTimeoutMs,
+    clientErrorHandler,
     http: {
       headersTimeout: Math.min(10_000, options.config.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(options.config.requestTimeoutMs / 4))),

@@ -1,5 +1,7 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext } from './helpers/test-app.js';
+import { buildApp } from '../src/app.js';
+import { ADMIN_TOKEN, buildTestApp, expectProblem, newUser, testConfig, type TestContext } from './helpers/test-app.js';
 import { rowsOf } from '../src/db/rows.js';
 
 let t: TestContext;
@@ -159,5 +161,92 @@ describe('URLs the router cannot read', () => {
         for (const [name, value] of Object.entries(VIEWER_HEADERS)) expect(res.headers[name.toLowerCase()]).toBe(value);
       }
     }
+  });
+});
+
+describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () => {
+  /** Sends `payload` on a raw socket and resolves with every byte received once the server closes it. */
+  function sendAndWaitForClose(port: number, payload: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(payload));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        resolve(received);
+      });
+    });
+  }
+
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let port = 0;
+  beforeAll(async () => {
+    app = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), database: t.database, logger: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    if (typeof address !== 'object' || !address) throw new Error('no address');
+    port = address.port;
+  });
+  afterAll(() => app.close());
+
+  const json = `Authorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n`;
+  const timedOut = (received: string) => {
+    const at = received.lastIndexOf('HTTP/1.1 408 Request Timeout\r\n');
+    expect(at).toBeGreaterThanOrEqual(0);
+    const answer = received.slice(at);
+    expect(answer).toContain('Content-Type: application/problem+json');
+    expect(answer).toContain('Connection: close');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      type: 'urn:chronicle:problem:request_timeout',
+      status: 408,
+    });
+  };
+
+  // Each waits for the server to close the socket; a server without the timeout never would, and
+  // the test's own timeout (a guard, not a measure) fails it.
+  it('answers a body that stops half-way with a 408 problem and closes the connection', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      `POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 100\r\n\r\n{"na`,
+    );
+    expect(received.startsWith('HTTP/1.1 408 ')).toBe(true);
+    timedOut(received);
+  });
+
+  it('does the same for a chunked body whose last chunk never comes', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      `POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Transfer-Encoding: chunked\r\n\r\n4\r\n{"na\r\n`,
+    );
+    timedOut(received);
+  });
+
+  it('closes a connection whose request was answered early (401) but whose body never ends', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      'POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    );
+    expect(received.startsWith('HTTP/1.1 401 ')).toBe(true);
+  });
+
+  it('answers headers that never finish with a 408 problem and closes the connection', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(port, 'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Slow: a');
+    expect(received.startsWith('HTTP/1.1 408 ')).toBe(true);
+    timedOut(received);
+  });
+
+  it('times out the second request of a kept-alive connection too', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nPOST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 100\r\n\r\n{"na`,
+    );
+    expect(received.startsWith('HTTP/1.1 200 ')).toBe(true);
+    timedOut(received);
+  });
+
+  it('answers bytes that are not HTTP with a 400 problem', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(port, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(received).toContain('application/problem+json');
   });
 });
