@@ -109,6 +109,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     const app = createServer(options);
     app.decorate('generatedAdminToken', generatedAdminToken);
     app.decorate('chronicle', ctx);
+    for (const notice of database.notices) app.log.warn(notice);
     installHooks(app, ctx);
     await installOpenApi(app, options.config);
     await installCors(app, options.config.corsOrigins);
