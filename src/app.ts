@@ -21,6 +21,7 @@ import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
 import { measuredRenderPool } from './render/measured-render-pool.js';
 import { createMetrics } from './lib/metrics.js';
+import { eventLoopPressure, isOverloaded, OVERLOAD_RETRY_AFTER_SECONDS, type PressureSource } from './lib/event-loop-pressure.js';
 import { requestIdOf } from './http/request-id.js';
 import { registerJsonParser } from './http/json-body.js';
 import { clientErrorHandler } from './http/client-error.js';
@@ -84,6 +85,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** A ready pino logger to write to instead (tests that read the log). */
   loggerInstance?: FastifyBaseLogger;
+  /** What tells how far behind the event loop is (tests inject one); default: Node's own measure. */
+  pressure?: PressureSource;
 }
 
 declare module 'fastify' {
@@ -116,6 +119,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
     app.addHook('onClose', () => ctx.renderer.close());
+    app.addHook('onClose', async () => {
+      ctx.pressure.close();
+    });
     if (ownsDatabase) app.addHook('onClose', () => database.close());
     await app.ready();
     return app;
@@ -130,7 +136,23 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
   const pool = createRenderPool();
-  const metrics = createMetrics({ renderQueue: () => pool.stats(), databasePool: () => database.poolStats() });
+  // Twice the workers, so one render's database read overlaps another's Liquid work.
+  const renderGate = new RenderGate({
+    perUser: config.renderUserConcurrency,
+    perUserQueue: config.renderUserQueue,
+    concurrency: pool.reportSlots * 2,
+    queue: config.renderQueueMax,
+  });
+  // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
+  const passcodeSlots = new PasscodeSlots(4, 2);
+  const pressure = options.pressure ?? eventLoopPressure();
+  const metrics = createMetrics({
+    renderQueue: () => pool.stats(),
+    databasePool: () => database.poolStats(),
+    renderGate: () => renderGate.stats(),
+    passcodeSlots: () => passcodeSlots.stats(),
+    eventLoopDelayMs: () => pressure.eventLoopDelayMs(),
+  });
   return {
     config,
     database,
@@ -139,15 +161,9 @@ async function createContext(options: BuildOptions, database: Database): Promise
     shareKey,
     renderer: measuredRenderPool(pool, metrics),
     metrics,
-    // Twice the workers, so one render's database read overlaps another's Liquid work.
-    renderGate: new RenderGate({
-      perUser: config.renderUserConcurrency,
-      perUserQueue: config.renderUserQueue,
-      concurrency: pool.reportSlots * 2,
-      queue: config.renderQueueMax,
-    }),
-    // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
-    passcodeSlots: new PasscodeSlots(4, 2),
+    pressure,
+    renderGate,
+    passcodeSlots,
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),
@@ -191,8 +207,27 @@ function createServer(options: BuildOptions): App {
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
+/** Liveness, readiness and metrics answer however busy the process is: they are how one finds out. */
+const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz', '/metrics']);
+
 /** What every route shares: validation, errors, authentication, request logging, shutdown. */
 function installHooks(app: App, ctx: AppContext): void {
+  // First of all: when the event loop is far behind, a new request is refused at once (503) rather
+  // than queued behind the backlog, before its token is looked up or its body parsed
+  // (docs/operations.md "Saturation").
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isOverloaded(ctx.pressure, ctx.config.overloadEventLoopDelayMs)) return;
+    if (ALWAYS_ANSWERED.has(request.routeOptions.url ?? '')) return;
+    ctx.metrics.overloadRefusals.inc();
+    if (request.raw.method !== 'GET' && request.raw.method !== 'HEAD') reply.header('connection', 'close');
+    return sendProblem(
+      reply,
+      new AppError('unavailable', 'The server is overloaded; try again shortly.', undefined, {
+        'Retry-After': String(OVERLOAD_RETRY_AFTER_SECONDS),
+      }),
+    );
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(problemHandler);
   app.setNotFoundHandler((request, reply) =>

@@ -250,3 +250,80 @@ describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () =
     expect(received).toContain('application/problem+json');
   });
 });
+
+describe('saturation (OVERLOAD_EVENT_LOOP_DELAY_MS)', () => {
+  // A pressure source the test sets, instead of blocking the event loop and hoping for timing.
+  let delayMs = 0;
+  const pressure = { eventLoopDelayMs: () => delayMs, close: () => undefined };
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  beforeAll(async () => {
+    app = await buildApp({ config: testConfig({ overloadEventLoopDelayMs: 500 }), database: t.database, logger: false, pressure });
+  });
+  afterAll(() => app.close());
+  const get = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+
+  it('serves everything while the loop keeps up', async () => {
+    delayMs = 500;
+    expect((await get('/api/v1/me')).statusCode).toBe(200);
+    expect((await get('/readyz')).statusCode).toBe(200);
+  });
+
+  it('refuses new requests with 503 and Retry-After past the threshold; /readyz says so; /healthz and /metrics answer', async () => {
+    delayMs = 501;
+    const refused = await get('/api/v1/me');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('2');
+    expect(refused.headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(refused.body)).toMatchObject({ type: 'urn:chronicle:problem:unavailable', status: 503 });
+    const share = await get('/share/AbCdEfGhIjKlMnOpQrStUv');
+    expect(share.statusCode).toBe(503);
+    const post = await app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      payload: { name: 'x' },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(post.statusCode).toBe(503);
+    expect(post.headers.connection).toBe('close');
+
+    const ready = await get('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(JSON.parse(ready.body)).toEqual({ status: 'overloaded' });
+    expect(ready.headers['retry-after']).toBe('2');
+    expect((await get('/healthz')).statusCode).toBe(200);
+    const metrics = await get('/metrics');
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.body).toMatch(/^chronicle_event_loop_delay_seconds 0\.501$/m);
+    expect(metrics.body).toMatch(/^chronicle_overload_refusals_total 3$/m);
+
+    delayMs = 0;
+    expect((await get('/api/v1/me')).statusCode).toBe(200);
+    expect((await get('/readyz')).statusCode).toBe(200);
+  });
+
+  it('never refuses with the check off (0)', async () => {
+    const off = await buildApp({ config: testConfig({ overloadEventLoopDelayMs: 0 }), database: t.database, logger: false, pressure });
+    try {
+      delayMs = 60_000;
+      expect((await off.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      expect((await off.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).statusCode).toBe(
+        200,
+      );
+    } finally {
+      delayMs = 0;
+      await off.close();
+    }
+  });
+});
+
+describe('the event-loop pressure source', () => {
+  it('reports a delay once it has measured, and stops when closed', async () => {
+    const { eventLoopPressure } = await import('../src/lib/event-loop-pressure.js');
+    const source = eventLoopPressure();
+    try {
+      expect(source.eventLoopDelayMs()).toBeGreaterThanOrEqual(0);
+    } finally {
+      source.close();
+    }
+  });
+});
