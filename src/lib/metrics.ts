@@ -18,7 +18,7 @@ export interface MetricSources {
   eventLoopDelayMs(): number;
 }
 
-export type RenderKind = 'report' | 'page' | 'liquid';
+export type RenderKind = 'report' | 'page' | 'liquid' | 'analyze';
 
 export interface Metrics {
   readonly registry: Registry;

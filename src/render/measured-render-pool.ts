@@ -7,6 +7,7 @@ export function measuredRenderPool(pool: RenderPool, metrics: Metrics): RenderPo
     renderReport: (job) => measureRender(metrics, 'report', () => pool.renderReport(job)),
     render: (sources, context, limits) => measureRender(metrics, 'liquid', () => pool.render(sources, context, limits)),
     renderPage: (input) => measureRender(metrics, 'page', () => pool.renderPage(input)),
+    analyze: (sources) => measureRender(metrics, 'analyze', () => pool.analyze(sources)),
     stats: () => pool.stats(),
     reportSlots: pool.reportSlots,
     close: () => pool.close(),

@@ -8,7 +8,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { buildRenderContext, type EntryTuple } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
-import { renderTemplate, TemplateError } from './template-engine.js';
+import { analyseSource, renderTemplate, TemplateError } from './template-engine.js';
 
 function parent(): MessagePort {
   if (!parentPort) throw new Error('render-worker runs only as a worker thread');
@@ -20,6 +20,7 @@ const { done } = workerData as { done: Int32Array };
 
 async function perform(task: RenderTask): Promise<string[]> {
   if (task.kind === 'page') return [renderReportPage(task.input)];
+  if (task.kind === 'analyze') return task.sources.map((source) => JSON.stringify(analyseSource(source)));
   const context =
     task.kind === 'liquid'
       ? task.context

@@ -339,6 +339,21 @@ export function variablePaths(source: string): unknown[][] {
   return analyseTemplate(source).paths;
 }
 
+/** A source's analysis as the render pool returns it: its paths, or why it does not parse. */
+export type SourceAnalysis =
+  | { ok: true; paths: unknown[][] }
+  | { ok: false; error: { message: string; kind: TemplateError['kind']; line?: number | undefined; column?: number | undefined } };
+
+/** analyseTemplate for the render pool's `analyze` task: a template error is an answer, not a failure. */
+export function analyseSource(source: string): SourceAnalysis {
+  try {
+    return { ok: true, paths: analyseTemplate(source).paths };
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    return { ok: false, error: { message: error.message, kind: error.kind, line: error.line, column: error.column } };
+  }
+}
+
 /** variablePaths with the work it took; remembered per source, as parsed templates are. */
 export function analyseTemplate(source: string): TemplateAnalysis {
   const hit = analysed.get(source);
