@@ -122,6 +122,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     app.addHook('onClose', async () => {
       ctx.pressure.close();
     });
+    // Migrations and start-up block the loop for seconds; that must not refuse the first requests.
+    app.addHook('onListen', async () => {
+      ctx.pressure.reset?.();
+    });
     if (ownsDatabase) app.addHook('onClose', () => database.close());
     await app.ready();
     return app;

@@ -10,6 +10,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 export interface PressureSource {
   /** The longest event-loop delay of the last completed second or of the current one, in ms. */
   eventLoopDelayMs(): number;
+  /** Forgets what was measured so far: start-up blocks the loop by design and is not overload. */
+  reset?(): void;
   close(): void;
 }
 
@@ -28,6 +30,10 @@ export function eventLoopPressure(): PressureSource {
   return {
     // The histogram's max is 0 before its first sample; its value includes the resolution itself.
     eventLoopDelayMs: () => Math.max(lastWindowMs, histogram.count > 0 ? histogram.max / 1e6 : 0),
+    reset() {
+      lastWindowMs = 0;
+      histogram.reset();
+    },
     close() {
       clearInterval(timer);
       histogram.disable();
