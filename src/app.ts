@@ -22,8 +22,10 @@ import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
 import { measuredRenderPool } from './render/measured-render-pool.js';
 import { createMetrics } from './lib/metrics.js';
+import { eventLoopPressure, isOverloaded, OVERLOAD_RETRY_AFTER_SECONDS, type PressureSource } from './lib/event-loop-pressure.js';
 import { requestIdOf } from './http/request-id.js';
 import { registerJsonParser } from './http/json-body.js';
+import { clientErrorHandler } from './http/client-error.js';
 import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
@@ -84,6 +86,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** A ready pino logger to write to instead (tests that read the log). */
   loggerInstance?: FastifyBaseLogger;
+  /** What tells how far behind the event loop is (tests inject one); default: Node's own measure. */
+  pressure?: PressureSource;
 }
 
 declare module 'fastify' {
@@ -109,12 +113,20 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     const app = createServer(options);
     app.decorate('generatedAdminToken', generatedAdminToken);
     app.decorate('chronicle', ctx);
+    for (const notice of database.notices) app.log.warn(notice);
     installHooks(app, ctx);
     await installOpenApi(app, options.config);
     await installCors(app, options.config.corsOrigins);
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
     app.addHook('onClose', () => ctx.renderer.close());
+    app.addHook('onClose', async () => {
+      ctx.pressure.close();
+    });
+    // Migrations and start-up block the loop for seconds; that must not refuse the first requests.
+    app.addHook('onListen', async () => {
+      ctx.pressure.reset?.();
+    });
     if (ownsDatabase) app.addHook('onClose', () => database.close());
     await app.ready();
     return app;
@@ -129,7 +141,23 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
   const pool = createRenderPool();
-  const metrics = createMetrics({ renderQueue: () => pool.stats(), databasePool: () => database.poolStats() });
+  // Twice the workers, so one render's database read overlaps another's Liquid work.
+  const renderGate = new RenderGate({
+    perUser: config.renderUserConcurrency,
+    perUserQueue: config.renderUserQueue,
+    concurrency: pool.reportSlots * 2,
+    queue: config.renderQueueMax,
+  });
+  // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
+  const passcodeSlots = new PasscodeSlots(4, 2);
+  const pressure = options.pressure ?? eventLoopPressure();
+  const metrics = createMetrics({
+    renderQueue: () => pool.stats(),
+    databasePool: () => database.poolStats(),
+    renderGate: () => renderGate.stats(),
+    passcodeSlots: () => passcodeSlots.stats(),
+    eventLoopDelayMs: () => pressure.eventLoopDelayMs(),
+  });
   return {
     config,
     database,
@@ -138,15 +166,9 @@ async function createContext(options: BuildOptions, database: Database): Promise
     shareKey,
     renderer: measuredRenderPool(pool, metrics),
     metrics,
-    // Twice the workers, so one render's database read overlaps another's Liquid work.
-    renderGate: new RenderGate({
-      perUser: config.renderUserConcurrency,
-      perUserQueue: config.renderUserQueue,
-      concurrency: pool.reportSlots * 2,
-      queue: config.renderQueueMax,
-    }),
-    // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
-    passcodeSlots: new PasscodeSlots(4, 2),
+    pressure,
+    renderGate,
+    passcodeSlots,
     passwordSlots: new PasswordSlots(PASSWORD_HASH_SLOTS, PASSWORD_HASH_QUEUE),
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
@@ -167,8 +189,11 @@ function createServer(options: BuildOptions): App {
     genReqId: (request) => requestIdOf(request.headers['x-request-id']) ?? newId(),
     bodyLimit: 1024 * 1024,
     // A client gets REQUEST_TIMEOUT_MS to send a whole request and at most 10 s for its headers;
-    // one that stalls (a body that never ends) is disconnected (docs/operations.md "Resource limits").
+    // one that stalls (a body that never ends) is answered 408 and disconnected (docs/operations.md
+    // "Resource limits"). Node checks incomplete requests every connectionsCheckingInterval, so the
+    // connection ends within the timeout plus a quarter of it.
     requestTimeout: options.config.requestTimeoutMs,
+    clientErrorHandler,
     http: {
       headersTimeout: Math.min(10_000, options.config.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(options.config.requestTimeoutMs / 4))),
@@ -188,8 +213,27 @@ function createServer(options: BuildOptions): App {
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
+/** Liveness, readiness and metrics answer however busy the process is: they are how one finds out. */
+const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz', '/metrics']);
+
 /** What every route shares: validation, errors, authentication, request logging, shutdown. */
 function installHooks(app: App, ctx: AppContext): void {
+  // First of all: when the event loop is far behind, a new request is refused at once (503) rather
+  // than queued behind the backlog, before its token is looked up or its body parsed
+  // (docs/operations.md "Saturation").
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isOverloaded(ctx.pressure, ctx.config.overloadEventLoopDelayMs)) return;
+    if (ALWAYS_ANSWERED.has(request.routeOptions.url ?? '')) return;
+    ctx.metrics.overloadRefusals.inc();
+    if (request.raw.method !== 'GET' && request.raw.method !== 'HEAD') reply.header('connection', 'close');
+    return sendProblem(
+      reply,
+      new AppError('unavailable', 'The server is overloaded; try again shortly.', undefined, {
+        'Retry-After': String(OVERLOAD_RETRY_AFTER_SECONDS),
+      }),
+    );
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(problemHandler);
   app.setNotFoundHandler((request, reply) =>

@@ -51,6 +51,11 @@ export interface Config {
   readonly trustProxy: false | string;
   /** log2 of scrypt's cost N for new passwords (PASSWORD_SCRYPT_LOG_N); tests pass a low value. */
   readonly passwordScryptLogN: number;
+  /**
+   * Event-loop delay above which new requests are refused with 503 (OVERLOAD_EVENT_LOOP_DELAY_MS);
+   * 0 turns the check off.
+   */
+  readonly overloadEventLoopDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -177,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     trustProxy = trustProxyText;
   }
   const passwordScryptLogN = integerSetting(read, 'PASSWORD_SCRYPT_LOG_N', 16, 14, 20);
+  const overloadEventLoopDelayMs = integerSetting(read, 'OVERLOAD_EVENT_LOOP_DELAY_MS', 1_000, 0, 60_000);
+  if (overloadEventLoopDelayMs > 0 && overloadEventLoopDelayMs < 50) {
+    throw new ConfigError('OVERLOAD_EVENT_LOOP_DELAY_MS', `must be 0 (off) or from 50 to 60000 (got "${overloadEventLoopDelayMs}")`);
+  }
 
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
@@ -203,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     requestTimeoutMs,
     trustProxy,
     passwordScryptLogN,
+    overloadEventLoopDelayMs,
   });
 }
 

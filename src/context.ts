@@ -8,6 +8,7 @@ import type { users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
 import type { Metrics } from './lib/metrics.js';
+import type { PressureSource } from './lib/event-loop-pressure.js';
 import type { PasscodeSlots } from './lib/passcode-slots.js';
 import type { PasswordSlots } from './lib/password-slots.js';
 import type { RenderPool } from './render/render-pool.js';
@@ -38,6 +39,8 @@ export interface AppContext {
   readonly reactionToggles: KeyedQueue;
   /** Prometheus metrics of this app (GET /metrics). */
   readonly metrics: Metrics;
+  /** How far behind the event loop is: past OVERLOAD_EVENT_LOOP_DELAY_MS new requests get 503. */
+  readonly pressure: PressureSource;
   /**
    * New comments on one version in this process, one at a time: each takes the version's row lock
    * to hold the comment cap exactly, and a burst must wait here, not holding a connection each.

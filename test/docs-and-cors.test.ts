@@ -3,10 +3,14 @@
  * a bearer token), the OpenAPI document's servers and license, and CORS_ORIGINS.
  */
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from './helpers/test-app.js';
+import { buildApp } from '../src/app.js';
+import { loggerOptions } from '../src/http/logging.js';
+import { ADMIN_TOKEN, buildTestApp, testConfig, type TestContext } from './helpers/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -166,3 +170,81 @@ function freePort(): Promise<number> {
     server.once('error', reject);
   });
 }
+
+describe('path probes of the API reference', () => {
+  let log = '';
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const stream = new Writable({
+      write(chunk, _encoding, callback) {
+        log += String(chunk);
+        callback();
+      },
+    });
+    app = await buildApp({
+      config: testConfig({ logLevel: 'info' }),
+      database: t.database,
+      loggerInstance: pino(loggerOptions('info') as object, stream),
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  /** A raw request line, exactly as sent (fetch and inject would normalise the dots). */
+  function rawGet(path: string): Promise<string> {
+    const { port } = app.server.address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        resolve(received);
+      });
+    });
+  }
+
+  const PROBES = [
+    '/docs/static/../..',
+    '/docs/static/../../package.json',
+    '/docs/static/%2e%2e/%2e%2e/package.json',
+    '/docs/static/.%2e/.%2e/',
+    '/docs/static/..%2f..%2fpackage.json',
+    '/docs/static/%5c..%5c..%5cpackage.json',
+    '/docs/static/..\\..\\package.json',
+    '/docs/static/%00',
+    '/docs/static/index.html%00.js',
+    `/docs/static/${'a'.repeat(5_000)}`,
+    `/docs/static/${'%2e%2e/'.repeat(300)}`,
+  ];
+
+  const named = PROBES.map((path) => [path.length > 60 ? `${path.slice(0, 60)}... (${path.length} characters)` : path, path]);
+  it.each(named)('answers %s with a 4xx problem, never a 500', async (_name, path) => {
+    const received = await rawGet(path);
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]);
+    expect(status === 404 || status === 400).toBe(true);
+    expect(received).toContain('application/problem+json');
+    expect(received).not.toMatch(/\n\s+at /);
+  });
+
+  it('logs the probes at info at most, without a stack', () => {
+    const lines = log
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; statusCode?: number });
+    expect(lines.filter((line) => line.msg === 'request').length).toBeGreaterThanOrEqual(PROBES.length);
+    expect(lines.filter((line) => line.level > 30)).toEqual([]);
+    expect(log).not.toContain('"stack"');
+  });
+
+  it('still serves the reference and its files', async () => {
+    expect((await app.inject({ method: 'GET', url: '/docs/static/index.html' })).statusCode).toBeLessThan(400);
+    const css = await app.inject({ method: 'GET', url: '/docs/static/swagger-ui.css' });
+    expect(css.statusCode).toBe(200);
+  });
+});

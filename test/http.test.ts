@@ -1,5 +1,7 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext } from './helpers/test-app.js';
+import { buildApp } from '../src/app.js';
+import { ADMIN_TOKEN, buildTestApp, expectProblem, newUser, testConfig, type TestContext } from './helpers/test-app.js';
 import { rowsOf } from '../src/db/rows.js';
 
 let t: TestContext;
@@ -158,6 +160,170 @@ describe('URLs the router cannot read', () => {
         expect(res.text).toBe(NOT_FOUND_PAGE);
         for (const [name, value] of Object.entries(VIEWER_HEADERS)) expect(res.headers[name.toLowerCase()]).toBe(value);
       }
+    }
+  });
+});
+
+describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () => {
+  /** Sends `payload` on a raw socket and resolves with every byte received once the server closes it. */
+  function sendAndWaitForClose(port: number, payload: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(payload));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        resolve(received);
+      });
+    });
+  }
+
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let port = 0;
+  beforeAll(async () => {
+    app = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), database: t.database, logger: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    if (typeof address !== 'object' || !address) throw new Error('no address');
+    port = address.port;
+  });
+  afterAll(() => app.close());
+
+  const json = `Authorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n`;
+  const timedOut = (received: string) => {
+    const at = received.lastIndexOf('HTTP/1.1 408 Request Timeout\r\n');
+    expect(at).toBeGreaterThanOrEqual(0);
+    const answer = received.slice(at);
+    expect(answer).toContain('Content-Type: application/problem+json');
+    expect(answer).toContain('Connection: close');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      type: 'urn:chronicle:problem:request_timeout',
+      status: 408,
+    });
+  };
+
+  // Each waits for the server to close the socket; a server without the timeout never would, and
+  // the test's own timeout (a guard, not a measure) fails it.
+  it('answers a body that stops half-way with a 408 problem and closes the connection', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      `POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 100\r\n\r\n{"na`,
+    );
+    expect(received.startsWith('HTTP/1.1 408 ')).toBe(true);
+    timedOut(received);
+  });
+
+  it('does the same for a chunked body whose last chunk never comes', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      `POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Transfer-Encoding: chunked\r\n\r\n4\r\n{"na\r\n`,
+    );
+    timedOut(received);
+  });
+
+  it('closes a connection whose request was answered early (401) but whose body never ends', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      'POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    );
+    expect(received.startsWith('HTTP/1.1 401 ')).toBe(true);
+  });
+
+  it('answers headers that never finish with a 408 problem and closes the connection', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(port, 'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Slow: a');
+    expect(received.startsWith('HTTP/1.1 408 ')).toBe(true);
+    timedOut(received);
+  });
+
+  it('times out the second request of a kept-alive connection too', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(
+      port,
+      `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nPOST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 100\r\n\r\n{"na`,
+    );
+    expect(received.startsWith('HTTP/1.1 200 ')).toBe(true);
+    timedOut(received);
+  });
+
+  it('answers bytes that are not HTTP with a 400 problem', { timeout: 30_000 }, async () => {
+    const received = await sendAndWaitForClose(port, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(received).toContain('application/problem+json');
+  });
+});
+
+describe('saturation (OVERLOAD_EVENT_LOOP_DELAY_MS)', () => {
+  // A pressure source the test sets, instead of blocking the event loop and hoping for timing.
+  let delayMs = 0;
+  const pressure = { eventLoopDelayMs: () => delayMs, close: () => undefined };
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  beforeAll(async () => {
+    app = await buildApp({ config: testConfig({ overloadEventLoopDelayMs: 500 }), database: t.database, logger: false, pressure });
+  });
+  afterAll(() => app.close());
+  const get = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+
+  it('serves everything while the loop keeps up', async () => {
+    delayMs = 500;
+    expect((await get('/api/v1/me')).statusCode).toBe(200);
+    expect((await get('/readyz')).statusCode).toBe(200);
+  });
+
+  it('refuses new requests with 503 and Retry-After past the threshold; /readyz says so; /healthz and /metrics answer', async () => {
+    delayMs = 501;
+    const refused = await get('/api/v1/me');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('2');
+    expect(refused.headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(refused.body)).toMatchObject({ type: 'urn:chronicle:problem:unavailable', status: 503 });
+    const share = await get('/share/AbCdEfGhIjKlMnOpQrStUv');
+    expect(share.statusCode).toBe(503);
+    const post = await app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      payload: { name: 'x' },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(post.statusCode).toBe(503);
+    expect(post.headers.connection).toBe('close');
+
+    const ready = await get('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(JSON.parse(ready.body)).toEqual({ status: 'overloaded' });
+    expect(ready.headers['retry-after']).toBe('2');
+    expect((await get('/healthz')).statusCode).toBe(200);
+    const metrics = await get('/metrics');
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.body).toMatch(/^chronicle_event_loop_delay_seconds 0\.501$/m);
+    expect(metrics.body).toMatch(/^chronicle_overload_refusals_total 3$/m);
+
+    delayMs = 0;
+    expect((await get('/api/v1/me')).statusCode).toBe(200);
+    expect((await get('/readyz')).statusCode).toBe(200);
+  });
+
+  it('never refuses with the check off (0)', async () => {
+    const off = await buildApp({ config: testConfig({ overloadEventLoopDelayMs: 0 }), database: t.database, logger: false, pressure });
+    try {
+      delayMs = 60_000;
+      expect((await off.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      expect((await off.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).statusCode).toBe(
+        200,
+      );
+    } finally {
+      delayMs = 0;
+      await off.close();
+    }
+  });
+});
+
+describe('the event-loop pressure source', () => {
+  it('reports a delay once it has measured, and stops when closed', async () => {
+    const { eventLoopPressure } = await import('../src/lib/event-loop-pressure.js');
+    const source = eventLoopPressure();
+    try {
+      expect(source.eventLoopDelayMs()).toBeGreaterThanOrEqual(0);
+    } finally {
+      source.close();
     }
   });
 });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { drizzlePgliteClient } from './pglite-client.js';
-import { initialiseDataDir, PGLITE_SETTINGS } from './pglite-setup.js';
+import { initialiseDataDir, PGLITE_SETTINGS, tighten } from './pglite-setup.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -26,6 +26,11 @@ export interface Database {
    * is called (tests count statements per request with it).
    */
   observeQueries(listener: (sql: string) => void): () => void;
+  /**
+   * What opening changed that the operator should hear of, once (the app logs it): the embedded
+   * engine's DATA_DIR made private. Empty otherwise.
+   */
+  readonly notices: readonly string[];
   /** Connections of the PostgreSQL pool (metrics); null on PGlite, which has one in-process connection. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
@@ -70,15 +75,22 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (dataDir) await initialiseDataDir(dataDir);
+  const tightened = dataDir ? await initialiseDataDir(dataDir) : null;
+  const notices = tightened
+    ? [
+        `DATA_DIR ${dataDir} was open to other users: made ${tightened.directories} directories 0700 and ${tightened.files} files 0600 (docs/operations.md "Embedded engine").`,
+      ]
+    : [];
   const options = { postgresqlconf: PGLITE_SETTINGS };
   const client = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+  if (dataDir) tighten(dataDir);
   // Drizzle gets the fast client (pglite-client.ts); PGlite's own API stays for everything else.
   const observers = queryObservers();
   const db = drizzle(drizzlePgliteClient(client) as unknown as typeof client, { schema, logger: observers.logger }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
+    notices,
     observeQueries: observers.observeQueries,
     poolStats: () => null,
     migrate: (folder = MIGRATIONS_FOLDER) => migrate(drizzle(client, { schema }), { migrationsFolder: folder }),
@@ -108,6 +120,7 @@ async function openPostgres(url: string, statementTimeoutMs: number): Promise<Da
   return {
     kind: 'postgres',
     db,
+    notices: [],
     observeQueries: observers.observeQueries,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     migrate: async (folder = MIGRATIONS_FOLDER) => {

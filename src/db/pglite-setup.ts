@@ -7,7 +7,8 @@
  *   WebAssembly instance takes several hundred MB, which would otherwise stay resident in the
  *   server (a worker thread's memory is not all given back either).
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,28 +17,79 @@ import { promisify } from 'node:util';
 
 export const PGLITE_SETTINGS = ['shared_buffers = 32MB'];
 
-/**
- * A new data directory is created 0700 before anything is written into it; an existing one that
- * others may write to is refused (docs/operations.md "Embedded engine"): whoever can write there
- * can replace the database or the share key.
- */
-export function prepareDataDir(dataDir: string): void {
-  if (!existsSync(dataDir)) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    return;
-  }
-  const mode = statSync(dataDir).mode & 0o777;
-  if (mode & 0o022) {
-    throw new Error(
-      `DATA_DIR ${dataDir} is group- or world-writable (mode ${mode.toString(8).padStart(4, '0')}); run chmod 700 ${dataDir} and start again.`,
-    );
-  }
+/** What start-up changed to make an existing data directory private. */
+export interface DataDirTightening {
+  directories: number;
+  files: number;
 }
 
-/** Creates and initialises `dataDir` if it holds no database yet, in a child process. */
-export async function initialiseDataDir(dataDir: string): Promise<void> {
-  prepareDataDir(dataDir);
-  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+/**
+ * A new data directory is created 0700 before anything is written into it. An existing one is
+ * made private: it and every directory inside 0700, every file 0600 (docs/operations.md "Embedded
+ * engine"); whoever can read there can read the database, and whoever can write there can replace
+ * it or the share key. Only what cannot be fixed stops start-up: a directory or file owned by
+ * another user (chmod is refused), or a DATA_DIR that is not a directory. Symbolic links are
+ * neither followed nor changed. Returns what was changed, or null when nothing was.
+ */
+export function prepareDataDir(dataDir: string): DataDirTightening | null {
+  if (!existsSync(dataDir)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    return null;
+  }
+  if (!lstatSync(dataDir).isDirectory()) throw new Error(`DATA_DIR ${dataDir} is not a directory.`);
+  return tighten(dataDir);
+}
+
+/**
+ * Makes every directory under `dataDir` 0700 and every file 0600 where others had access. Also
+ * run once the engine has opened: it writes its relation cache files (`pg_internal.init`) 0644
+ * whatever the umask. Files it writes later are still private: nobody else can enter DATA_DIR.
+ */
+export function tighten(dataDir: string): DataDirTightening | null {
+  const uid = process.getuid?.();
+  const changed: DataDirTightening = { directories: 0, files: 0 };
+  // Depth-first with an explicit stack: a deep tree cannot overflow the call stack.
+  const stack = [dataDir];
+  for (let path = stack.pop(); path !== undefined; path = stack.pop()) {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) continue;
+    const directory = stat.isDirectory();
+    const wanted = directory ? 0o700 : 0o600;
+    const mode = stat.mode & 0o7777;
+    // Anything open to group or others (or set-id, sticky) becomes 0700 or 0600; private modes stay.
+    if ((mode & 0o7077) !== 0) {
+      if (uid !== undefined && stat.uid !== uid) {
+        throw new Error(
+          `DATA_DIR ${dataDir}: ${path} belongs to another user (uid ${stat.uid}) and is open to others (mode ${mode.toString(8).padStart(4, '0')}); fix its owner or mode and start again.`,
+        );
+      }
+      chmodSync(path, wanted);
+      if (directory) changed.directories += 1;
+      else changed.files += 1;
+    }
+    if (directory) for (const name of readdirSync(path)) stack.push(join(path, name));
+  }
+  return changed.directories + changed.files > 0 ? changed : null;
+}
+
+/**
+ * Files the embedded engine creates are the owner's alone, whatever the umask the process was
+ * started with (a service manager's 022 would make every new table file world-readable). The
+ * umask is per process, so initdb's child inherits it too. Worker threads cannot set it; the
+ * server's main thread always can.
+ */
+function privateUmask(): void {
+  if (isMainThread) process.umask(0o077);
+}
+
+/**
+ * Makes `dataDir` private (see prepareDataDir) and initialises it if it holds no database yet, in
+ * a child process. Returns what was tightened, or null.
+ */
+export async function initialiseDataDir(dataDir: string): Promise<DataDirTightening | null> {
+  privateUmask();
+  const tightened = prepareDataDir(dataDir);
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return tightened;
   const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
   const source = `
     const { PGlite } = await import(${JSON.stringify(pglite)});
@@ -45,9 +97,13 @@ export async function initialiseDataDir(dataDir: string): Promise<void> {
     await db.close();`;
   try {
     await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source, dataDir], { timeout: 120_000 });
+    // initdb writes most of its files 0666 whatever the umask: they are made private before the
+    // database opens (a new directory, so there is nothing to tell the operator).
+    tighten(dataDir);
   } catch (error) {
     throw new Error(`initialising the embedded database in ${dataDir} failed: ${(error as Error).message.split('\n')[0] ?? ''}`, {
       cause: error,
     });
   }
+  return tightened;
 }

@@ -6,6 +6,7 @@ import { openDatabase } from './database.js';
 export async function runMigrations(env: NodeJS.ProcessEnv = process.env): Promise<'pglite' | 'postgres'> {
   const config = loadConfig(env, 'migrate');
   const database = await openDatabase(config);
+  for (const notice of database.notices) console.error(notice);
   try {
     await database.migrate();
     return database.kind;

@@ -20,7 +20,9 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /readyz': {
     operationId: 'getReadiness',
     summary: 'Readiness probe',
-    description: 'Public. 200 when the database answers, 503 otherwise.',
+    description:
+      'Public. 200 `ready` when the database answers and the event loop keeps up; 503 `database unavailable`, or 503 ' +
+      '`overloaded` with Retry-After while new requests are refused (OVERLOAD_EVENT_LOOP_DELAY_MS).',
   },
 
   'POST /api/v1/users': {

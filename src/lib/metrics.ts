@@ -10,9 +10,15 @@ export interface MetricSources {
   renderQueue(): { workers: number; busy: number; queued: number };
   /** Connections of the database pool; null for an engine without one (embedded PGlite). */
   databasePool(): { total: number; idle: number; waiting: number } | null;
+  /** Report renders admitted by the render gate and waiting at it. */
+  renderGate(): { running: number; waiting: number };
+  /** PBKDF2 slots in use, and unlocks and mints waiting for one. */
+  passcodeSlots(): { inUse: number; waitingUnlocks: number; waitingMints: number };
+  /** The event loop's recent delay, in ms (event-loop-pressure.ts). */
+  eventLoopDelayMs(): number;
 }
 
-export type RenderKind = 'report' | 'page' | 'liquid' | 'diff';
+export type RenderKind = 'report' | 'page' | 'liquid' | 'diff' | 'analyze';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -22,6 +28,7 @@ export interface Metrics {
   readonly sends: Counter;
   readonly shareViews: Counter;
   readonly passcodeFailures: Counter<'reason'>;
+  readonly overloadRefusals: Counter;
   /** The whole text of a scrape: this app's metrics and the process's. */
   render(): Promise<{ contentType: string; text: string }>;
 }
@@ -68,6 +75,42 @@ export function createMetrics(sources: MetricSources): Metrics {
     labelNames: ['reason'] as const,
     registers,
   });
+  const overloadRefusals = new Counter({
+    name: 'chronicle_overload_refusals_total',
+    help: 'Requests refused with 503 because the event loop was further behind than OVERLOAD_EVENT_LOOP_DELAY_MS.',
+    registers,
+  });
+  new Gauge({
+    name: 'chronicle_event_loop_delay_seconds',
+    help: 'The longest event-loop delay of the last second (what OVERLOAD_EVENT_LOOP_DELAY_MS is compared with).',
+    registers,
+    collect() {
+      this.set(sources.eventLoopDelayMs() / 1000);
+    },
+  });
+  new Gauge({
+    name: 'chronicle_render_gate_renders',
+    help: 'Report renders admitted by the render gate (running) and waiting at it (waiting).',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const { running, waiting } = sources.renderGate();
+      this.set({ state: 'running' }, running);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
+  new Gauge({
+    name: 'chronicle_passcode_slots',
+    help: 'PBKDF2 slots in use, and passcode unlocks and mints waiting for one.',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const slots = sources.passcodeSlots();
+      this.set({ state: 'in_use' }, slots.inUse);
+      this.set({ state: 'waiting_unlock' }, slots.waitingUnlocks);
+      this.set({ state: 'waiting_mint' }, slots.waitingMints);
+    },
+  });
   new Gauge({
     name: 'chronicle_render_queue_depth',
     help: 'Render jobs waiting for a worker.',
@@ -109,6 +152,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     sends,
     shareViews,
     passcodeFailures,
+    overloadRefusals,
     async render() {
       const merged = Registry.merge([registry, processMetrics()]);
       return { contentType: merged.contentType, text: await merged.metrics() };

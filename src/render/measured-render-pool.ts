@@ -8,6 +8,7 @@ export function measuredRenderPool(pool: RenderPool, metrics: Metrics): RenderPo
     render: (sources, context, limits) => measureRender(metrics, 'liquid', () => pool.render(sources, context, limits)),
     renderPage: (input) => measureRender(metrics, 'page', () => pool.renderPage(input)),
     diff: (job) => measureRender(metrics, 'diff', () => pool.diff(job)),
+    analyze: (sources) => measureRender(metrics, 'analyze', () => pool.analyze(sources)),
     stats: () => pool.stats(),
     reportSlots: pool.reportSlots,
     close: () => pool.close(),

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
-import { BASE_LIMITS, TemplateError, timeLimitMessage, type RenderLimits } from './template-engine.js';
+import { BASE_LIMITS, TemplateError, timeLimitMessage, type RenderLimits, type SourceAnalysis } from './template-engine.js';
 
 /** A report's Liquid sources with what the worker builds their context from. */
 interface ReportRenderJob {
@@ -36,7 +36,9 @@ export type RenderTask =
   | ({ kind: 'report' } & ReportRenderJob)
   | { kind: 'liquid'; sources: readonly string[]; context: object; limits: RenderLimits }
   | { kind: 'page'; input: ReportPageInput }
-  | ({ kind: 'diff' } & DiffJob);
+  | ({ kind: 'diff' } & DiffJob)
+  /** Templates' syntax and the variables they read: one JSON `SourceAnalysis` per source. */
+  | { kind: 'analyze'; sources: readonly string[] };
 
 export interface RenderRequestMessage {
   id: number;
@@ -57,6 +59,8 @@ export interface RenderPool {
   renderReport(job: ReportRenderJob): Promise<string[]>;
   /** Renders every source against one given context, in order; any failure is a TemplateError. */
   render(sources: readonly string[], context: object, limits?: RenderLimits): Promise<string[]>;
+  /** Parses and analyses each source off the event loop (template-engine.ts analyseSource); never rejects for a syntax error. */
+  analyze(sources: readonly string[]): Promise<SourceAnalysis[]>;
   /** A share page's HTML: Markdown of up to millions of characters, converted off the event loop. */
   renderPage(input: ReportPageInput): Promise<string>;
   /** The unified line diff of two versions' bodies; null past its edit or time limit. */
@@ -135,7 +139,7 @@ function newWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
 
 /** The hard deadline of a task: its own render time limit per source, plus grace. */
 function deadlineOf(task: RenderTask, override: number | undefined): { ms: number; limitMs: number } {
-  if (task.kind === 'page') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
+  if (task.kind === 'page' || task.kind === 'analyze') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
   if (task.kind === 'diff') return { ms: override ?? DIFF_TIME_LIMIT_MS + 2_000, limitMs: DIFF_TIME_LIMIT_MS };
   const { limits } = task;
   return { ms: override ?? limits.timeMs * Math.max(1, task.sources.length) + 2_000, limitMs: limits.timeMs };
@@ -277,6 +281,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
     // The worker answers [] for "no line diff", [patch] otherwise.
     diff: async (job) => (await run({ kind: 'diff', ...job }))[0] ?? null,
+    analyze: async (sources) => (await run({ kind: 'analyze', sources })).map((json) => JSON.parse(json) as SourceAnalysis),
     reportSlots: size,
     stats: () => ({ workers: slots.length, busy: slots.filter((s) => s.job !== null).length, queued: pages.length + reports.length }),
     async close() {

@@ -9,7 +9,7 @@ import { bodyDiff } from '../modules/history/version-diff.js';
 import { buildRenderContext, type EntryTuple } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
-import { renderTemplate, TemplateError } from './template-engine.js';
+import { analyseSource, renderTemplate, TemplateError } from './template-engine.js';
 
 function parent(): MessagePort {
   if (!parentPort) throw new Error('render-worker runs only as a worker thread');
@@ -25,6 +25,7 @@ async function perform(task: RenderTask): Promise<string[]> {
     const patch = bodyDiff(task.fromMarkdown, task.toMarkdown, task.fromVersion, task.toVersion);
     return patch === null ? [] : [patch];
   }
+  if (task.kind === 'analyze') return task.sources.map((source) => JSON.stringify(analyseSource(source)));
   const context =
     task.kind === 'liquid'
       ? task.context

@@ -1,4 +1,16 @@
-import { CaptureTag, Context, Liquid, LiquidError, Tag, toValueSync, toValue, type Emitter, type Template } from 'liquidjs';
+import {
+  CaptureTag,
+  Context,
+  Liquid,
+  LiquidError,
+  Tag,
+  TypeGuards,
+  toValueSync,
+  toValue,
+  Value,
+  type Emitter,
+  type Template,
+} from 'liquidjs';
 
 /** Largest template source accepted, in characters. */
 export const PARSE_LIMIT = 200_000;
@@ -303,11 +315,145 @@ function describeProblem(message: string): string {
   return message;
 }
 
+/** What analysing a template found, and the work it took (tests bound it). */
+export interface TemplateAnalysis {
+  /** The variable paths the template reads from its context, as `variablePaths` gives them. */
+  paths: unknown[][];
+  /** Template nodes and expression tokens visited: linear in the template's size. */
+  steps: number;
+}
+
+const analysed = new Map<string, TemplateAnalysis>();
+
 /**
- * The variable paths a template reads, from LiquidJS's static analysis (`[['groups', 'byDay'],
- * ['totals', 'hours']]`); a dynamic segment such as `groups[x]` appears as a nested array.
+ * The variable paths a template reads (`[['groups', 'byDay'], ['totals', 'hours']]`); a dynamic
+ * segment such as `groups[x]` appears as a nested array, and is itself a path the template reads.
  * Throws a `syntax` TemplateError for a template that does not parse.
+ *
+ * The same answer as LiquidJS's `globalVariableSegmentsSync` for Chronicle's templates (which
+ * cannot include others), in linear time: LiquidJS computes each variable's line and column by
+ * scanning the source from its start, so a template with many variables took quadratic time (1.7 s
+ * on the event loop for 99 KB). Positions are not needed here, so none are computed.
  */
 export function variablePaths(source: string): unknown[][] {
-  return engine.globalVariableSegmentsSync(parse(source));
+  return analyseTemplate(source).paths;
+}
+
+/** A source's analysis as the render pool returns it: its paths, or why it does not parse. */
+export type SourceAnalysis =
+  | { ok: true; paths: unknown[][] }
+  | { ok: false; error: { message: string; kind: TemplateError['kind']; line?: number | undefined; column?: number | undefined } };
+
+/** analyseTemplate for the render pool's `analyze` task: a template error is an answer, not a failure. */
+export function analyseSource(source: string): SourceAnalysis {
+  try {
+    return { ok: true, paths: analyseTemplate(source).paths };
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    return { ok: false, error: { message: error.message, kind: error.kind, line: error.line, column: error.column } };
+  }
+}
+
+/** variablePaths with the work it took; remembered per source, as parsed templates are. */
+export function analyseTemplate(source: string): TemplateAnalysis {
+  const hit = analysed.get(source);
+  if (hit) return hit;
+  const result = analyse(parse(source));
+  analysed.set(source, result);
+  if (analysed.size > CACHE_SIZE) analysed.delete(analysed.keys().next().value as string);
+  return result;
+}
+
+type Segment = string | number | Segment[];
+interface AnalysedTemplate {
+  arguments?: () => Iterable<unknown>;
+  localScope?: () => Iterable<{ content: string }>;
+  blockScope?: () => Iterable<string>;
+  children?: (partials: boolean, sync: boolean) => Generator<unknown, Template[]>;
+}
+
+function analyse(templates: Template[]): TemplateAnalysis {
+  let steps = 0;
+  // Names assigned anywhere before (assign, capture, increment: template-wide, as in LiquidJS),
+  // and names a block binds for its children (for, tablerow), counted so nesting stays O(1).
+  const locals = new Set<string>();
+  const bound = new Map<string, number>();
+  const inScope = (name: string) => locals.has(name) || (bound.get(name) ?? 0) > 0;
+  const seen = new Set<string>();
+  const paths: unknown[][] = [];
+
+  /** A property access (`a.b[c]`) as segments; nested accesses become nested arrays and are read too. */
+  function segmentsOf(token: unknown, nested: unknown[][]): Segment[] {
+    steps += 1;
+    const props = (token as { props: unknown[] }).props;
+    const segments: Segment[] = [];
+    props.forEach((prop, i) => {
+      steps += 1;
+      if (TypeGuards.isQuotedToken(prop) || TypeGuards.isNumberToken(prop) || TypeGuards.isWordToken(prop)) {
+        segments.push((prop as unknown as { content: string | number }).content);
+      } else if (TypeGuards.isPropertyAccessToken(prop)) {
+        const inner = segmentsOf(prop, nested);
+        // A path that starts with a nested path is flattened into it, as LiquidJS does.
+        if (i === 0) segments.push(...inner);
+        else {
+          nested.push(inner);
+          segments.push(inner);
+        }
+      }
+    });
+    return segments;
+  }
+
+  function read(segments: Segment[]): void {
+    const root = segments[0];
+    if (typeof root !== 'string' || inScope(root)) return;
+    const key = JSON.stringify(segments);
+    if (seen.has(key)) return;
+    seen.add(key);
+    paths.push(segments);
+  }
+
+  function visitValueToken(token: unknown): void {
+    steps += 1;
+    if (TypeGuards.isRangeToken(token)) {
+      visitValueToken(token.lhs);
+      visitValueToken(token.rhs);
+    } else if (TypeGuards.isFilteredValueToken(token)) {
+      visitFiltered(token.initial.postfix, token.filters);
+    } else if (TypeGuards.isPropertyAccessToken(token)) {
+      const nested: unknown[][] = [];
+      const segments = segmentsOf(token, nested);
+      read(segments);
+      for (const inner of nested) read(inner as Segment[]);
+    }
+  }
+
+  function visitFiltered(postfix: Iterable<unknown>, filters: Iterable<{ args: Iterable<unknown> }>): void {
+    for (const token of postfix) if (TypeGuards.isValueToken(token)) visitValueToken(token);
+    for (const filter of filters) {
+      for (const arg of filter.args) {
+        steps += 1;
+        if (Array.isArray(arg)) {
+          if (arg[1]) visitValueToken(arg[1]);
+        } else if (TypeGuards.isValueToken(arg)) visitValueToken(arg);
+      }
+    }
+  }
+
+  function visit(template: AnalysedTemplate): void {
+    steps += 1;
+    for (const arg of template.arguments?.() ?? []) {
+      if (arg instanceof Value) visitFiltered(arg.initial.postfix, arg.filters);
+      else if (TypeGuards.isValueToken(arg)) visitValueToken(arg);
+    }
+    for (const ident of template.localScope?.() ?? []) locals.add(ident.content);
+    if (!template.children) return;
+    const names = [...(template.blockScope?.() ?? [])];
+    for (const name of names) bound.set(name, (bound.get(name) ?? 0) + 1);
+    for (const child of toValueSync(template.children(false, true)) as AnalysedTemplate[]) visit(child);
+    for (const name of names) bound.set(name, (bound.get(name) ?? 1) - 1);
+  }
+
+  for (const template of templates) visit(template);
+  return { paths, steps };
 }

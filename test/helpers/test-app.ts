@@ -58,6 +58,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     requestTimeoutMs: 30_000,
     trustProxy: false,
     passwordScryptLogN: 10,
+    // Off: a machine busy with other tests must not make requests 503; test/http.test.ts injects the pressure.
+    overloadEventLoopDelayMs: 0,
     ...overrides,
   };
 }

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       passcodeIterations: 600_000,
       corsOrigins: [],
       passwordScryptLogN: 16,
+      overloadEventLoopDelayMs: 1_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -42,6 +43,7 @@ describe('loadConfig', () => {
       PASSCODE_PBKDF2_ITERATIONS: '1000000',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:5173/',
       PASSWORD_SCRYPT_LOG_N: '17',
+      OVERLOAD_EVENT_LOOP_DELAY_MS: '250',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u@db:5432/chronicle',
@@ -54,6 +56,7 @@ describe('loadConfig', () => {
       passcodeIterations: 1_000_000,
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       passwordScryptLogN: 17,
+      overloadEventLoopDelayMs: 250,
     });
     expect(config.shareKey?.length).toBe(32);
   });
@@ -61,6 +64,10 @@ describe('loadConfig', () => {
   it('reads METRICS_TOKEN, unset by default', () => {
     expect(loadConfig({}).metricsToken).toBeNull();
     expect(loadConfig({ METRICS_TOKEN: 'scrape-secret-0123456789' }).metricsToken).toBe('scrape-secret-0123456789');
+  });
+
+  it('turns the overload check off with OVERLOAD_EVENT_LOOP_DELAY_MS=0', () => {
+    expect(loadConfig({ OVERLOAD_EVENT_LOOP_DELAY_MS: '0' }).overloadEventLoopDelayMs).toBe(0);
   });
 
   it('does not need the share key just to migrate', () => {
@@ -96,6 +103,9 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://a.example.com,,https://b.example.com' }, 'CORS_ORIGINS'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ OVERLOAD_EVENT_LOOP_DELAY_MS: '10' }, 'OVERLOAD_EVENT_LOOP_DELAY_MS'],
+    [{ OVERLOAD_EVENT_LOOP_DELAY_MS: '60001' }, 'OVERLOAD_EVENT_LOOP_DELAY_MS'],
+    [{ OVERLOAD_EVENT_LOOP_DELAY_MS: '-1' }, 'OVERLOAD_EVENT_LOOP_DELAY_MS'],
     [{ METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'METRICS_TOKEN'],
   ])('refuses %j naming %s in one line', (env, variable) => {
     let error: unknown;

@@ -162,3 +162,16 @@ describe('share pages in the pool', () => {
     expect(await shared.renderPage(input)).toBe(renderReportPage(input));
   });
 });
+
+describe('the analyze task', () => {
+  it('parses and analyses templates in a worker, answering syntax errors instead of failing', async () => {
+    const pool = createRenderPool({ size: 1 });
+    try {
+      const [good, bad] = await pool.analyze(['{{ totals.minutes }}{% for e in entries %}{{ e.id }}{% endfor %}', '{% if %}']);
+      expect(good).toEqual({ ok: true, paths: [['totals', 'minutes'], ['entries']] });
+      expect(bad).toMatchObject({ ok: false, error: { kind: 'syntax', line: 1 } });
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Public. 200 when the database answers, 503 otherwise.
+         * @description Public. 200 `ready` when the database answers and the event loop keeps up; 503 `database unavailable`, or 503 `overloaded` with Retry-After while new requests are refused (OVERLOAD_EVENT_LOOP_DELAY_MS).
          */
         get: operations["getReadiness"];
         put?: never;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
-import { actorOf } from '../auth/auth.js';
+import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './templates.service.js';
 import { PreviewSchema } from '../reports/reports.schemas.js';
 import { CreateTemplateBody, ListTemplatesQuery, PatchTemplateBody, PreviewTemplateBody, TemplateSchema } from './templates.schemas.js';
@@ -28,18 +28,24 @@ export const templateRoutes: FeatureRoutes = (app, { ctx }, done) => {
   );
   app.post(
     '/templates',
-    { config: { scope: 'write' }, schema: { tags, body: CreateTemplateBody, response: { 201: TemplateSchema, ...problemResponses } } },
+    {
+      config: { scope: 'write', rateCost: HEAVY_RATE_COST },
+      schema: { tags, body: CreateTemplateBody, response: { 201: TemplateSchema, ...problemResponses } },
+    },
     async (request, reply) => reply.code(201).send(await service.createTemplate(ctx, actorOf(request), request.body)),
   );
   app.post(
     '/templates/preview',
-    { config: { scope: 'read' }, schema: { tags, body: PreviewTemplateBody, response: { 200: PreviewSchema, ...problemResponses } } },
+    {
+      config: { scope: 'read', rateCost: HEAVY_RATE_COST },
+      schema: { tags, body: PreviewTemplateBody, response: { 200: PreviewSchema, ...problemResponses } },
+    },
     async (request) => service.previewTemplate(ctx, actorOf(request), request.body),
   );
   app.patch(
     '/templates/:id',
     {
-      config: { scope: 'write' },
+      config: { scope: 'write', rateCost: HEAVY_RATE_COST },
       schema: { tags, params: IdParams, body: PatchTemplateBody, response: { 200: TemplateSchema, ...problemResponses } },
     },
     async (request) => service.patchTemplate(ctx, actorOf(request), request.params.id, request.body),

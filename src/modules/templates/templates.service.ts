@@ -3,7 +3,6 @@ import type { Actor, AppContext } from '../../context.js';
 import { requireInstanceAdmin } from '../access/access.js';
 import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { checkTemplateSyntax, TemplateError } from '../../render/template-engine.js';
 import * as repo from '../../repositories/templates.repository.js';
 import type { Preview } from '../reports/reports.schemas.js';
 import { preview } from '../reports/reports.service.js';
@@ -29,24 +28,22 @@ const LIQUID_FIELDS = ['body', 'nameTemplate', 'noteTemplate'] as const;
 
 /**
  * Refuses what could never render: U+0000 (PostgreSQL text cannot hold it) and Liquid that does
- * not parse, each reported at its field with the line and column the parser names.
+ * not parse, each reported at its field with the line and column the parser names. Parsing and
+ * analysing a template of up to 200,000 characters takes a while: it runs in a render worker,
+ * admitted by the render gate like a render (docs/operations.md "Renders").
  */
-function assertUsable(input: PatchTemplateInput): void {
+async function assertUsable(ctx: AppContext, actor: Actor, input: PatchTemplateInput): Promise<void> {
   const errors: FieldError[] = [];
   for (const field of TEXT_FIELDS) {
     if (input[field]?.includes('\u0000')) errors.push({ path: `/${field}`, message: 'must not contain U+0000' });
   }
-  if (errors.length === 0) {
-    for (const field of LIQUID_FIELDS) {
-      const source = input[field];
-      if (source === undefined) continue;
-      try {
-        checkTemplateSyntax(source);
-      } catch (error) {
-        if (!(error instanceof TemplateError)) throw error;
-        errors.push({ path: `/${field}`, message: error.message });
-      }
-    }
+  const fields = LIQUID_FIELDS.filter((field) => input[field] !== undefined);
+  if (errors.length === 0 && fields.length > 0) {
+    const sources = fields.map((field) => input[field] ?? '');
+    const analyses = await ctx.renderGate.run(actor.user.id, () => ctx.renderer.analyze(sources));
+    analyses.forEach((analysis, i) => {
+      if (!analysis.ok) errors.push({ path: `/${fields[i] ?? ''}`, message: analysis.error.message });
+    });
   }
   if (errors.length > 0) throw badRequest('The template is not valid.', errors);
 }
@@ -67,7 +64,7 @@ export async function getTemplate(ctx: AppContext, actor: Actor, id: string): Pr
 
 export async function createTemplate(ctx: AppContext, actor: Actor, input: CreateTemplateInput): Promise<Template> {
   requireInstanceAdmin(actor, 'manage templates');
-  assertUsable(input);
+  await assertUsable(ctx, actor, input);
   const now = ctx.clock.now();
   const row = await repo.insertTemplate(ctx.db, {
     id: newId(),
@@ -87,7 +84,7 @@ export async function createTemplate(ctx: AppContext, actor: Actor, input: Creat
 /** Built-in templates may be edited, disabled and deleted like any other; they stay marked built-in. */
 export async function patchTemplate(ctx: AppContext, actor: Actor, id: string, input: PatchTemplateInput): Promise<Template> {
   requireInstanceAdmin(actor, 'manage templates');
-  assertUsable(input);
+  await assertUsable(ctx, actor, input);
   if (Object.keys(input).length === 0) {
     const row = await repo.findTemplate(ctx.db, id);
     if (!row) throw notFound();
@@ -111,7 +108,7 @@ export async function deleteTemplate(ctx: AppContext, actor: Actor, id: string):
  */
 export async function previewTemplate(ctx: AppContext, actor: Actor, input: PreviewTemplateInput): Promise<Preview> {
   requireInstanceAdmin(actor, 'preview unsaved templates');
-  assertUsable(input);
+  await assertUsable(ctx, actor, input);
   const unsaved = {
     id: 'unsaved',
     name: 'Unsaved template',
