@@ -150,12 +150,14 @@ async function createContext(options: BuildOptions, database: Database): Promise
   });
   // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
   const passcodeSlots = new PasscodeSlots(4, 2);
+  const passwordSlots = new PasswordSlots(PASSWORD_HASH_SLOTS, PASSWORD_HASH_QUEUE);
   const pressure = options.pressure ?? eventLoopPressure();
   const metrics = createMetrics({
     renderQueue: () => pool.stats(),
     databasePool: () => database.poolStats(),
     renderGate: () => renderGate.stats(),
     passcodeSlots: () => passcodeSlots.stats(),
+    passwordSlots: () => passwordSlots.stats(),
     eventLoopDelayMs: () => pressure.eventLoopDelayMs(),
   });
   return {
@@ -169,7 +171,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     pressure,
     renderGate,
     passcodeSlots,
-    passwordSlots: new PasswordSlots(PASSWORD_HASH_SLOTS, PASSWORD_HASH_QUEUE),
+    passwordSlots,
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),

@@ -124,32 +124,6 @@ describe('GET /api/v1/reports/:id/versions', () => {
     expect((await t.get(versions(v1.id), await readOnlyToken(t, owner))).status).toBe(200);
   });
 
-  it(`leaves the line diff out when the two documents exceed ${MAX_DIFF_BYTES / 1024 / 1024} MiB together, and still answers the totals`, async () => {
-    // About 630 KB of body each, and the report's name on the first line: two versions differ, and exceed the limit together.
-    const templateId = await newTemplate(t, `# {{ report.name }}\n{% for i in (1..6000) %}{{ i }} ${'x'.repeat(100)}\n{% endfor %}`);
-    const first = await newReport(t, owner, [workspaceId], { name: 'Large', templateId });
-    const second = await editReport(t, owner, { ...first, name: 'Large' }, { name: 'Larger' });
-    const bytes = Buffer.byteLength(first.renderedMarkdown) + Buffer.byteLength(second.renderedMarkdown);
-    expect(bytes).toBeGreaterThan(MAX_DIFF_BYTES);
-    const res = await t.get(diff(first.id), owner.token, { from: first.reportContentId, to: second.reportContentId });
-    expect(res.status).toBe(200);
-    expect(res.body.markdownDiff).toBeNull();
-    expect(res.body.markdownDiffOmitted).toBe('too-large');
-    expect(res.body.totalMinutes).toEqual({ from: 105, to: 105, deltaMinutes: 0 });
-    expect(res.body.byProject).toEqual({ added: [], removed: [], changed: [] });
-  });
-
-  it('says when the bodies differ in too many lines to diff', async () => {
-    const lines = `{% for i in (1..${MAX_DIFF_EDITS + 10}) %}{{ report.name }} {{ i }}\n{% endfor %}`;
-    const templateId = await newTemplate(t, lines);
-    const first = await newReport(t, owner, [workspaceId], { name: 'Many', templateId });
-    const second = await editReport(t, owner, { ...first, name: 'Many' }, { name: 'Other' });
-    const res = await t.get(diff(first.id), owner.token, { from: first.reportContentId, to: second.reportContentId });
-    expect(res.status).toBe(200);
-    expect(res.body.markdownDiff).toBeNull();
-    expect(res.body.markdownDiffOmitted).toBe('too-many-edits');
-  });
-
   it('needs the read scope', async () => {
     const writeOnly = await t.post(`/api/v1/users/${owner.id}/tokens`, { scopes: ['write'] }, owner.token);
     expect(expectProblem(await t.get(versions(v1.id), writeOnly.body.token), 403).status).toBe(403);

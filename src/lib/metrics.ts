@@ -14,6 +14,8 @@ export interface MetricSources {
   renderGate(): { running: number; waiting: number };
   /** PBKDF2 slots in use, and unlocks and mints waiting for one. */
   passcodeSlots(): { inUse: number; waitingUnlocks: number; waitingMints: number };
+  /** scrypt slots in use, and password checks and hashes waiting for one. */
+  passwordSlots(): { inUse: number; waiting: number };
   /** The event loop's recent delay, in ms (event-loop-pressure.ts). */
   eventLoopDelayMs(): number;
 }
@@ -109,6 +111,17 @@ export function createMetrics(sources: MetricSources): Metrics {
       this.set({ state: 'in_use' }, slots.inUse);
       this.set({ state: 'waiting_unlock' }, slots.waitingUnlocks);
       this.set({ state: 'waiting_mint' }, slots.waitingMints);
+    },
+  });
+  new Gauge({
+    name: 'chronicle_password_slots',
+    help: 'scrypt slots in use, and password checks and hashes (sign-in, change, set-password links) waiting for one.',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const slots = sources.passwordSlots();
+      this.set({ state: 'in_use' }, slots.inUse);
+      this.set({ state: 'waiting' }, slots.waiting);
     },
   });
   new Gauge({
