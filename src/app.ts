@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { KeyedQueue } from './lib/keyed-queue.js';
 import { PasscodeSlots } from './lib/passcode-slots.js';
+import { ClientGate } from './lib/client-gate.js';
 import { PASSWORD_HASH_QUEUE, PASSWORD_HASH_SLOTS, PasswordSlots } from './lib/password-slots.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
@@ -172,6 +173,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     renderGate,
     passcodeSlots,
     passwordSlots,
+    clientGate: new ClientGate(),
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),

@@ -10,6 +10,7 @@ import type { KeyedQueue } from './lib/keyed-queue.js';
 import type { Metrics } from './lib/metrics.js';
 import type { PressureSource } from './lib/event-loop-pressure.js';
 import type { PasscodeSlots } from './lib/passcode-slots.js';
+import type { ClientGate } from './lib/client-gate.js';
 import type { PasswordSlots } from './lib/password-slots.js';
 import type { RenderPool } from './render/render-pool.js';
 import type { RenderGate } from './render/render-gate.js';
@@ -30,6 +31,8 @@ export interface AppContext {
   readonly passcodeSlots: PasscodeSlots;
   /** scrypt slots for password checks and hashes, with a bounded queue (password-slots.ts). */
   readonly passwordSlots: PasswordSlots;
+  /** Sign-ins, set-password redemptions and passcode unlocks one client may have running (client-gate.ts). */
+  readonly clientGate: ClientGate;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
   /**

@@ -5,7 +5,7 @@
  * window and Retry-After are exact figures, not timings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEAVY_RATE_COST, RATE_COST } from '../src/modules/auth/auth.js';
+import { HEAVY_RATE_COST, RATE_BODY_BYTES_PER_UNIT, RATE_COST } from '../src/modules/auth/auth.js';
 import { newWorkspace } from './helpers/factories.js';
 import { builtInTemplateId, newReport } from './helpers/report-factories.js';
 import { buildPeerApp, buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, type TestUser } from './helpers/test-app.js';
@@ -16,10 +16,13 @@ const IN_WINDOW = '2026-11-20T10:00:15.000Z';
 
 let t: TestContext;
 let user: TestUser;
+/** Made before any test moves the clock, since the admin's budget runs out in the later tests. */
+let bodyCaller: TestUser;
 
 beforeAll(async () => {
   t = await buildTestApp({ config: { apiRateLimit: LIMIT } });
   user = await freshToken();
+  bodyCaller = await freshToken();
 });
 afterAll(() => t.close());
 
@@ -168,5 +171,35 @@ describe('API_RATE_LIMIT', () => {
     } finally {
       await off.close();
     }
+  });
+
+  it(`counts a body's size: one more unit for every ${RATE_BODY_BYTES_PER_UNIT / 1024} KiB past the first, refused or not`, async () => {
+    const caller = bodyCaller;
+    t.clock.set('2026-11-23T10:00:00.000Z');
+    // A body of 150,000 invalid scopes (about 600 KB): a 400, charged by its size before it is read.
+    const body = JSON.stringify({ scopes: Array.from({ length: 150_000 }, () => 'x') });
+    const bytes = Buffer.byteLength(body);
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${caller.id}/tokens`,
+      headers: { authorization: `Bearer ${caller.token}`, 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(huge.statusCode).toBe(400);
+    const cost = RATE_COST.write + Math.ceil(bytes / RATE_BODY_BYTES_PER_UNIT) - 1;
+    expect(cost).toBeGreaterThan(LIMIT / 2);
+    expect(huge.headers['ratelimit-remaining']).toBe(String(LIMIT - cost));
+    // A second one is over the budget: refused before its body is parsed.
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${caller.id}/tokens`,
+      headers: { authorization: `Bearer ${caller.token}`, 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(refused.statusCode).toBe(429);
+    // In the next minute, a small write costs what a write costs.
+    t.clock.set('2026-11-23T10:01:00.000Z');
+    const small = await t.patch('/api/v1/me', { name: 'x'.repeat(100) }, caller.token);
+    expect(small.headers['ratelimit-remaining']).toBe(String(LIMIT - RATE_COST.write));
   });
 });

@@ -12,6 +12,7 @@ import {
   THROTTLE_PAIR_LIMIT,
   THROTTLE_PAIR_LIMIT_PAST_CEILING,
 } from '../src/modules/auth/session-policy.js';
+import { CLIENT_IN_FLIGHT, CLIENT_RETRY_AFTER_SECONDS } from '../src/lib/client-gate.js';
 import { PASSWORD_HASH_QUEUE } from '../src/lib/password-slots.js';
 import { newWorkspace } from './helpers/factories.js';
 import { newReport } from './helpers/report-factories.js';
@@ -193,6 +194,66 @@ describe('scrypt slots', () => {
       expect(unlocked.statusCode).toBe(200);
     } finally {
       await release();
+    }
+  });
+});
+
+describe('requests of one client at once', () => {
+  /** Takes every admission of a client, as that many requests still running would. */
+  function holdClient(address: string): () => void {
+    const releases = Array.from({ length: CLIENT_IN_FLIGHT }, () => t.app.chronicle.clientGate.admit(address));
+    expect(releases.every((release) => release !== null)).toBe(true);
+    return () => {
+      for (const release of releases) release?.();
+    };
+  }
+
+  it(`answers a sign-in, a redemption and a passcode unlock 429 past ${CLIENT_IN_FLIGHT} running, and counts no attempt for them`, async () => {
+    const owner = await userWithPassword();
+    const report = await newReport(t, owner, [(await newWorkspace(t, owner)).id]);
+    const share = await t.post(`/api/v1/reports/${report.id}/shares`, { passcode: 'open sesame' }, owner.token);
+    const unlock = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/share/${share.body.token}`,
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'passcode=open%20sesame',
+      });
+    const release = holdClient('198.51.100.40');
+    try {
+      for (let i = 0; i < THROTTLE_PAIR_LIMIT + 5; i++) {
+        const refused = await signIn(owner.email, 'wrong password!', '198.51.100.40');
+        expect(refused.statusCode).toBe(429);
+        expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(refused.json().detail).toMatch(/wait for an answer/);
+      }
+      const redeemed = await redeem('x'.repeat(43), PASSWORD, '198.51.100.40');
+      expect(redeemed.statusCode).toBe(429);
+      expect(redeemed.headers['retry-after']).toBe(String(CLIENT_RETRY_AFTER_SECONDS));
+      const page = await unlock('198.51.100.40');
+      expect(page.statusCode).toBe(429);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      // Another client, even in the same IPv4 /24, is admitted meanwhile.
+      expect((await unlock('198.51.100.41')).statusCode).toBe(200);
+      expect((await signIn(owner.email, PASSWORD, '198.51.100.41')).statusCode).toBe(201);
+    } finally {
+      release();
+    }
+    expect(t.app.chronicle.clientGate.stats()).toEqual({ clients: 0, requests: 0 });
+    // None of the refused attempts was counted: the client still has its whole allowance.
+    expect((await signIn(owner.email, PASSWORD, '198.51.100.40')).statusCode).toBe(201);
+    expect((await unlock('198.51.100.40')).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 client by its /64 here too', async () => {
+    const owner = await userWithPassword();
+    const release = holdClient('2001:db8:7:8::1');
+    try {
+      expect((await signIn(owner.email, PASSWORD, '2001:db8:7:8:ffff::2')).statusCode).toBe(429);
+      expect((await signIn(owner.email, PASSWORD, '2001:db8:7:9::1')).statusCode).toBe(201);
+    } finally {
+      release();
     }
   });
 });

@@ -4,6 +4,7 @@
  * thread (which the pool then discards), never the server.
  */
 import { getHeapStatistics } from 'node:v8';
+import { lowerThreadPriority } from './thread-priority.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
 import { buildRenderContext, type EntryTuple } from './render-context.js';
@@ -18,6 +19,7 @@ function parent(): MessagePort {
 
 const port = parent();
 const { done } = workerData as { done: Int32Array };
+lowerThreadPriority();
 
 async function perform(task: RenderTask): Promise<string[]> {
   if (task.kind === 'page') return [renderReportPage(task.input)];

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRenderPool, type RenderPool } from '../../src/render/render-pool.js';
+import { WORKER_NICE } from '../../src/render/thread-priority.js';
 import { BASE_LIMITS, TemplateError } from '../../src/render/template-engine.js';
 
 let pool: RenderPool | undefined;
@@ -138,6 +140,16 @@ describe('render pool', () => {
     expect(finished).toBe(false);
     expect(shared.stats()).toMatchObject({ busy: 1, queued: 0 });
     expect(await slow).toBe('stopped');
+  });
+
+  it.runIf(existsSync('/proc/thread-self'))(`runs its workers at nice ${WORKER_NICE}, below the event loop`, async () => {
+    expect(await shared.render(['{{ n }}'], { n: 1 })).toEqual(['1']);
+    // Field 19 of a thread's stat is its nice value; the fields before it hold no spaces after the name's ")".
+    const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
+    const nice = readdirSync('/proc/self/task').map(niceOf);
+    expect(nice).toContain(WORKER_NICE);
+    // The main thread (whose id is the process's) keeps its priority.
+    expect(niceOf(String(process.pid))).toBe(0);
   });
 
   it('refuses work once closed', async () => {

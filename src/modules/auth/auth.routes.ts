@@ -41,7 +41,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
     },
     async (request, reply) => {
       requireSameOrigin(request, cookies, false);
-      const signedIn = await service.signIn(ctx, request.body, clientOf(request));
+      const signedIn = await ctx.clientGate.run(request.ip, () => service.signIn(ctx, request.body, clientOf(request)));
       reply.header('set-cookie', sessionCookie(cookies, signedIn.secret, signedIn.maxAgeSeconds));
       return reply.code(201).send({ user: signedIn.user, session: signedIn.session });
     },
@@ -68,7 +68,7 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
     },
     async (request, reply) => {
       requireSameOrigin(request, cookies, false);
-      const signedIn = await service.redeemPasswordLink(ctx, request.body, clientOf(request));
+      const signedIn = await ctx.clientGate.run(request.ip, () => service.redeemPasswordLink(ctx, request.body, clientOf(request)));
       reply.header('set-cookie', sessionCookie(cookies, signedIn.secret, signedIn.maxAgeSeconds));
       return reply.code(201).send({ user: signedIn.user, session: signedIn.session });
     },

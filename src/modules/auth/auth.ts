@@ -43,6 +43,22 @@ export const RATE_COST = { read: 1, write: 3 } as const;
 /** The cost a route declares for work well above a plain write: a render, a passcode hash. */
 export const HEAVY_RATE_COST = 10;
 
+/** Every this many bytes of a request body cost one more unit: reading and checking a body is work in proportion to its size. */
+export const RATE_BODY_BYTES_PER_UNIT = 32 * 1024;
+
+/**
+ * What a request costs: its route's cost plus one unit per started 32 KiB of body beyond the
+ * first, by Content-Length, which is known before the body is read. A chunked body has no length
+ * yet, so it is charged as the route's whole body limit.
+ */
+export function requestCost(request: FastifyRequest, scope: Scope): number {
+  const base = request.routeOptions.config.rateCost ?? RATE_COST[scope];
+  const declared = request.headers['content-length'];
+  const chunked = declared === undefined && request.headers['transfer-encoding'] !== undefined;
+  const bytes = chunked ? request.routeOptions.bodyLimit : Number(declared ?? 0) || 0;
+  return base + Math.max(0, Math.ceil(bytes / RATE_BODY_BYTES_PER_UNIT) - 1);
+}
+
 const unauthorized = (detail: string) => new AppError('unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
 
 /**
@@ -83,7 +99,7 @@ async function counted<T extends object>(
   const now = ctx.clock.now();
   if (limit === 0) return count(now, null);
   const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
-  const cost = request.routeOptions.config.rateCost ?? RATE_COST[scope];
+  const cost = requestCost(request, scope);
   const row = await count(now, { windowStart, cost });
   if (row?.used === undefined || row.windowStart === undefined) return row;
   const resetSeconds = Math.max(1, Math.ceil((row.windowStart.getTime() + RATE_WINDOW_MS - now.getTime()) / 1000));
@@ -91,7 +107,7 @@ async function counted<T extends object>(
   if (row.used > limit) {
     throw new AppError(
       'rate_limited',
-      `Your account used its ${limit} request units of this minute, shared by all its tokens and sessions (a read costs ${RATE_COST.read}, a write ${RATE_COST.write}, a render or a share mint ${HEAVY_RATE_COST}); try again in ${resetSeconds} s.`,
+      `Your account used its ${limit} request units of this minute, shared by all its tokens and sessions (a read costs ${RATE_COST.read}, a write ${RATE_COST.write}, a render, a version diff or a share mint ${HEAVY_RATE_COST}, and every ${RATE_BODY_BYTES_PER_UNIT / 1024} KiB of a body one more); try again in ${resetSeconds} s.`,
       undefined,
       { ...headers, 'Retry-After': String(resetSeconds) },
     );

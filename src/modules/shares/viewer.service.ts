@@ -12,6 +12,7 @@ import {
   verifyPasscode,
 } from '../../lib/secrets.js';
 import { clientBlock } from '../../lib/client-block.js';
+import { CLIENT_RETRY_AFTER_SECONDS } from '../../lib/client-gate.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../render/document.js';
 import type { ReportPageInput } from '../../render/share-page.js';
@@ -216,27 +217,38 @@ export function createViewer(ctx: AppContext): Viewer {
       if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
       const stored = share.passcodeHash;
       if (stored === null) return view(share);
-      // The clock is read again: the link may have expired since the lookup.
-      const now = ctx.clock.now();
-      const clientKey = clientKeyOf(clientAddress);
-      const booked = await repo.bookPasscodeAttempt(ctx.db, share.id, clientKey, now, PASSCODE_LIMITS);
-      if (booked.kind === 'gone') {
-        links.delete(share.tokenHash);
-        return NOT_FOUND;
+      // A client with several unlocks running here waits for their answers (client-gate.ts).
+      const release = ctx.clientGate.admit(clientAddress);
+      if (!release) return { kind: 'rate-limited', retryAfterSeconds: CLIENT_RETRY_AFTER_SECONDS };
+      try {
+        return await attemptUnlock(share, stored, passcode, clientAddress);
+      } finally {
+        release();
       }
-      if (booked.kind === 'limited') {
-        ctx.metrics.passcodeFailures.inc({ reason: 'rate_limited' });
-        return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil((booked.until.getTime() - now.getTime()) / 1000)) };
-      }
-      if (!(await ctx.passcodeSlots.run('unlock', () => passcodeMatches(passcode, stored)))) {
-        ctx.metrics.passcodeFailures.inc({ reason: 'wrong' });
-        return { kind: 'wrong-passcode' };
-      }
-      return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt });
     },
 
     close: () => pageFiles.close(),
   };
+
+  async function attemptUnlock(share: repo.ShareRow, stored: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome> {
+    // The clock is read again: the link may have expired since the lookup.
+    const now = ctx.clock.now();
+    const clientKey = clientKeyOf(clientAddress);
+    const booked = await repo.bookPasscodeAttempt(ctx.db, share.id, clientKey, now, PASSCODE_LIMITS);
+    if (booked.kind === 'gone') {
+      links.delete(share.tokenHash);
+      return NOT_FOUND;
+    }
+    if (booked.kind === 'limited') {
+      ctx.metrics.passcodeFailures.inc({ reason: 'rate_limited' });
+      return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil((booked.until.getTime() - now.getTime()) / 1000)) };
+    }
+    if (!(await ctx.passcodeSlots.run('unlock', () => passcodeMatches(passcode, stored)))) {
+      ctx.metrics.passcodeFailures.inc({ reason: 'wrong' });
+      return { kind: 'wrong-passcode' };
+    }
+    return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt });
+  }
 }
 
 async function closePage(page: Page): Promise<void> {

@@ -1,0 +1,27 @@
+/**
+ * Render workers run below the event loop's priority (docs/decisions.md "Render workers run at a
+ * lower priority"). On a server with few cores a render, a diff or a template check in a worker
+ * competes for CPU with the main thread that answers every request; at nice 10 the kernel gives
+ * the main thread the core whenever it wants it, and the renders take what is left, so a member's
+ * heavy renders cannot make everyone else's answers slow. Linux keeps a nice value per thread, and
+ * `os.setPriority` with a thread's id sets only that thread's. Elsewhere (or when /proc is not
+ * there) nothing changes.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/** The nice value of a render worker's thread: 0 is normal, 19 the lowest. */
+export const WORKER_NICE = 10;
+
+/** Lowers the calling thread's priority to WORKER_NICE; whether it could. */
+export function lowerThreadPriority(): boolean {
+  try {
+    // "<pid>/task/<tid>" on Linux.
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return false;
+    setPriority(tid, WORKER_NICE);
+    return true;
+  } catch {
+    return false;
+  }
+}
