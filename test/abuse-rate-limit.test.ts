@@ -18,11 +18,13 @@ let t: TestContext;
 let user: TestUser;
 /** Made before any test moves the clock, since the admin's budget runs out in the later tests. */
 let bodyCaller: TestUser;
+let refusedCaller: TestUser;
 
 beforeAll(async () => {
   t = await buildTestApp({ config: { apiRateLimit: LIMIT } });
   user = await freshToken();
   bodyCaller = await freshToken();
+  refusedCaller = await freshToken();
 });
 afterAll(() => t.close());
 
@@ -171,6 +173,27 @@ describe('API_RATE_LIMIT', () => {
     } finally {
       await off.close();
     }
+  });
+
+  it('refuses a credential again in the same window without a statement, and counts it again in the next', async () => {
+    const caller = refusedCaller;
+    t.clock.set('2026-11-24T10:00:00.000Z');
+    for (let i = 0; i < LIMIT; i++) expect((await t.get('/api/v1/me', caller.token)).status).toBe(200);
+    expect((await t.get('/api/v1/me', caller.token)).status).toBe(429);
+    const seen: string[] = [];
+    const stop = t.database.observeQueries((sql) => seen.push(sql));
+    try {
+      t.clock.set('2026-11-24T10:00:40.000Z');
+      const again = expectProblem(await t.get('/api/v1/me', caller.token), 429);
+      expect(again.status).toBe(429);
+    } finally {
+      stop();
+    }
+    expect(seen).toEqual([]);
+    t.clock.set('2026-11-24T10:01:00.000Z');
+    const next = await t.get('/api/v1/me', caller.token);
+    expect(next.status).toBe(200);
+    expect(next.headers['ratelimit-remaining']).toBe(String(LIMIT - 1));
   });
 
   it(`counts a body's size: one more unit for every ${RATE_BODY_BYTES_PER_UNIT / 1024} KiB past the first, refused or not`, async () => {

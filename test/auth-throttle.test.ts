@@ -170,6 +170,18 @@ describe('set-password link redemption', () => {
     const refused = await redeem(token, PASSWORD, '203.0.113.50');
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('900');
+    // Refused again for the rest of the window without a statement: a flood costs no database work.
+    const seen: string[] = [];
+    const stop = t.database.observeQueries((sql) => seen.push(sql));
+    try {
+      t.clock.set('2026-11-11T10:10:00.000Z');
+      const again = await redeem(token, PASSWORD, '203.0.113.50');
+      expect(again.statusCode).toBe(429);
+      expect(again.headers['retry-after']).toBe('300');
+    } finally {
+      stop();
+    }
+    expect(seen).toEqual([]);
     expect((await redeem(token, PASSWORD, '203.0.113.51')).statusCode).toBe(201);
   });
 });

@@ -8,6 +8,7 @@
  * few such requests running in this process; more are refused at once with a 429, before any
  * statement. This is admission, not the attempt count: nothing another process must know is kept.
  */
+import { LRUCache } from 'lru-cache';
 import { clientBlock } from './client-block.js';
 import { AppError } from './errors.js';
 
@@ -18,6 +19,8 @@ export const CLIENT_RETRY_AFTER_SECONDS = 1;
 
 export class ClientGate {
   private readonly running = new Map<string, number>();
+  /** Throttle keys the database refused, with the start of the window that refused them. */
+  private readonly refused = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(private readonly perClient: number = CLIENT_IN_FLIGHT) {
     if (perClient < 1) throw new Error('client gate: at least one request per client');
@@ -55,6 +58,24 @@ export class ClientGate {
     } finally {
       release();
     }
+  }
+
+  /**
+   * Remembers that a throttle in the database refused `key` in the window that began at
+   * `windowStartedAt`, so that this process refuses it again without a statement until the window
+   * ends: a refused client that keeps trying costs no database work.
+   */
+  remember(key: string, windowStartedAt: Date): void {
+    this.refused.set(key, windowStartedAt.getTime());
+  }
+
+  /** The start of the window in which `key` was refused, while that window of `windowMs` lasts; else null. */
+  refusedSince(key: string, now: Date, windowMs: number): Date | null {
+    const since = this.refused.get(key);
+    if (since === undefined) return null;
+    if (now.getTime() >= since && now.getTime() < since + windowMs) return new Date(since);
+    this.refused.delete(key);
+    return null;
   }
 
   /** Clients with requests running, and the requests (tests, metrics). */

@@ -77,10 +77,16 @@ async function throttle(ctx: AppContext, account: string, address: string, now: 
   const block = clientBlock(address);
   const addressKey = `address:${block}`;
   const pairKey = `pair:${block}:${account}`;
+  for (const key of [addressKey, pairKey]) {
+    const since = ctx.clientGate.refusedSince(key, now, THROTTLE_WINDOW_MS);
+    if (since) throw rateLimited(since, now);
+  }
   const counts = await repo.countAttempt(ctx.db, [pairKey, addressKey], now, windowSince);
   for (const count of counts) {
     const limit = count.key === pairKey ? THROTTLE_PAIR_LIMIT : THROTTLE_ADDRESS_LIMIT;
-    if (count.failures > limit) throw rateLimited(count.windowStartedAt, now);
+    if (count.failures <= limit) continue;
+    ctx.clientGate.remember(count.key, count.windowStartedAt);
+    throw rateLimited(count.windowStartedAt, now);
   }
   const pair = counts.find((count) => count.key === pairKey);
   const [accountCount] = await repo.countAttempt(ctx.db, [account], now, windowSince);
@@ -95,8 +101,13 @@ async function throttle(ctx: AppContext, account: string, address: string, now: 
 /** Counts a set-password link redemption against the client address only (the link is the account). */
 async function throttleAddress(ctx: AppContext, address: string, now: Date): Promise<Attempt> {
   const addressKey = `address:${clientBlock(address)}`;
+  const since = ctx.clientGate.refusedSince(addressKey, now, THROTTLE_WINDOW_MS);
+  if (since) throw rateLimited(since, now);
   const [count] = await repo.countAttempt(ctx.db, [addressKey], now, new Date(now.getTime() - THROTTLE_WINDOW_MS));
-  if (count && count.failures > THROTTLE_ADDRESS_LIMIT) throw rateLimited(count.windowStartedAt, now);
+  if (count && count.failures > THROTTLE_ADDRESS_LIMIT) {
+    ctx.clientGate.remember(addressKey, count.windowStartedAt);
+    throw rateLimited(count.windowStartedAt, now);
+  }
   return { cleared: [], refunded: [addressKey] };
 }
 

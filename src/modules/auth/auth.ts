@@ -8,6 +8,7 @@
  * the session.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/tokens.js';
 import type { App } from '../../http/types.js';
@@ -93,27 +94,44 @@ async function counted<T extends object>(
   request: FastifyRequest,
   reply: FastifyReply,
   scope: Scope,
+  refused: { cache: RefusedCredentials; secretHash: string },
   count: (now: Date, charge: { windowStart: Date; cost: number } | null) => Promise<(T & Partial<RateCount>) | undefined>,
 ): Promise<T | undefined> {
   const limit = ctx.config.apiRateLimit;
   const now = ctx.clock.now();
   if (limit === 0) return count(now, null);
   const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
+  // A credential refused in this window is refused again without a statement: a client that
+  // keeps sending past its budget costs no database work (docs/operations.md "Rate limit").
+  if (refused.cache.get(refused.secretHash) === windowStart.getTime()) throw rateLimited(limit, limit + 1, windowStart, now);
   const cost = requestCost(request, scope);
   const row = await count(now, { windowStart, cost });
   if (row?.used === undefined || row.windowStart === undefined) return row;
-  const resetSeconds = Math.max(1, Math.ceil((row.windowStart.getTime() + RATE_WINDOW_MS - now.getTime()) / 1000));
-  const headers = rateHeaders(limit, row.used, resetSeconds);
   if (row.used > limit) {
-    throw new AppError(
-      'rate_limited',
-      `Your account used its ${limit} request units of this minute, shared by all its tokens and sessions (a read costs ${RATE_COST.read}, a write ${RATE_COST.write}, a render, a version diff or a share mint ${HEAVY_RATE_COST}, and every ${RATE_BODY_BYTES_PER_UNIT / 1024} KiB of a body one more); try again in ${resetSeconds} s.`,
-      undefined,
-      { ...headers, 'Retry-After': String(resetSeconds) },
-    );
+    if (row.windowStart.getTime() === windowStart.getTime()) refused.cache.set(refused.secretHash, windowStart.getTime());
+    throw rateLimited(limit, row.used, row.windowStart, now);
   }
-  reply.headers(headers);
+  reply.headers(rateHeaders(limit, row.used, resetSecondsOf(row.windowStart, now)));
   return row;
+}
+
+/**
+ * Credentials (token or session hashes) refused in a window, with that window's start: per app,
+ * bounded, and only a shortcut to the answer the counting statement would give until the window ends.
+ */
+type RefusedCredentials = LRUCache<string, number>;
+
+const resetSecondsOf = (windowStart: Date, now: Date) =>
+  Math.max(1, Math.ceil((windowStart.getTime() + RATE_WINDOW_MS - now.getTime()) / 1000));
+
+function rateLimited(limit: number, used: number, windowStart: Date, now: Date): AppError {
+  const resetSeconds = resetSecondsOf(windowStart, now);
+  return new AppError(
+    'rate_limited',
+    `Your account used its ${limit} request units of this minute, shared by all its tokens and sessions (a read costs ${RATE_COST.read}, a write ${RATE_COST.write}, a render, a version diff or a share mint ${HEAVY_RATE_COST}, and every ${RATE_BODY_BYTES_PER_UNIT / 1024} KiB of a body one more); try again in ${resetSeconds} s.`,
+    undefined,
+    { ...rateHeaders(limit, used, resetSeconds), 'Retry-After': String(resetSeconds) },
+  );
 }
 
 /**
@@ -130,6 +148,7 @@ export function requireSameOrigin(request: FastifyRequest, settings: CookieSetti
 
 export function registerAuth(app: App, ctx: AppContext): void {
   const cookies = cookieSettings(ctx.config);
+  const refused: RefusedCredentials = new LRUCache({ max: 10_000 });
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
@@ -145,7 +164,7 @@ export function registerAuth(app: App, ctx: AppContext): void {
     const match = BEARER.exec(authorization ?? '');
     if (!match?.[1]) throw unauthorized('A valid bearer token or session is required.');
     const tokenHash = hashSecret(match[1]);
-    const row = await counted(ctx, request, reply, scope, (now, charge) =>
+    const row = await counted(ctx, request, reply, scope, { cache: refused, secretHash: tokenHash }, (now, charge) =>
       charge ? findActiveTokenCounting(ctx.db, tokenHash, now, charge.windowStart, charge.cost) : findActiveToken(ctx.db, tokenHash, now),
     );
     if (!row) throw unauthorized('The bearer token is unknown, expired or revoked.');
@@ -163,7 +182,7 @@ export function registerAuth(app: App, ctx: AppContext): void {
     const tokenHash = hashSecret(secret);
     const now = ctx.clock.now();
     const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
-    const row = await counted(ctx, request, reply, scope, (at, charge) =>
+    const row = await counted(ctx, request, reply, scope, { cache: refused, secretHash: tokenHash }, (at, charge) =>
       charge
         ? findLiveSessionCounting(ctx.db, tokenHash, at, idleSince, charge.windowStart, charge.cost)
         : findLiveSession(ctx.db, tokenHash, at, idleSince),
