@@ -57,6 +57,7 @@ describe('API_RATE_LIMIT', () => {
     expect(expectProblem(refused, 429).detail).toMatch(/30 request units/);
     expect(refused.headers['retry-after']).toBe('45');
     expect(refused.headers['ratelimit-remaining']).toBe('0');
+    expect(refused.headers.connection).toBe('close');
     // Another token of the same user spends the same budget: minting tokens does not multiply it.
     const sameUser = await t.get('/api/v1/me', other);
     expectProblem(sameUser, 429);

@@ -42,6 +42,9 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
     }
   }
   if (error.headers) reply.headers(error.headers);
+  // A client past a rate limit ends its connection: it must connect again to keep trying, and a
+  // body it has not finished sending is not read (docs/operations.md "Rate limit").
+  if (error.code === 'rate_limited') reply.header('connection', 'close');
   return reply.code(error.status).type('application/problem+json').send(body);
 }
 
