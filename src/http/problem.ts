@@ -42,9 +42,11 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
     }
   }
   if (error.headers) reply.headers(error.headers);
-  // A client past a rate limit ends its connection: it must connect again to keep trying, and a
-  // body it has not finished sending is not read (docs/operations.md "Rate limit").
-  if (error.code === 'rate_limited') reply.header('connection', 'close');
+  // A client past a rate limit with a body ends its connection, so the body it is still sending is
+  // not read (docs/operations.md "Rate limit"); a bodiless request keeps its connection.
+  const { headers } = reply.request;
+  const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+  if (error.code === 'rate_limited' && hasBody) reply.header('connection', 'close');
   return reply.code(error.status).type('application/problem+json').send(body);
 }
 
