@@ -64,6 +64,9 @@ async function start(): Promise<{ server: ServerProcess; base: string }> {
     DATABASE_URL: options.databaseUrl ?? '',
     DATA_DIR: options.dataDir ?? '',
     PASSCODE_PBKDF2_ITERATIONS: '100000',
+    // This test is about durability: on a busy machine the overload refusal (503) would answer
+    // writes the test means to acknowledge.
+    OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
   });
   await server.waitFor('Server listening');
   return { server, base: `http://127.0.0.1:${port}` };

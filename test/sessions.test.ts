@@ -3,7 +3,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectProblem, newUser, readOnlyToken, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
-import { CLIENT_IN_FLIGHT } from '../src/lib/client-gate.js';
 
 const ORIGIN = 'http://chronicle.test';
 const PASSWORD = 'correct horse battery';
@@ -207,13 +206,15 @@ describe('sign in', () => {
     expect((await signIn(user.email, PASSWORD)).status).toBe(429);
   });
 
-  it('counts concurrent attempts exactly, and runs only a few of one client at once', async () => {
+  // How many of a burst run at once depends on the machine's speed; that a client has at most
+  // CLIENT_IN_FLIGHT running is proven with held admissions in auth-throttle.test.ts.
+  it('counts concurrent attempts exactly', async () => {
     t.clock.set('2026-11-02T10:00:00.000Z');
     const user = await signedInUser();
     const burst = await Promise.all(Array.from({ length: 14 }, (_, i) => signIn(user.email, `wrong password ${i}`)));
     const checked = burst.filter((r) => r.status === 401).length;
     expect(checked).toBeGreaterThanOrEqual(1);
-    expect(checked).toBeLessThanOrEqual(CLIENT_IN_FLIGHT);
+    expect(checked).toBeLessThanOrEqual(10);
     expect(burst.filter((r) => r.status === 429)).toHaveLength(14 - checked);
     // The rest of the allowance, one at a time: exactly 10 are checked in all, then 429.
     let more = 0;

@@ -7,7 +7,6 @@ import { NOT_FOUND_PAGE } from '../src/render/share-page.js';
 import { buildPeerApp, buildTestApp, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';
 import { addMember, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, newTemplate, type TestReport } from './helpers/report-factories.js';
-import { CLIENT_IN_FLIGHT } from '../src/lib/client-gate.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -168,10 +167,12 @@ describe('GET /share/:token', () => {
   it('renders a page too large for the memory cache once, serves it from its page file, and counts every view', async () => {
     const owner = await newUser(t, { name: 'Olive Owner' });
     const workspace = await newWorkspace(t, owner);
-    // About 1.6 MB of paragraphs: over the memory cache's largest page.
+    // About 1.6 MB of paragraphs: over the memory cache's largest page, in few loop turns (a
+    // render's time limit holds on a busy machine too).
+    const words = 'with a few more words to make each one longer '.repeat(17);
     const templateId = await newTemplate(
       t,
-      `# {{ report.name }}\n\n{% for i in (1..20000) %}Paragraph {{ i }} of a long page, with a few more words to make each one longer.\n\n{% endfor %}`,
+      `# {{ report.name }}\n\n{% for i in (1..2000) %}Paragraph {{ i }} of a long page, ${words}\n\n{% endfor %}`,
     );
     const report = await newReport(t, owner, [workspace.id], { name: 'Long page', templateId });
     const share = await mint(report, owner);
@@ -184,7 +185,7 @@ describe('GET /share/:token', () => {
     for (const res of [...first, again]) {
       expect(res.status).toBe(200);
       expectViewerHeaders(res);
-      expect(res.text).toContain('Paragraph 20000 of a long page, with');
+      expect(res.text).toContain('Paragraph 2000 of a long page, with');
     }
     expect(Buffer.byteLength(again.text)).toBeGreaterThan(MEMORY_PAGE_MAX_BYTES);
     expect(new Set([...first, again].map((r) => r.text)).size).toBe(1);
@@ -610,13 +611,15 @@ describe('passcode links', () => {
     }
   });
 
-  it('never lets a burst of concurrent attempts check more than 10 passcodes, and runs only a few of one client at once', async () => {
+  // How many of a burst run at once depends on the machine's speed; that a client has at most
+  // CLIENT_IN_FLIGHT running is proven with held admissions in auth-throttle.test.ts.
+  it('never lets a burst of concurrent attempts check more than 10 passcodes', async () => {
     const { owner, report } = await ownerWithReport();
     const share = await mint(report, owner, { passcode: 'burst-proof' });
     const results = await Promise.all(Array.from({ length: 25 }, (_, i) => submit(share.token, `guess-${i}`)));
     const checked = results.filter((r) => r.status === 401).length;
     expect(checked).toBeGreaterThanOrEqual(1);
-    expect(checked).toBeLessThanOrEqual(CLIENT_IN_FLIGHT);
+    expect(checked).toBeLessThanOrEqual(10);
     expect(results.filter((r) => r.status === 429)).toHaveLength(25 - checked);
     for (const res of results.filter((r) => r.status === 429)) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     // The rest of the allowance, one at a time: exactly 10 are checked in all, then 429.
