@@ -17,6 +17,7 @@ import { newId } from './lib/ids.js';
 import { KeyedQueue } from './lib/keyed-queue.js';
 import { PasscodeSlots } from './lib/passcode-slots.js';
 import { ClientGate } from './lib/client-gate.js';
+import { RefusalDelay, REFUSALS_HELD_MAX, type Sleep } from './lib/refusal-delay.js';
 import { PASSWORD_HASH_QUEUE, PASSWORD_HASH_SLOTS, PasswordSlots } from './lib/password-slots.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
@@ -89,6 +90,8 @@ export interface BuildOptions {
   loggerInstance?: FastifyBaseLogger;
   /** What tells how far behind the event loop is (tests inject one); default: Node's own measure. */
   pressure?: PressureSource;
+  /** How a held refusal waits (tests inject one they release); default: a timer of REFUSAL_DELAY_MS. */
+  refusalSleep?: Sleep;
 }
 
 declare module 'fastify' {
@@ -121,6 +124,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
     app.addHook('onClose', () => ctx.renderer.close());
+    app.addHook('preClose', async () => {
+      ctx.refusalDelay.close();
+    });
     app.addHook('onClose', async () => {
       ctx.pressure.close();
     });
@@ -153,12 +159,14 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const passcodeSlots = new PasscodeSlots(4, 2);
   const passwordSlots = new PasswordSlots(PASSWORD_HASH_SLOTS, PASSWORD_HASH_QUEUE);
   const pressure = options.pressure ?? eventLoopPressure();
+  const refusalDelay = new RefusalDelay(config.refusalDelayMs, REFUSALS_HELD_MAX, options.refusalSleep);
   const metrics = createMetrics({
     renderQueue: () => pool.stats(),
     databasePool: () => database.poolStats(),
     renderGate: () => renderGate.stats(),
     passcodeSlots: () => passcodeSlots.stats(),
     passwordSlots: () => passwordSlots.stats(),
+    refusalsHeld: () => refusalDelay.stats().held,
     eventLoopDelayMs: () => pressure.eventLoopDelayMs(),
   });
   return {
@@ -174,6 +182,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     passcodeSlots,
     passwordSlots,
     clientGate: new ClientGate(),
+    refusalDelay,
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),
@@ -239,7 +248,11 @@ function installHooks(app: App, ctx: AppContext): void {
   });
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setErrorHandler(problemHandler);
+  // A rate-limit refusal waits REFUSAL_DELAY_MS before it is answered (refusal-delay.ts).
+  app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof AppError && error.code === 'rate_limited') await ctx.refusalDelay.hold();
+    return problemHandler(error, request, reply);
+  });
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new AppError('not_found', `No route ${request.method} ${redactUrl(request.url.split('?')[0] ?? '')}.`)),
   );

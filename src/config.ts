@@ -56,6 +56,8 @@ export interface Config {
    * 0 turns the check off.
    */
   readonly overloadEventLoopDelayMs: number;
+  /** How long a rate-limit refusal (429) is held before it is answered, in ms (REFUSAL_DELAY_MS); 0 answers at once. */
+  readonly refusalDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
   if (overloadEventLoopDelayMs > 0 && overloadEventLoopDelayMs < 50) {
     throw new ConfigError('OVERLOAD_EVENT_LOOP_DELAY_MS', `must be 0 (off) or from 50 to 60000 (got "${overloadEventLoopDelayMs}")`);
   }
+  const refusalDelayMs = integerSetting(read, 'REFUSAL_DELAY_MS', 1_000, 0, 10_000);
 
   return Object.freeze({
     databaseUrl: databaseUrl ?? null,
@@ -213,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: 'serve
     trustProxy,
     passwordScryptLogN,
     overloadEventLoopDelayMs,
+    refusalDelayMs,
   });
 }
 

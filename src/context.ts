@@ -12,6 +12,7 @@ import type { PressureSource } from './lib/event-loop-pressure.js';
 import type { PasscodeSlots } from './lib/passcode-slots.js';
 import type { ClientGate } from './lib/client-gate.js';
 import type { PasswordSlots } from './lib/password-slots.js';
+import type { RefusalDelay } from './lib/refusal-delay.js';
 import type { RenderPool } from './render/render-pool.js';
 import type { RenderGate } from './render/render-gate.js';
 
@@ -33,6 +34,8 @@ export interface AppContext {
   readonly passwordSlots: PasswordSlots;
   /** Sign-ins, set-password redemptions and passcode unlocks one client may have running (client-gate.ts). */
   readonly clientGate: ClientGate;
+  /** Holds rate-limit refusals for REFUSAL_DELAY_MS before they are answered (refusal-delay.ts). */
+  readonly refusalDelay: RefusalDelay;
   /** Edits of one report in this process, one at a time (see reports.service.ts `update`). */
   readonly reportEdits: KeyedQueue;
   /**

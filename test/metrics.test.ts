@@ -86,7 +86,7 @@ describe('GET /metrics', () => {
     expect(text).not.toContain(report.id);
   });
 
-  it('shows the event-loop delay, the render gate, the passcode and password slots and overload refusals', async () => {
+  it('shows the event-loop delay, the render gate, the passcode and password slots, overload refusals and held refusals', async () => {
     const text = (await t.request('GET', '/metrics', { token: null })).text;
     expect(sample(text, 'chronicle_event_loop_delay_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'chronicle_render_gate_renders', { state: 'running' })).toBe(0);
@@ -97,6 +97,7 @@ describe('GET /metrics', () => {
     expect(sample(text, 'chronicle_password_slots', { state: 'in_use' })).toBe(0);
     expect(sample(text, 'chronicle_password_slots', { state: 'waiting' })).toBe(0);
     expect(sample(text, 'chronicle_overload_refusals_total')).toBe(0);
+    expect(sample(text, 'chronicle_refusals_held')).toBe(0);
   });
 
   it('labels unknown paths as one route, so they cannot grow the label set', async () => {

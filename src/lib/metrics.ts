@@ -16,6 +16,8 @@ export interface MetricSources {
   passcodeSlots(): { inUse: number; waitingUnlocks: number; waitingMints: number };
   /** scrypt slots in use, and password checks and hashes waiting for one. */
   passwordSlots(): { inUse: number; waiting: number };
+  /** Rate-limit refusals held before they are answered (refusal-delay.ts). */
+  refusalsHeld(): number;
   /** The event loop's recent delay, in ms (event-loop-pressure.ts). */
   eventLoopDelayMs(): number;
 }
@@ -122,6 +124,14 @@ export function createMetrics(sources: MetricSources): Metrics {
       const slots = sources.passwordSlots();
       this.set({ state: 'in_use' }, slots.inUse);
       this.set({ state: 'waiting' }, slots.waiting);
+    },
+  });
+  new Gauge({
+    name: 'chronicle_refusals_held',
+    help: 'Rate-limit refusals held for REFUSAL_DELAY_MS before they are answered.',
+    registers,
+    collect() {
+      this.set(sources.refusalsHeld());
     },
   });
   new Gauge({

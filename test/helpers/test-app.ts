@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { DEFAULT_ENTRY_QUOTA_PER_USER, DEFAULT_RENDER_MAX_BYTES, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/lib/clock.js';
+import type { Sleep } from '../../src/lib/refusal-delay.js';
 import type { App } from '../../src/http/types.js';
 import type { Database } from '../../src/db/database.js';
 import { resetDatabase, testDatabase } from './test-database.js';
@@ -60,6 +61,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     passwordScryptLogN: 10,
     // Off: a machine busy with other tests must not make requests 503; test/http.test.ts injects the pressure.
     overloadEventLoopDelayMs: 0,
+    // Refusals answered at once; test/refusal-delay.test.ts holds them with an injected wait.
+    refusalDelayMs: 0,
     ...overrides,
   };
 }
@@ -94,10 +97,10 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(options: { config?: Partial<Config> } = {}): Promise<TestContext> {
+export async function buildTestApp(options: { config?: Partial<Config>; refusalSleep?: Sleep } = {}): Promise<TestContext> {
   const database = await testDatabase();
   await resetDatabase(database);
-  return startApp(database, new TestClock(), options.config);
+  return startApp(database, new TestClock(), options.config, options.refusalSleep);
 }
 
 /**
@@ -109,7 +112,7 @@ export function buildPeerApp(t: TestContext, config: Partial<Config> = {}, datab
   return startApp(database, t.clock, config);
 }
 
-async function startApp(database: Database, clock: TestClock, config: Partial<Config> = {}): Promise<TestContext> {
+async function startApp(database: Database, clock: TestClock, config: Partial<Config> = {}, refusalSleep?: Sleep): Promise<TestContext> {
   // TEST_LOG=debug shows the service's log lines while debugging a test.
   const logLevel = process.env.TEST_LOG;
   const app = await buildApp({
@@ -117,6 +120,7 @@ async function startApp(database: Database, clock: TestClock, config: Partial<Co
     database,
     clock,
     logger: Boolean(logLevel),
+    ...(refusalSleep ? { refusalSleep } : {}),
   });
 
   const request = async (method: string, url: string, opts: RequestOptions = {}) => {

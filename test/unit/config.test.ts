@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       passwordScryptLogN: 16,
       overloadEventLoopDelayMs: 1_000,
+      refusalDelayMs: 1_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -44,6 +45,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://app.example.com, http://localhost:5173/',
       PASSWORD_SCRYPT_LOG_N: '17',
       OVERLOAD_EVENT_LOOP_DELAY_MS: '250',
+      REFUSAL_DELAY_MS: '0',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u@db:5432/chronicle',
@@ -57,6 +59,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       passwordScryptLogN: 17,
       overloadEventLoopDelayMs: 250,
+      refusalDelayMs: 0,
     });
     expect(config.shareKey?.length).toBe(32);
   });
@@ -106,6 +109,8 @@ describe('loadConfig', () => {
     [{ OVERLOAD_EVENT_LOOP_DELAY_MS: '10' }, 'OVERLOAD_EVENT_LOOP_DELAY_MS'],
     [{ OVERLOAD_EVENT_LOOP_DELAY_MS: '60001' }, 'OVERLOAD_EVENT_LOOP_DELAY_MS'],
     [{ OVERLOAD_EVENT_LOOP_DELAY_MS: '-1' }, 'OVERLOAD_EVENT_LOOP_DELAY_MS'],
+    [{ REFUSAL_DELAY_MS: '10001' }, 'REFUSAL_DELAY_MS'],
+    [{ REFUSAL_DELAY_MS: '-1' }, 'REFUSAL_DELAY_MS'],
     [{ METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'METRICS_TOKEN'],
   ])('refuses %j naming %s in one line', (env, variable) => {
     let error: unknown;

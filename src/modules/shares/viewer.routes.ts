@@ -151,7 +151,10 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
     },
     async (request, reply) => {
       const form = request.body as Record<string, unknown> | undefined;
-      return sendOutcome(reply, await viewer.unlock(request.params.token, form?.passcode, request.ip));
+      const outcome = await viewer.unlock(request.params.token, form?.passcode, request.ip);
+      // Like every rate-limit refusal, held for REFUSAL_DELAY_MS first (refusal-delay.ts).
+      if (outcome.kind === 'rate-limited') await ctx.refusalDelay.hold();
+      return sendOutcome(reply, outcome);
     },
   );
   done();
