@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadFileName } from '../src/modules/history/history.service.js';
 import { MAX_DIFF_BYTES, MAX_DIFF_EDITS } from '../src/modules/history/version-diff.js';
 import { parseDocument } from '../src/render/document.js';
+import { findVersionPair } from '../src/repositories/history.repository.js';
 import { addMember, newProject, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, newTemplate, type TestReport } from './helpers/report-factories.js';
 import { buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, type TestUser } from './helpers/test-app.js';
@@ -339,6 +340,25 @@ describe('GET /api/v1/reports/:id/diff', () => {
     expect(res.body.markdownDiffOmitted).toBe('too-large');
     expect(res.body.totalMinutes).toEqual({ from: 105, to: 105, deltaMinutes: 0 });
     expect(res.body.byProject).toEqual({ added: [], removed: [], changed: [] });
+  });
+
+  it('reads the documents of a pair only when they fit MAX_DIFF_BYTES together, counted in UTF-8 bytes', async () => {
+    const first = await newReport(t, owner, [workspaceId], { name: 'Café' });
+    const second = await editReport(t, owner, { ...first, name: 'Café' }, { name: 'Crème brûlée' });
+    const ids = [first.reportContentId, second.reportContentId];
+    const bytes = Buffer.byteLength(first.renderedMarkdown) + Buffer.byteLength(second.renderedMarkdown);
+    expect(bytes).toBeGreaterThan(first.renderedMarkdown.length + second.renderedMarkdown.length);
+    const pair = (max: number, contentIds = ids) => findVersionPair(t.database.db, first.id, contentIds, owner.id, max);
+    const fits = await pair(bytes);
+    expect(fits.map((r) => r.renderedMarkdown).sort()).toEqual([first.renderedMarkdown, second.renderedMarkdown].sort());
+    const over = await pair(bytes - 1);
+    expect(over.map((r) => r.renderedMarkdown)).toEqual([null, null]);
+    // The front matter still comes: the answer's name, template and filters are read from it.
+    for (const row of over) expect(row.header).toMatch(/^---\n[\s\S]*\n---\n$/);
+    // A version compared with itself counts twice.
+    const own = Buffer.byteLength(first.renderedMarkdown);
+    expect((await pair(own * 2, [first.reportContentId, first.reportContentId]))[0]!.renderedMarkdown).toBe(first.renderedMarkdown);
+    expect((await pair(own * 2 - 1, [first.reportContentId, first.reportContentId]))[0]!.renderedMarkdown).toBeNull();
   });
 
   it('says when the bodies differ in too many lines to diff', async () => {

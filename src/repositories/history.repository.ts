@@ -117,12 +117,33 @@ export async function findVersionForReader(
   return { version, report, standing: { memberOfAll, adminOfOnlyWorkspace } };
 }
 
-/** The versions among `contentIds` that belong to the report, with whether the reader received each. */
-export function findReportVersions(db: Db, reportId: string, contentIds: readonly string[], readerId: string): Promise<VersionRow[]> {
+export interface DiffVersionRow extends Omit<VersionRow, 'renderedMarkdown'> {
+  /** The document's front matter (see headerColumn). */
+  header: string;
+  /** The whole document, or null when the documents of the pair are over `maxBodyBytes` together. */
+  renderedMarkdown: string | null;
+}
+
+/**
+ * The versions among `contentIds` that belong to the report, with whether the reader received
+ * each. Their documents come only when together they are at most `maxBodyBytes` (UTF-8): a pair
+ * too large for a line diff costs its front matter and sizes, not megabytes read, sent and decoded.
+ */
+export function findVersionPair(
+  db: Db,
+  reportId: string,
+  contentIds: readonly string[],
+  readerId: string,
+  maxBodyBytes: number,
+): Promise<DiffVersionRow[]> {
   return db
     .select({
       ...versionColumns,
-      renderedMarkdown: reportContents.renderedMarkdown,
+      header: headerColumn,
+      // A version compared with itself is one row that counts twice, as both sides are diffed.
+      renderedMarkdown: sql<string | null>`case when sum(octet_length(${reportContents.renderedMarkdown})) over ()
+          * case when count(*) over () = 1 then 2 else 1 end <= ${maxBodyBytes}
+        then ${reportContents.renderedMarkdown} end`,
       summary: reportContents.summary,
       received: receivedBy(readerId),
     })

@@ -1,15 +1,7 @@
 /** What changed between two versions, from what each stored (version-diff.ts). */
 import { describe, expect, it } from 'vitest';
 import { buildDocument, type FrontMatter } from '../../src/render/document.js';
-import {
-  MAX_DIFF_EDITS,
-  bodyDiff,
-  diffVersions,
-  versionMeta,
-  type DiffSide,
-  MAX_DIFF_BYTES,
-  tooLargeToDiff,
-} from '../../src/modules/history/version-diff.js';
+import { MAX_DIFF_EDITS, bodyDiff, diffVersions, versionMeta, type DiffSide } from '../../src/modules/history/version-diff.js';
 import type { VersionSummary } from '../../src/modules/reports/version-summary.js';
 
 const frontMatter = (version: number, filters: Record<string, unknown>): FrontMatter => ({
@@ -116,15 +108,5 @@ describe('bodyDiff', () => {
     const a = buildDocument(frontMatter(1, filters()), lines('a'));
     const b = buildDocument(frontMatter(2, filters()), lines('b'));
     expect(bodyDiff(a, b, 1, 2)).toBeNull();
-  });
-});
-
-describe('tooLargeToDiff', () => {
-  it('counts both documents together in UTF-8 bytes, up to MAX_DIFF_BYTES inclusive', () => {
-    const half = 'x'.repeat(MAX_DIFF_BYTES / 2);
-    expect(tooLargeToDiff(half, half)).toBe(false);
-    expect(tooLargeToDiff(half, `${half}x`)).toBe(true);
-    // Two bytes a character in UTF-8: half as many characters reach the limit.
-    expect(tooLargeToDiff('é'.repeat(MAX_DIFF_BYTES / 4), 'é'.repeat(MAX_DIFF_BYTES / 4 + 1))).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import * as repo from '../../repositories/history.repository.js';
 import { requireDiffReader, requireHistoryReader, requireVersionReader } from '../access/access.js';
 import { parseSummary } from '../reports/version-summary.js';
 import type { ReportContent, Version, VersionDiff } from './history.schemas.js';
-import { diffVersions, tooLargeToDiff, versionMeta, type DiffSide, type LineDiff } from './version-diff.js';
+import { diffVersions, MAX_DIFF_BYTES, versionMeta, type DiffSide, type LineDiff } from './version-diff.js';
 
 /** The fields of a version row with what its front matter says (name, template, filters). */
 function toVersion(row: Omit<repo.VersionListRow, 'header'>, document: string, reportName: string): Version {
@@ -84,7 +84,7 @@ export function downloadDisposition(content: Pick<ReportContent, 'name' | 'versi
 export async function diff(ctx: AppContext, actor: Actor, reportId: string, fromId: string, toId: string): Promise<VersionDiff> {
   const found = await repo.findReportWithStanding(ctx.db, reportId, actor.user.id);
   if (!found) throw notFound();
-  const rows = await repo.findReportVersions(ctx.db, reportId, [fromId, toId], actor.user.id);
+  const rows = await repo.findVersionPair(ctx.db, reportId, [fromId, toId], actor.user.id, MAX_DIFF_BYTES);
   const versions = { from: rows.find((r) => r.id === fromId), to: rows.find((r) => r.id === toId) };
   requireDiffReader(found.report, found.standing, versions, actor);
   const lines = await lineDiff(ctx, actor, versions.from, versions.to);
@@ -93,14 +93,17 @@ export async function diff(ctx: AppContext, actor: Actor, reportId: string, from
 
 /**
  * The line diff runs in a render worker, admitted by the render gate as the caller's render, and
- * is not tried on documents over MAX_DIFF_BYTES together (docs/decisions.md "Version history").
+ * is not tried on documents over MAX_DIFF_BYTES together, which are not even read (docs/decisions.md
+ * "Version history").
  */
-async function lineDiff(ctx: AppContext, actor: Actor, from: repo.VersionRow, to: repo.VersionRow): Promise<LineDiff> {
-  if (tooLargeToDiff(from.renderedMarkdown, to.renderedMarkdown)) return { markdownDiff: null, markdownDiffOmitted: 'too-large' };
+async function lineDiff(ctx: AppContext, actor: Actor, from: repo.DiffVersionRow, to: repo.DiffVersionRow): Promise<LineDiff> {
+  const fromMarkdown = from.renderedMarkdown;
+  const toMarkdown = to.renderedMarkdown;
+  if (fromMarkdown === null || toMarkdown === null) return { markdownDiff: null, markdownDiffOmitted: 'too-large' };
   const markdownDiff = await ctx.renderGate.run(actor.user.id, () =>
     ctx.renderer.diff({
-      fromMarkdown: from.renderedMarkdown,
-      toMarkdown: to.renderedMarkdown,
+      fromMarkdown,
+      toMarkdown,
       fromVersion: from.version,
       toVersion: to.version,
     }),
@@ -108,13 +111,13 @@ async function lineDiff(ctx: AppContext, actor: Actor, from: repo.VersionRow, to
   return { markdownDiff, markdownDiffOmitted: markdownDiff === null ? 'too-many-edits' : null };
 }
 
-function diffSide(row: repo.VersionRow): DiffSide {
+function diffSide(row: repo.DiffVersionRow): DiffSide {
   return {
     reportContentId: row.id,
     version: row.version,
     createdAt: row.createdAt,
     totalMinutes: row.totalMinutes,
     summary: parseSummary(row.summary),
-    meta: versionMeta(row.renderedMarkdown),
+    meta: versionMeta(row.header),
   };
 }

@@ -46,11 +46,6 @@ export interface LineDiff {
   markdownDiffOmitted: LineDiffOmission | null;
 }
 
-/** Whether two documents are too large together for a line diff (checked before any work). */
-export function tooLargeToDiff(fromMarkdown: string, toMarkdown: string): boolean {
-  return Buffer.byteLength(fromMarkdown) + Buffer.byteLength(toMarkdown) > MAX_DIFF_BYTES;
-}
-
 interface Group {
   key: string | null;
   label: string;
