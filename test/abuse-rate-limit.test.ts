@@ -4,10 +4,11 @@
  * one budget. The clock is pinned, so the
  * window and Retry-After are exact figures, not timings.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAVY_RATE_COST, RATE_BODY_BYTES_PER_UNIT, RATE_COST } from '../src/modules/auth/auth.js';
 import { newWorkspace } from './helpers/factories.js';
-import { builtInTemplateId, newReport } from './helpers/report-factories.js';
+import { builtInTemplateId, newReport, newTemplate } from './helpers/report-factories.js';
 import { buildPeerApp, buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, type TestUser } from './helpers/test-app.js';
 
 const LIMIT = 30;
@@ -36,6 +37,9 @@ let setups = 0;
  */
 async function freshToken(): Promise<TestUser> {
   setups += 1;
+  // A window never moves back (a clock behind another process's), so the admin's counter from a
+  // later test's clock would still be charged here: start the admin afresh.
+  await t.database.db.execute(sql`delete from user_rate_windows w using users u where u.id = w.user_id and u.instance_admin`);
   t.clock.set(new Date(Date.parse('2026-10-01T00:00:00.000Z') + setups * 3_600_000));
   return newUser(t);
 }
@@ -132,6 +136,35 @@ describe('API_RATE_LIMIT', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST));
+  });
+
+  it(`charges a render and a diff for their size: a unit for every ${RATE_BODY_BYTES_PER_UNIT / 1024} Ki characters past the first`, async () => {
+    const caller = await freshToken();
+    const ws = await newWorkspace(t, caller);
+    // About 212,000 characters of document, no entries read.
+    const templateId = await newTemplate(t, `# {{ report.name }}\n{% for i in (1..2000) %}{{ i }} ${'x'.repeat(100)}\n{% endfor %}`);
+    const report = await newReport(t, caller, [ws.id], { name: 'Large', templateId });
+    const unitsFor = (size: number) => Math.ceil(size / RATE_BODY_BYTES_PER_UNIT) - 1;
+
+    t.clock.set('2026-11-23T10:00:00.000Z');
+    const body = { name: 'Large', templateId, filters: { workspaceIds: [ws.id], dateRange: 'today' } };
+    const preview = await t.post('/api/v1/reports/preview', body, caller.token);
+    expect(preview.status).toBe(200);
+    const extra = unitsFor((preview.body.renderedMarkdown as string).length);
+    expect(extra).toBe(6);
+    // The answer shows what was paid up front; the size is charged once the work is done.
+    expect(preview.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST));
+    const next = await t.get('/api/v1/me', caller.token);
+    expect(next.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST - extra - 1));
+
+    t.clock.set('2026-11-23T10:01:00.000Z');
+    const diff = await t.get(`/api/v1/reports/${report.id}/diff`, caller.token, { from: report.reportContentId, to: report.reportContentId });
+    expect(diff.status).toBe(200);
+    expect(diff.body.markdownDiff).toBe('');
+    const diffExtra = unitsFor(report.renderedMarkdown.length * 2);
+    expect(diffExtra).toBe(12);
+    const after = await t.get('/api/v1/me', caller.token);
+    expect(after.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST - diffExtra - 1));
   });
 
   it('counts across two processes on one database', async () => {

@@ -94,6 +94,19 @@ const countUser = (windowStart: Date, cost: number) => sql`
     returning used, window_start`;
 
 /**
+ * Adds `units` to the user's counter after the work they paid for turned out larger than its
+ * declared cost (auth.ts `chargeWork`), with the same window rule as countUser.
+ */
+export async function addRateUnits(db: Db, userId: string, windowStart: Date, units: number): Promise<void> {
+  await db.execute(sql`
+    insert into user_rate_windows as w (user_id, window_start, used)
+    values (${userId}, ${windowStart.toISOString()}::timestamptz, ${units}::int)
+    on conflict (user_id) do update set
+      used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
+      window_start = greatest(w.window_start, excluded.window_start)`);
+}
+
+/**
  * findActiveToken and the rate limit's count in ONE statement (docs/operations.md "Rate limit"):
  * the token's user's counter is charged `cost`.
  */

@@ -14,6 +14,7 @@ import { hashSecret } from '../../lib/tokens.js';
 import type { App } from '../../http/types.js';
 import type { Actor, AppContext, Scope } from '../../context.js';
 import {
+  addRateUnits,
   findActiveToken,
   findActiveTokenCounting,
   findLiveSession,
@@ -58,6 +59,22 @@ export function requestCost(request: FastifyRequest, scope: Scope): number {
   const chunked = declared === undefined && request.headers['transfer-encoding'] !== undefined;
   const bytes = chunked ? request.routeOptions.bodyLimit : Number(declared ?? 0) || 0;
   return base + Math.max(0, Math.ceil(bytes / RATE_BODY_BYTES_PER_UNIT) - 1);
+}
+
+/**
+ * Charges a user for work whose size is known only once it is done (a render's entries read and
+ * document made, a diff's documents; `size` in characters): one unit per started 32 Ki past the
+ * first, like a body
+ * (docs/operations.md "Rate limit"). The request has paid its route's cost already; this is the
+ * rest, spent from the same budget, so the next request sees it. No statement for work under
+ * 32 KiB or with the limit off.
+ */
+export async function chargeWork(ctx: AppContext, userId: string, size: number): Promise<void> {
+  if (ctx.config.apiRateLimit === 0) return;
+  const units = Math.max(0, Math.ceil(size / RATE_BODY_BYTES_PER_UNIT) - 1);
+  if (units === 0) return;
+  const now = ctx.clock.now().getTime();
+  await addRateUnits(ctx.db, userId, new Date(Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS), units);
 }
 
 const unauthorized = (detail: string) => new AppError('unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });

@@ -6,6 +6,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import * as repo from '../../repositories/history.repository.js';
+import { chargeWork } from '../auth/auth.js';
 import { requireDiffReader, requireHistoryReader, requireVersionReader } from '../access/access.js';
 import { parseSummary } from '../reports/version-summary.js';
 import type { ReportContent, Version, VersionDiff } from './history.schemas.js';
@@ -108,6 +109,7 @@ async function lineDiff(ctx: AppContext, actor: Actor, from: repo.DiffVersionRow
       toVersion: to.version,
     }),
   );
+  await chargeWork(ctx, actor.user.id, fromMarkdown.length + toMarkdown.length);
   return { markdownDiff, markdownDiffOmitted: markdownDiff === null ? 'too-many-edits' : null };
 }
 

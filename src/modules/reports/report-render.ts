@@ -23,6 +23,8 @@ export interface RenderedVersion {
   restrictsRecipients: boolean;
   suggestedName: string;
   suggestedNote: string;
+  /** What the render handled, in characters: the entries it read and the document it made (charged by `chargeWork`). */
+  workSize: number;
 }
 
 export interface RenderSettings {
@@ -125,5 +127,6 @@ export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPl
     restrictsRecipients: aggregates.restrictsRecipients,
     suggestedName,
     suggestedNote,
+    workSize: (data.entriesJson?.length ?? 0) + renderedMarkdown.length,
   };
 }

@@ -7,6 +7,7 @@ import { blankToNull } from '../../lib/text.js';
 import { workspaceRoles } from '../../repositories/access.repository.js';
 import { findTemplate } from '../../repositories/templates.repository.js';
 import { projectsInWorkspaces } from '../../repositories/report-data.repository.js';
+import { chargeWork } from '../auth/auth.js';
 import { isActiveOwner, mayDeleteReport, readGrant, requireReportListAccess } from '../access/access.js';
 import { planRender, resolveFilters, type PlanTemplate, type RenderPlan, type RenderRequest } from './report-plan.js';
 import { executeRender, type RenderedVersion } from './report-render.js';
@@ -116,15 +117,21 @@ function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
   };
 }
 
-/** Renders a plan once the owner's and the process's render limits admit it (render-gate.ts). */
-const execute = (ctx: AppContext, db: Db, plan: RenderPlan) =>
-  ctx.renderGate.run(plan.owner.id, () =>
+/**
+ * Renders a plan once the owner's and the process's render limits admit it (render-gate.ts), and
+ * charges the owner's rate budget for its size (auth.ts `chargeWork`).
+ */
+async function execute(ctx: AppContext, db: Db, plan: RenderPlan): Promise<RenderedVersion> {
+  const out = await ctx.renderGate.run(plan.owner.id, () =>
     executeRender(db, ctx.renderer, plan, {
       maxEntries: ctx.config.renderMaxEntries,
       maxBytes: ctx.config.renderMaxBytes,
       baseTimeMs: ctx.config.renderTimeLimitMs,
     }),
   );
+  await chargeWork(ctx, plan.owner.id, out.workSize);
+  return out;
+}
 
 export async function preview(ctx: AppContext, actor: Actor, body: ReportBody, unsaved?: PlanTemplate): Promise<Preview> {
   const plan = await admit(ctx, ctx.db, actor, body, { reportId: null, version: 1 }, true, unsaved);
