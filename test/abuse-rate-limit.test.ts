@@ -158,7 +158,10 @@ describe('API_RATE_LIMIT', () => {
     expect(next.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST - extra - 1));
 
     t.clock.set('2026-11-23T10:01:00.000Z');
-    const diff = await t.get(`/api/v1/reports/${report.id}/diff`, caller.token, { from: report.reportContentId, to: report.reportContentId });
+    const diff = await t.get(`/api/v1/reports/${report.id}/diff`, caller.token, {
+      from: report.reportContentId,
+      to: report.reportContentId,
+    });
     expect(diff.status).toBe(200);
     expect(diff.body.markdownDiff).toBe('');
     const diffExtra = unitsFor(report.renderedMarkdown.length * 2);
