@@ -19,6 +19,45 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  // Import boundaries (CONTRIBUTING.md "The layout"): the web app and the server share code only
+  // through packages/, a package imports no application code, and SQL never reaches up into the
+  // features that use it.
+  {
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(src|test|bench|scripts)/', message: 'The web app imports packages/, never the server.' }] },
+      ],
+    },
+  },
+  {
+    files: ['packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./\\.\\./\\.\\./', message: 'A package imports only itself and its dependencies.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(web|test|bench)/', message: 'The server imports packages/, never the web app or tests.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/repositories/**/*.ts', 'src/db/**/*.ts', 'src/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)modules/', message: 'Lower layers (lib, db, repositories) never import a feature module.' }] },
+      ],
+    },
+  },
   {
     // Tests read JSON responses as `any` on purpose (the assertions are the type check) and
     // assert presence with `!` after an expect.

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDocument } from '../src/render/document.js';
+import { parseDocument } from '../packages/document/src/index.js';
 import { newWorkspace } from './helpers/factories.js';
 import { builtInTemplateId, newReport, type TestReport } from './helpers/report-factories.js';
 import { buildPeerApp, buildTestApp, expectProblem, newUser, type Response, type TestContext, type TestUser } from './helpers/test-app.js';

@@ -7,7 +7,7 @@ import { applyPatch } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadFileName } from '../src/modules/history/history.service.js';
 import { MAX_DIFF_BYTES, MAX_DIFF_EDITS } from '../src/modules/history/version-diff.js';
-import { parseDocument } from '../src/render/document.js';
+import { parseDocument } from '../packages/document/src/index.js';
 import { findVersionPair } from '../src/repositories/history.repository.js';
 import { addMember, newProject, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, newTemplate, type TestReport } from './helpers/report-factories.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { reports } from '../src/db/schema.js';
-import { parseDocument } from '../src/render/document.js';
+import { parseDocument } from '../packages/document/src/index.js';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from './helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newTeam, newWorkspace } from './helpers/factories.js';
 import { editReport, newReport, type TestReport } from './helpers/report-factories.js';

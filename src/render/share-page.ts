@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { markdownToSafeHtml } from './markdown.js';
+import { markdownToSafeHtml } from '../../packages/document/src/index.js';
 
 /**
  * HTML for the public viewer, `/share/<token>` (docs/api.md "Public viewer").

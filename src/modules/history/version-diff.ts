@@ -3,7 +3,7 @@
  * what each version stored: its summary, its front matter and its Markdown body. Pure.
  */
 import { createTwoFilesPatch } from 'diff';
-import { parseDocument } from '../../render/document.js';
+import { parseDocument } from '../../../packages/document/src/index.js';
 import type { VersionSummary } from '../reports/version-summary.js';
 import { isFilters, type Filters } from '../reports/reports.schemas.js';
 import type { GroupChange, GroupDiff, VersionDiff } from './history.schemas.js';

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db/database.js';
 import { badRequest } from '../../lib/errors.js';
-import { buildDocument } from '../../render/document.js';
+import { buildDocument } from '../../../packages/document/src/index.js';
 import type { RenderAggregates } from '../../render/render-context.js';
 import type { RenderPool } from '../../render/render-pool.js';
 import { limitsFor, TemplateError } from '../../render/template-engine.js';

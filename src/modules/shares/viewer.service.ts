@@ -14,7 +14,7 @@ import {
 import { clientBlock } from '../../lib/client-block.js';
 import { CLIENT_RETRY_AFTER_SECONDS } from '../../lib/client-gate.js';
 import { hashSecret } from '../../lib/tokens.js';
-import { parseDocument } from '../../render/document.js';
+import { parseDocument } from '../../../packages/document/src/index.js';
 import type { ReportPageInput } from '../../render/share-page.js';
 import { createHmac } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';

@@ -1,0 +1,7 @@
+/**
+ * A Chronicle document: the front matter and Markdown body of a version (document.ts), and the
+ * one safe Markdown-to-HTML renderer (markdown.ts). The server renders and stores documents, the
+ * web app shows them; both import this package and neither imports the other.
+ */
+export * from './document.js';
+export * from './markdown.js';
