@@ -11,6 +11,10 @@
  * exactly as they would through `query`.
  *
  * Only what Drizzle calls is provided: `query`, and `transaction` with a `query` of its own.
+ *
+ * Statement names (`chronicle_1`, ...) are the client's own: one client per PGlite. A statement
+ * whose result columns change under it (DDL) fails with 0A000 until it is evicted; Chronicle
+ * changes its schema only by migrations, at start-up, through PGlite's own `query`.
  */
 import { protocol, type PGlite, type Results } from '@electric-sql/pglite';
 
@@ -45,7 +49,8 @@ function arrayLiteral(values: readonly unknown[]): string {
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'boolean') return value ? 't' : 'f';
+  // As node-postgres spells them: valid wherever the server infers boolean, text or jsonb.
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value instanceof Date) return value.toISOString();
   if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`;
   if (Array.isArray(value)) return arrayLiteral(value);
@@ -76,7 +81,7 @@ export function bindAndExecute(statement: string, values: readonly (string | nul
   at += out.write(statement, at);
   at = out.writeUInt8(0, at);
   at = out.writeInt16BE(0, at); // every parameter in text form
-  at = out.writeInt16BE(values.length, at);
+  at = out.writeUInt16BE(values.length, at); // up to 65,535, as the server reads it
   values.forEach((value, i) => {
     at = out.writeInt32BE(lengths[i] ?? -1, at);
     if (value !== null) at += out.write(value, at);
@@ -103,7 +108,14 @@ export function drizzlePgliteClient(pg: PGlite): DrizzlePgliteClient {
     const name = `chronicle_${nextName++}`;
     const close = closing.splice(0).map((old) => serialize.close({ type: 'S', name: old }));
     // Parsed on its own: a statement that fails to parse must never be remembered.
-    await pg.execProtocol(concat([...close, serialize.parse({ name, text, types: [] }), serialize.sync()]), { syncToFs: false });
+    const { messages } = await pg.execProtocol(concat([...close, serialize.parse({ name, text, types: [] }), serialize.sync()]), {
+      syncToFs: false,
+    });
+    // PGlite 0.5 answers some failures with neither ParseComplete nor an error (an expression
+    // nested a few hundred levels deep): the statement does not exist.
+    if (!messages.some((message) => message.name === 'parseComplete')) {
+      throw new Error('PGlite did not prepare the statement and gave no reason');
+    }
     statements.set(text, name);
     if (statements.size > MAX_STATEMENTS) {
       const [oldestText, oldestName] = statements.entries().next().value as [string, string];
