@@ -3,7 +3,11 @@
  * authentication is one of them. A change that adds a statement to one of these shows here.
  * The API rate limit is on: its count is folded into the statement that finds the token, so
  * every authenticated request still costs what it did without it.
+ *
+ * The statements themselves are checked in (test/sql/<path>.sql), so a change to a hot query
+ * shows as a SQL diff in review. The test never writes them: `npm run test:sql-update` does.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, newWorkspace } from './helpers/factories.js';
 import { newReport, type TestReport } from './helpers/report-factories.js';
@@ -76,7 +80,35 @@ describe('statements per request', () => {
       () => t.post('/api/v1/time-entries', { workspaceId, start: '2026-11-20T09:00:00Z', minutes: 15 }, owner.token),
     ],
     ['GET /share/:token (a link seen before)', 1, () => t.request('GET', `/share/${shareToken}`, { token: null })],
-  ] as const)('%s: %i', async (_route, expected, request) => {
-    expect(await statementsOf(request)).toHaveLength(expected);
+  ] as const)('%s: %i', async (route, expected, request) => {
+    const statements = await statementsOf(request);
+    expect(statements).toHaveLength(expected);
+    expectCheckedInSql(route, statements);
   });
 });
+
+/** test/sql/get-api-v1-me.sql for 'GET /api/v1/me', and so on. */
+const sqlFileOf = (route: string) =>
+  new URL(
+    `./sql/${route
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}.sql`,
+    import.meta.url,
+  );
+
+/**
+ * The statements as the checked-in file holds them: one per paragraph, without the BEGIN and
+ * COMMIT node-postgres sends as statements of their own (PGlite does not show them), so both
+ * engines compare with one file.
+ */
+function expectCheckedInSql(route: string, statements: readonly string[]): void {
+  const text = `${statements
+    .filter((sql) => !/^\s*(begin|commit)\s*;?\s*$/i.test(sql))
+    .map((sql) => `${sql.trim()};`)
+    .join('\n\n')}\n`;
+  const file = sqlFileOf(route);
+  if (process.env.UPDATE_SQL === '1') writeFileSync(file, text);
+  expect(existsSync(file), `${file.pathname} is missing: run npm run test:sql-update`).toBe(true);
+  expect(text, `the SQL of ${route} changed: review it, then run npm run test:sql-update`).toBe(readFileSync(file, 'utf8'));
+}

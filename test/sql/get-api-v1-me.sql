@@ -1,0 +1,15 @@
+with found as (
+      select k.id as token_id, k.scopes, k.expires_at as token_expires_at,
+        u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
+      from api_tokens k join users u on u.id = k.user_id
+      where k.token_hash = $1 and k.revoked_at is null
+        and (k.expires_at is null or k.expires_at > $2::timestamptz)
+      limit 1
+    ), c as (
+    insert into user_rate_windows as w (user_id, window_start, used)
+    select id, $3::timestamptz, $4::int from found
+    on conflict (user_id) do update set
+      used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
+      window_start = greatest(w.window_start, excluded.window_start)
+    returning used, window_start)
+    select found.*, c.used, c.window_start from found cross join c;

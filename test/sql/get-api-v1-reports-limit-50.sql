@@ -1,0 +1,17 @@
+with found as (
+      select k.id as token_id, k.scopes, k.expires_at as token_expires_at,
+        u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
+      from api_tokens k join users u on u.id = k.user_id
+      where k.token_hash = $1 and k.revoked_at is null
+        and (k.expires_at is null or k.expires_at > $2::timestamptz)
+      limit 1
+    ), c as (
+    insert into user_rate_windows as w (user_id, window_start, used)
+    select id, $3::timestamptz, $4::int from found
+    on conflict (user_id) do update set
+      used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
+      window_start = greatest(w.window_start, excluded.window_start)
+    returning used, window_start)
+    select found.*, c.used, c.window_start from found cross join c;
+
+select "reports"."id", "reports"."name", "reports"."owner_user_id", "reports"."template_id", "reports"."filters", "reports"."note", "reports"."total_minutes", "reports"."snapshot_project_ids", "reports"."version", "reports"."created_at", "reports"."updated_at", "reports"."workspace_ids" <@ "ids", "total" from (select "id", count(*) over () as "total" from "reports" where "reports"."owner_user_id" = $1 order by "reports"."created_at" desc, "reports"."id" desc limit $2) "page" inner join "reports" on "reports"."id" = "page"."id" cross join (select coalesce(array_agg("workspace_id"), '{}') as "ids" from "workspace_members" where "workspace_members"."user_id" = $3) "mine" order by "reports"."created_at" desc, "reports"."id" desc;

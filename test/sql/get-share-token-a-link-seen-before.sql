@@ -1,0 +1,5 @@
+update shares s
+    set view_count = s.view_count + v.n, last_viewed_at = greatest(s.last_viewed_at, $1::timestamptz)
+    from unnest($2::text[], $3::int[]) as v(token_hash, n)
+    where s.token_hash = v.token_hash and s.revoked_at is null and (s.expires_at is null or s.expires_at > $4::timestamptz)
+    returning s.token_hash;
