@@ -1,25 +1,35 @@
-/** Start-up tasks are safe when several processes start on one database at the same moment. */
+/**
+ * Start-up tasks are safe when several processes start on one database at the same moment. Each
+ * test starts from an empty database and closes the processes it started.
+ */
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUILTIN_TEMPLATES } from '../src/render/builtin-templates.js';
 import { buildApp } from '../src/app.js';
+import type { Config } from '../src/config.js';
 import type { App } from '../src/http/types.js';
 import { resetDatabase, testDatabase } from './helpers/test-database.js';
 import { ADMIN_TOKEN, testConfig } from './helpers/test-app.js';
 
-let apps: App[] = [];
-beforeAll(async () => {
+const opened: App[] = [];
+beforeEach(async () => {
   await resetDatabase(await testDatabase());
 });
-afterAll(async () => {
-  await Promise.all(apps.map((app) => app.close()));
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((app) => app.close()));
 });
+
+/** One more process on the test database, closed after the test. */
+async function start(config: Partial<Config> = {}): Promise<App> {
+  const app = await buildApp({ config: testConfig(config), database: await testDatabase(), logger: false });
+  opened.push(app);
+  return app;
+}
 
 describe('concurrent start-up', () => {
   it('creates one admin and one set of built-in templates when three processes start together', async () => {
-    const database = await testDatabase();
-    apps = await Promise.all(Array.from({ length: 3 }, () => buildApp({ config: testConfig(), database, logger: false })));
+    const apps = await Promise.all(Array.from({ length: 3 }, () => start()));
     const res = await apps[0]!.inject({ method: 'GET', url: '/api/v1/users', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body).filter((u: { email: string }) => u.email === 'admin@localhost')).toHaveLength(1);
@@ -36,12 +46,10 @@ describe('concurrent start-up', () => {
 
 describe('BOOTSTRAP_ADMIN_TOKEN on a later start', () => {
   it('makes sure the admin is named Administrator and is an instance admin again', async () => {
-    const database = await testDatabase();
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const renamed = await apps[0]!.inject({ method: 'PATCH', url: '/api/v1/me', headers: auth, payload: { name: 'Renamed' } });
+    const renamed = await (await start()).inject({ method: 'PATCH', url: '/api/v1/me', headers: auth, payload: { name: 'Renamed' } });
     expect(JSON.parse(renamed.body).name).toBe('Renamed');
-    const again = await buildApp({ config: testConfig(), database, logger: false });
-    apps.push(again);
+    const again = await start();
     const me = JSON.parse((await again.inject({ method: 'GET', url: '/api/v1/me', headers: auth })).body);
     expect(me).toMatchObject({ name: 'Administrator', email: 'admin@localhost', instanceAdmin: true });
   });
@@ -51,7 +59,7 @@ describe('the share key at start-up', () => {
   it('refuses to start with a key that does not decrypt the existing share links', async () => {
     const database = await testDatabase();
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const app = apps[0]!;
+    const app = await start();
     const call = async (method: string, url: string, payload?: object) =>
       JSON.parse((await app.inject({ method: method as 'POST', url, headers: auth, ...(payload ? { payload } : {}) })).body);
     const ws = await call('POST', '/api/v1/workspaces', { name: 'K' });
@@ -65,8 +73,7 @@ describe('the share key at start-up', () => {
     await expect(buildApp({ config: testConfig({ shareKey: Buffer.alloc(32, 1) }), database, logger: false })).rejects.toThrow(
       /SHARE_KEY does not decrypt/,
     );
-    const same = await buildApp({ config: testConfig(), database, logger: false });
-    apps.push(same);
+    expect((await (await start()).inject({ method: 'GET', url: '/api/v1/me', headers: auth })).statusCode).toBe(200);
   });
 });
 
@@ -74,7 +81,7 @@ describe('built-in templates of an earlier release', () => {
   it('get the current text at start-up when unedited, and keep an admin’s edits', async () => {
     const database = await testDatabase();
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const app = apps[0]!;
+    const app = await start();
     const call = async (method: string, url: string, payload?: object) =>
       JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
     const byName = async (name: string) =>
@@ -90,7 +97,7 @@ describe('built-in templates of an earlier release', () => {
     await call('PATCH', `/api/v1/templates/${summary.id}`, { body: 'Edited: {{ totals.minutes }}' });
     await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v2'`);
 
-    apps.push(await buildApp({ config: testConfig(), database, logger: false }));
+    await start();
     expect((await byName('Timesheet')).body).toBe(BUILTIN_TEMPLATES[0]!.body);
     expect((await byName('Summary')).body).toBe('Edited: {{ totals.minutes }}');
   });
