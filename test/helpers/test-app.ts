@@ -4,7 +4,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { DEFAULT_ENTRY_QUOTA_PER_USER, DEFAULT_RENDER_MAX_BYTES, type Config } from '../../src/config.js';
+import { configFrom, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/lib/clock.js';
 import type { Sleep } from '../../src/lib/refusal-delay.js';
 import type { App } from '../../src/http/types.js';
@@ -30,41 +30,42 @@ class TestClock implements Clock {
   }
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return {
-    databaseUrl: null,
-    dataDir: null,
-    host: '127.0.0.1',
-    port: 0,
-    publicBaseUrl: 'http://chronicle.test',
-    bootstrapAdminToken: ADMIN_TOKEN,
-    logLevel: 'silent',
-    shareKey: Buffer.alloc(32, 7),
-    renderMaxEntries: 200_000,
-    renderMaxBytes: DEFAULT_RENDER_MAX_BYTES,
-    entryQuotaPerUser: DEFAULT_ENTRY_QUOTA_PER_USER,
-    renderTimeLimitMs: 2_000,
-    // Hashing is tested at full cost in test/unit/secrets.test.ts; elsewhere it only slows tests down.
-    passcodeIterations: 1_000,
-    corsOrigins: [],
-    metricsToken: null,
-    // Off here so suites that make thousands of requests with one token are not limited; the rate
-    // limit's own tests (test/abuse-rate-limit.test.ts) and test/statements.test.ts turn it on.
-    apiRateLimit: 0,
-    renderUserConcurrency: 2,
-    renderUserQueue: 4,
-    renderQueueMax: 32,
-    discussionMaxComments: 5_000,
-    statementTimeoutMs: 30_000,
-    requestTimeoutMs: 30_000,
-    trustProxy: false,
-    passwordScryptLogN: 10,
-    // Off: a machine busy with other tests must not make requests 503; test/http.test.ts injects the pressure.
-    overloadEventLoopDelayMs: 0,
-    // Refusals answered at once; test/refusal-delay.test.ts holds them with an injected wait.
-    refusalDelayMs: 0,
-    ...overrides,
-  };
+/**
+ * The test apps' settings where they differ from Chronicle's defaults; every other setting is the
+ * default the server ships with.
+ */
+const TEST_SETTINGS: Partial<Config> = {
+  // In memory: buildTestApp brings its own database, and an app without one must write no files.
+  dataDir: null,
+  port: 0,
+  publicBaseUrl: 'http://chronicle.test',
+  bootstrapAdminToken: ADMIN_TOKEN,
+  logLevel: 'silent',
+  shareKey: Buffer.alloc(32, 7),
+  renderMaxEntries: 200_000,
+  // Off here so suites that make thousands of requests with one token are not limited; the rate
+  // limit's own tests (test/abuse-rate-limit.test.ts) and test/statements.test.ts turn it on.
+  apiRateLimit: 0,
+  // Off: a machine busy with other tests must not make requests 503; test/http.test.ts injects the pressure.
+  overloadEventLoopDelayMs: 0,
+  // Refusals answered at once; test/refusal-delay.test.ts holds them with an injected wait.
+  refusalDelayMs: 0,
+};
+
+/**
+ * Hashing costs below the server's floors (PASSCODE_PBKDF2_ITERATIONS 100,000 and
+ * PASSWORD_SCRYPT_LOG_N 14, src/config.ts): hashing is tested at full cost in
+ * test/unit/secrets.test.ts; elsewhere it only slows tests down. They are the only values of a test
+ * app that start-up would refuse, and no test overrides them.
+ */
+const TEST_HASHING_COSTS = { passcodeIterations: 1_000, passwordScryptLogN: 10 } as const;
+
+/** What a test may set: any setting but the hashing costs, validated as start-up validates it. */
+export type TestConfigOverrides = Partial<Omit<Config, keyof typeof TEST_HASHING_COSTS>>;
+
+/** A Config built by the server's own schema and checks (configFrom), from the test settings and `overrides`. */
+export function testConfig(overrides: TestConfigOverrides = {}): Config {
+  return Object.freeze({ ...configFrom({ ...TEST_SETTINGS, ...overrides }), ...TEST_HASHING_COSTS });
 }
 
 export interface Response<T = any> {
@@ -97,7 +98,7 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(options: { config?: Partial<Config>; refusalSleep?: Sleep } = {}): Promise<TestContext> {
+export async function buildTestApp(options: { config?: TestConfigOverrides; refusalSleep?: Sleep } = {}): Promise<TestContext> {
   const database = await testDatabase();
   await resetDatabase(database);
   return startApp(database, new TestClock(), options.config, options.refusalSleep);
@@ -108,13 +109,18 @@ export async function buildTestApp(options: { config?: Partial<Config>; refusalS
  * would be: it shares nothing in memory with `t`. Close it before `t`. `database` may be another
  * connection to the same database (test-database.ts `peerDatabase`).
  */
-export function buildPeerApp(t: TestContext, config: Partial<Config> = {}, database: Database = t.database): Promise<TestContext> {
+export function buildPeerApp(t: TestContext, config: TestConfigOverrides = {}, database: Database = t.database): Promise<TestContext> {
   return startApp(database, t.clock, config);
 }
 
-async function startApp(database: Database, clock: TestClock, config: Partial<Config> = {}, refusalSleep?: Sleep): Promise<TestContext> {
-  // TEST_LOG=debug shows the service's log lines while debugging a test.
-  const logLevel = process.env.TEST_LOG;
+async function startApp(
+  database: Database,
+  clock: TestClock,
+  config: TestConfigOverrides = {},
+  refusalSleep?: Sleep,
+): Promise<TestContext> {
+  // TEST_LOG=debug shows the service's log lines while debugging a test (configFrom checks the level).
+  const logLevel = process.env.TEST_LOG as Config['logLevel'] | undefined;
   const app = await buildApp({
     config: testConfig({ ...(logLevel ? { logLevel } : {}), ...config }),
     database,

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, startupWarnings } from '../../src/config.js';
+import { ConfigError, configFrom, loadConfig, SETTINGS, startupWarnings, type Config } from '../../src/config.js';
 
 const KEY = Buffer.alloc(32, 1).toString('base64');
 
@@ -123,6 +124,103 @@ describe('loadConfig', () => {
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as ConfigError).message).toContain(variable);
     expect((error as ConfigError).message).not.toContain('\n');
+  });
+});
+
+function refusal(build: () => Config): ConfigError {
+  try {
+    build();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configFrom', () => {
+  it('gives what loadConfig gives for the same settings, unset ones at their defaults', () => {
+    expect(configFrom({})).toEqual(loadConfig({}));
+    const env = { HOST: '::1', PORT: '8080', TRUST_PROXY: '10.0.0.0/8', CORS_ORIGINS: 'https://app.example.com/' };
+    const typed = { host: '::1', port: 8080, trustProxy: '10.0.0.0/8', corsOrigins: ['https://app.example.com/'] };
+    expect(configFrom(typed)).toEqual(loadConfig(env));
+    expect(configFrom(typed).publicBaseUrl).toBe('http://[::1]:8080');
+    expect(Object.isFrozen(configFrom({}))).toBe(true);
+  });
+
+  it('normalises as loadConfig does', () => {
+    const config = configFrom({ publicBaseUrl: 'https://reports.example.com//', corsOrigins: ['http://localhost:5173/'] });
+    expect(config.publicBaseUrl).toBe('https://reports.example.com');
+    expect(config.corsOrigins).toEqual(['http://localhost:5173']);
+  });
+
+  it.each([
+    [{ port: 70_000 }, 'PORT'],
+    [{ port: 1.5 }, 'PORT'],
+    [{ renderMaxEntries: 0 }, 'RENDER_MAX_ENTRIES'],
+    [{ passcodeIterations: 1_000 }, 'PASSCODE_PBKDF2_ITERATIONS'],
+    [{ passwordScryptLogN: 10 }, 'PASSWORD_SCRYPT_LOG_N'],
+    [{ overloadEventLoopDelayMs: 10 }, 'OVERLOAD_EVENT_LOOP_DELAY_MS'],
+    [{ metricsToken: 'short' }, 'METRICS_TOKEN'],
+    [{ bootstrapAdminToken: 'x'.repeat(31) + '#' }, 'BOOTSTRAP_ADMIN_TOKEN'],
+    [{ publicBaseUrl: 'ftp://x' }, 'PUBLIC_BASE_URL'],
+    [{ corsOrigins: ['https://app.example.com/path'] }, 'CORS_ORIGINS'],
+    [{ trustProxy: 'anything' }, 'TRUST_PROXY'],
+    [{ shareKey: Buffer.alloc(16) }, 'SHARE_KEY'],
+    [{ databaseUrl: 'postgres://x@y/z' }, 'SHARE_KEY'],
+    [{ logLevel: 'loud' as Config['logLevel'] }, 'LOG_LEVEL'],
+  ])('refuses %j naming %s, as start-up would', (values, variable) => {
+    const error = refusal(() => configFrom(values));
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`));
+  });
+
+  it('keeps a secret out of the message', () => {
+    expect(refusal(() => configFrom({ metricsToken: 'short-secret' })).message).not.toContain('short-secret');
+    expect(refusal(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).message).not.toContain('hunter2');
+  });
+});
+
+/**
+ * The README's configuration table, row by row: the variables a row names (one, or a few sharing
+ * the row), its meaning, and its defaults (one per variable, in the same order).
+ */
+function readmeRows(): { variables: string[]; meaning: string; defaults: string[] }[] {
+  const readme = readFileSync('README.md', 'utf8');
+  const section = readme.slice(readme.indexOf('## Configuration'));
+  const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| variable |')));
+  return table
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [variables = '', meaning = '', defaults = ''] = line.slice(2, -2).split(' | ');
+      const names = [...variables.matchAll(/`([A-Z0-9_]+)`/g)].map((match) => match[1] ?? '');
+      return { variables: names, meaning, defaults: names.length > 1 ? defaults.split(', ') : [defaults] };
+    });
+}
+
+/** How the README's default column starts for a setting: its default value, or "unset". */
+function documentedDefault(value: unknown): string {
+  const unset = value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0);
+  return unset ? 'unset' : `\`${value as string | number}\``;
+}
+
+describe('the README configuration table', () => {
+  const rows = readmeRows();
+  const documented = new Map(rows.flatMap((row) => row.variables.map((variable, index) => [variable, { row, index }] as const)));
+
+  it('lists every variable of the schema once, and nothing else', () => {
+    const variables = rows.flatMap((row) => row.variables);
+    expect(new Set(variables).size).toBe(variables.length);
+    expect([...variables].sort()).toEqual(SETTINGS.map(([, schema]) => schema.env).sort());
+  });
+
+  it.each(SETTINGS.map(([, schema]) => [schema.env, schema] as const))('shows %s with its default and description', (variable, schema) => {
+    const entry = documented.get(variable);
+    expect(entry, `${variable} is not in the README's table`).toBeDefined();
+    const { row, index } = entry!;
+    expect(row.defaults).toHaveLength(row.variables.length);
+    expect(row.defaults[index]?.startsWith(documentedDefault(schema.default)), `default of ${variable}: ${row.defaults[index]}`).toBe(true);
+    expect(row.meaning).toBe(schema.description);
   });
 });
 
