@@ -172,7 +172,7 @@ export const ConfigSchema = Type.Object({
     minimum: 0,
     maximum: 1_000_000,
     description:
-      'request units per minute per user, shared by all their API tokens and sessions (a read 1, a write 3, a render, version diff or share mint 10; every 32 KiB of a request body one more); `0` is off',
+      'request units per minute per user, shared by all their API tokens and sessions (a read 1, a write 3, a render, version diff or share mint 10; every 32 KiB of a request body, and of what a render or diff read and made, one more); `0` is off',
   }),
   renderUserConcurrency: Type.Integer({
     env: 'RENDER_USER_CONCURRENCY',
