@@ -16,7 +16,7 @@ import { DateTime } from 'luxon';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { generateSecret } from '../src/lib/tokens.js';
-import { createClient, type ApiClient } from '../src/cli/api-client.js';
+import { createChronicleClient, unwrap, type ChronicleClient } from '../packages/client/src/index.js';
 
 const { values: args } = parseArgs({ options: { exit: { type: 'boolean', default: false }, port: { type: 'string' } } });
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -72,7 +72,7 @@ interface Person {
   timezone: string;
   id: string;
   token: string;
-  api: ApiClient;
+  api: ChronicleClient;
 }
 
 const PEOPLE = [
@@ -262,14 +262,17 @@ const cleanUp = async () => {
 };
 
 try {
-  const admin = createClient(base, adminToken);
+  const client = (token: string) => createChronicleClient({ baseUrl: base, token });
+  const admin = client(adminToken);
 
   stage('Creating the team: six people in five time zones');
   const people = new Map<Key, Person>();
   for (const p of PEOPLE) {
-    const user = await admin.post<{ id: string }>('/api/v1/users', { name: p.name, email: p.email, timezone: p.timezone });
-    const token = await admin.post<{ token: string }>(`/api/v1/users/${user.id}/tokens`, { scopes: ['read', 'write'], name: 'demo' });
-    people.set(p.key, { ...p, id: user.id, token: token.token, api: createClient(base, token.token) });
+    const user = await unwrap(admin.POST('/api/v1/users', { body: { name: p.name, email: p.email, timezone: p.timezone } }));
+    const token = await unwrap(
+      admin.POST('/api/v1/users/{id}/tokens', { params: { path: { id: user.id } }, body: { scopes: ['read', 'write'], name: 'demo' } }),
+    );
+    people.set(p.key, { ...p, id: user.id, token: token.token, api: client(token.token) });
   }
   const who = (key: Key) => must(people.get(key), key);
 
@@ -277,14 +280,22 @@ try {
   const workspaces: { id: string; plan: (typeof WORKSPACES)[number]; projects: Map<string, string> }[] = [];
   for (const plan of WORKSPACES) {
     const owner = who(plan.owner).api;
-    const ws = await owner.post<{ id: string }>('/api/v1/workspaces', { name: plan.name });
-    for (const key of plan.admins) await owner.put(`/api/v1/workspaces/${ws.id}/members/${who(key).id}`, { role: 'admin' });
-    for (const key of plan.members) await owner.put(`/api/v1/workspaces/${ws.id}/members/${who(key).id}`, { role: 'member' });
+    const ws = await unwrap(owner.POST('/api/v1/workspaces', { body: { name: plan.name } }));
+    const member = (key: Key, role: 'admin' | 'member') =>
+      unwrap(
+        owner.PUT('/api/v1/workspaces/{id}/members/{userId}', { params: { path: { id: ws.id, userId: who(key).id } }, body: { role } }),
+      );
+    for (const key of plan.admins) await member(key, 'admin');
+    for (const key of plan.members) await member(key, 'member');
     const projects = new Map<string, string>();
     for (const project of plan.projects) {
-      const created = await owner.post<{ id: string }>(`/api/v1/workspaces/${ws.id}/projects`, { name: project.name });
+      const created = await unwrap(
+        owner.POST('/api/v1/workspaces/{id}/projects', { params: { path: { id: ws.id } }, body: { name: project.name } }),
+      );
       projects.set(project.name, created.id);
-      for (const key of project.people) await owner.put(`/api/v1/projects/${created.id}/members/${who(key).id}`);
+      for (const key of project.people) {
+        await unwrap(owner.PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: created.id, userId: who(key).id } } }));
+      }
     }
     workspaces.push({ id: ws.id, plan, projects });
   }
@@ -297,7 +308,7 @@ try {
     const list = must(byWorkspace.get(w.id), 'entry list');
     for (let i = 0; i < list.length; i += 1000) {
       const batch = list.slice(i, i + 1000);
-      await who(w.plan.owner).api.post('/api/v1/time-entries/batch', { entries: batch });
+      await unwrap(who(w.plan.owner).api.POST('/api/v1/time-entries/batch', { body: { entries: batch } }));
       done += batch.length;
       say(`      ${done}/${total} entries`);
     }
@@ -307,25 +318,32 @@ try {
   const amara = who('amara');
   const northwind = must(workspaces[0], 'workspace');
   const team = [...people.values()].map((p) => p.id);
-  const templates = await amara.api.get<{ id: string; name: string; builtIn: boolean }[]>('/api/v1/templates');
+  const templates = await unwrap(amara.api.GET('/api/v1/templates'));
   const reports: { id: string; name: string; reportContentId: string }[] = [];
   for (const template of templates.filter((t) => t.builtIn)) {
-    const report = await amara.api.post<{ id: string; name: string; reportContentId: string }>('/api/v1/reports', {
-      name: template.name === 'Timesheet' ? 'Website relaunch timesheet, last month' : `Northwind ${template.name.toLowerCase()}`,
-      templateId: template.id,
-      filters: {
-        workspaceIds: [northwind.id],
-        userIds: team,
-        dateRange: template.name === 'Weekly status' ? 'last_week' : 'last_month',
-        // The timesheet covers the relaunch only, so the people on that project may receive it.
-        ...(template.name === 'Timesheet'
-          ? {
-              projectIds: [must(northwind.projects.get('Website relaunch'), 'project'), must(northwind.projects.get('Support'), 'project')],
-            }
-          : {}),
-      },
-      note: template.name === 'Summary' ? 'Numbers for the monthly review. Support time is **not** billable.' : null,
-    });
+    const report = await unwrap(
+      amara.api.POST('/api/v1/reports', {
+        body: {
+          name: template.name === 'Timesheet' ? 'Website relaunch timesheet, last month' : `Northwind ${template.name.toLowerCase()}`,
+          templateId: template.id,
+          filters: {
+            workspaceIds: [northwind.id],
+            userIds: team,
+            dateRange: template.name === 'Weekly status' ? 'last_week' : 'last_month',
+            // The timesheet covers the relaunch only, so the people on that project may receive it.
+            ...(template.name === 'Timesheet'
+              ? {
+                  projectIds: [
+                    must(northwind.projects.get('Website relaunch'), 'project'),
+                    must(northwind.projects.get('Support'), 'project'),
+                  ],
+                }
+              : {}),
+          },
+          note: template.name === 'Summary' ? 'Numbers for the monthly review. Support time is **not** billable.' : null,
+        },
+      }),
+    );
     reports.push(report);
     say(`      ${report.name}`);
   }
@@ -335,28 +353,42 @@ try {
     reports.find((r) => r.name.includes('timesheet')),
     'timesheet',
   );
-  await amara.api.post(`/api/v1/reports/${timesheet.id}/send`, {
-    recipientUserIds: [who('luis').id, who('sofia').id],
-    message: "Here is last month's timesheet. Please check your hours before Friday's invoicing run.",
-  });
-  const openShare = await amara.api.post<{ url: string }>(`/api/v1/reports/${timesheet.id}/shares`, {});
+  await unwrap(
+    amara.api.POST('/api/v1/reports/{id}/send', {
+      params: { path: { id: timesheet.id } },
+      body: {
+        recipientUserIds: [who('luis').id, who('sofia').id],
+        message: "Here is last month's timesheet. Please check your hours before Friday's invoicing run.",
+      },
+    }),
+  );
+  const openShare = await unwrap(amara.api.POST('/api/v1/reports/{id}/shares', { params: { path: { id: timesheet.id } }, body: {} }));
   const PASSCODE = 'northwind-demo';
   const summary = reports.find((r) => r.name.includes('summary')) ?? timesheet;
-  const lockedShare = await amara.api.post<{ url: string }>(`/api/v1/reports/${summary.id}/shares`, {
-    passcode: PASSCODE,
-    expiresInDays: 30,
-  });
+  const lockedShare = await unwrap(
+    amara.api.POST('/api/v1/reports/{id}/shares', {
+      params: { path: { id: summary.id } },
+      body: { passcode: PASSCODE, expiresInDays: 30 },
+    }),
+  );
   const content = timesheet.reportContentId;
-  const question = await who('luis').api.post<{ id: string }>(`/api/v1/report-contents/${content}/comments`, {
-    body: 'Looks right to me. The **Data platform** total is higher than I expected: was the backfill counted twice?',
-  });
-  await amara.api.post(`/api/v1/report-contents/${content}/comments`, {
-    body: 'No, that was the week of the ingestion outage. See the entries of the 14th.',
-  });
-  await who('sofia').api.post(`/api/v1/report-contents/${content}/comments`, { body: 'Mine are correct. Thanks!' });
-  await who('luis').api.put(`/api/v1/report-contents/${content}/reactions`, { emoji: 'rocket' });
-  await who('sofia').api.put(`/api/v1/report-contents/${content}/reactions`, { emoji: '+1' });
-  await amara.api.put(`/api/v1/report-contents/${content}/comments/${question.id}/reactions`, { emoji: 'eyes' });
+  const onContent = { params: { path: { id: content } } };
+  const comment = (key: Key, text: string) =>
+    unwrap(who(key).api.POST('/api/v1/report-contents/{id}/comments', { ...onContent, body: { body: text } }));
+  const question = await comment(
+    'luis',
+    'Looks right to me. The **Data platform** total is higher than I expected: was the backfill counted twice?',
+  );
+  await comment('amara', 'No, that was the week of the ingestion outage. See the entries of the 14th.');
+  await comment('sofia', 'Mine are correct. Thanks!');
+  await unwrap(who('luis').api.PUT('/api/v1/report-contents/{id}/reactions', { ...onContent, body: { emoji: 'rocket' } }));
+  await unwrap(who('sofia').api.PUT('/api/v1/report-contents/{id}/reactions', { ...onContent, body: { emoji: '+1' } }));
+  await unwrap(
+    amara.api.PUT('/api/v1/report-contents/{id}/comments/{commentId}/reactions', {
+      params: { path: { id: content, commentId: question.id } },
+      body: { emoji: 'eyes' },
+    }),
+  );
 
   stage(`Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const luis = who('luis');

@@ -275,7 +275,7 @@ describe('chronicle report render', () => {
   it('exits 1 with the server’s reason for a workspace the caller is not in, 2 without a date range', async () => {
     const outsider = await runCli(['report', 'render', '-t', 'Timesheet', '-w', 'no-such', '--preset', 'last_month'], as(ana.token));
     expect(outsider.code).toBe(1);
-    expect(outsider.stderr).toMatch(/POST \/api\/v1\/reports\/preview: 4\d\d/);
+    expect(outsider.stderr).toMatch(/^chronicle: 4\d\d [A-Z][a-z]+/m);
     const noRange = await runCli(['report', 'render', '-t', 'Timesheet', '-w', ws], as(ana.token));
     expect(noRange.code).toBe(2);
     const badPreset = await runCli(['report', 'render', '-t', 'Timesheet', '-w', ws, '--preset', 'someday'], as(ana.token));

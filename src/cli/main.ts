@@ -4,7 +4,7 @@
  */
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { ApiError } from './api-client.js';
+import { ChronicleError } from './api-client.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, FailedError, UsageError } from './cli-errors.js';
 import { buildProgram } from './program.js';
 
@@ -26,9 +26,9 @@ async function main(argv: string[]): Promise<number> {
       io.err(`chronicle: ${error.message}`);
       return EXIT_USAGE;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof ChronicleError) {
       io.err(`chronicle: ${error.message}`);
-      for (const e of error.problem.errors ?? []) io.err(`  ${e.path}: ${e.message}`);
+      for (const e of error.errors) io.err(`  ${e.path}: ${e.message}`);
       return EXIT_FAILED;
     }
     if (error instanceof FailedError) {

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DATE_PRESETS } from '../render/date-range.js';
-import { clientFromEnv, type ApiClient } from './api-client.js';
+import { clientFromEnv, unwrap, type ChronicleClient } from './api-client.js';
 import { FailedError, UsageError } from './cli-errors.js';
 import { DATE_FORMATS, type DateFormat } from './import/formats.js';
 import { runImport, type Output } from './import/run-import.js';
@@ -25,7 +25,7 @@ function integer(min: number, max: number) {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function buildProgram(io: ProgramIo): Command {
-  const api = (): ApiClient => clientFromEnv(io.env);
+  const api = (): ChronicleClient => clientFromEnv(io.env);
   const program = new Command('chronicle')
     .description('Chronicle from the command line: imports, report renders and operator tasks.')
     .addHelpText(
@@ -116,24 +116,24 @@ export function buildProgram(io: ProgramIo): Command {
       }) => {
         const dateRange = dateRangeOf(opts);
         const client = api();
-        const templates = await client.get<{ id: string; name: string }[]>('/api/v1/templates');
+        const templates = await unwrap(client.GET('/api/v1/templates'));
         const template =
           templates.find((t) => t.id === opts.template) ?? templates.find((t) => t.name.toLowerCase() === opts.template.toLowerCase());
-        const preview = await client.post<{
-          renderedMarkdown: string;
-          totalMinutes: number;
-          filters: { dateRange: { from: string; to: string } };
-        }>('/api/v1/reports/preview', {
-          name: opts.name,
-          templateId: template?.id ?? opts.template,
-          filters: {
-            workspaceIds: opts.workspace,
-            dateRange,
-            ...(opts.user ? { userIds: opts.user } : {}),
-            ...(opts.project ? { projectIds: opts.project } : {}),
-            ...(opts.tag ? { tags: opts.tag } : {}),
-          },
-        });
+        const preview = await unwrap(
+          client.POST('/api/v1/reports/preview', {
+            body: {
+              name: opts.name,
+              templateId: template?.id ?? opts.template,
+              filters: {
+                workspaceIds: opts.workspace,
+                dateRange,
+                ...(opts.user ? { userIds: opts.user } : {}),
+                ...(opts.project ? { projectIds: opts.project } : {}),
+                ...(opts.tag ? { tags: opts.tag } : {}),
+              },
+            },
+          }),
+        );
         const { from, to } = preview.filters.dateRange;
         if (opts.out) {
           await writeFile(opts.out, preview.renderedMarkdown);
@@ -155,12 +155,16 @@ export function buildProgram(io: ProgramIo): Command {
     .option('--instance-admin', 'make the user an instance admin', false)
     .option('--json', 'print the whole user as JSON', false)
     .action(async (opts: { name: string; email: string; timezone?: string; instanceAdmin: boolean; json: boolean }) => {
-      const user = await api().post<{ id: string }>('/api/v1/users', {
-        name: opts.name,
-        email: opts.email,
-        ...(opts.timezone ? { timezone: opts.timezone } : {}),
-        ...(opts.instanceAdmin ? { instanceAdmin: true } : {}),
-      });
+      const user = await unwrap(
+        api().POST('/api/v1/users', {
+          body: {
+            name: opts.name,
+            email: opts.email,
+            ...(opts.timezone ? { timezone: opts.timezone } : {}),
+            ...(opts.instanceAdmin ? { instanceAdmin: true } : {}),
+          },
+        }),
+      );
       io.out(opts.json ? JSON.stringify(user, null, 2) : user.id);
     });
 
@@ -175,19 +179,20 @@ export function buildProgram(io: ProgramIo): Command {
     .option('--expires-in-days <n>', 'days until it expires (1-365; default: never)', integer(1, 365))
     .option('--json', 'print the token with its details as JSON', false)
     .action(async (opts: { user?: string; scopes: string; name?: string; expiresInDays?: number; json: boolean }) => {
-      const scopes = [...new Set(opts.scopes.split(',').map((s) => s.trim()))];
-      if (scopes.length === 0 || scopes.some((s) => s !== 'read' && s !== 'write')) {
-        throw new UsageError('--scopes must be read, write or read,write.');
-      }
+      const given = [...new Set(opts.scopes.split(',').map((s) => s.trim()))];
+      const scopes = given.filter((s): s is 'read' | 'write' => s === 'read' || s === 'write');
+      if (scopes.length === 0 || scopes.length !== given.length) throw new UsageError('--scopes must be read, write or read,write.');
       const client = api();
-      const userId = opts.user ?? (await client.get<{ id: string }>('/api/v1/me')).id;
-      const token = await client.post<{ token: string; id: string; expiresAt: string | null }>(
-        `/api/v1/users/${encodeURIComponent(userId)}/tokens`,
-        {
-          scopes,
-          ...(opts.name ? { name: opts.name } : {}),
-          ...(opts.expiresInDays ? { expiresInDays: opts.expiresInDays } : {}),
-        },
+      const userId = opts.user ?? (await unwrap(client.GET('/api/v1/me'))).id;
+      const token = await unwrap(
+        client.POST('/api/v1/users/{id}/tokens', {
+          params: { path: { id: userId } },
+          body: {
+            scopes,
+            ...(opts.name ? { name: opts.name } : {}),
+            ...(opts.expiresInDays ? { expiresInDays: opts.expiresInDays } : {}),
+          },
+        }),
       );
       io.out(opts.json ? JSON.stringify(token, null, 2) : token.token);
     });
@@ -203,9 +208,13 @@ export function buildProgram(io: ProgramIo): Command {
   return program;
 }
 
-function dateRangeOf(opts: { preset?: string; from?: string; to?: string }): string | { from: string; to: string } {
+type DatePreset = (typeof DATE_PRESETS)[number];
+const isDatePreset = (value: string): value is DatePreset => (DATE_PRESETS as readonly string[]).includes(value);
+
+function dateRangeOf(opts: { preset?: string; from?: string; to?: string }): DatePreset | { from: string; to: string } {
   if (opts.preset && (opts.from || opts.to)) throw new UsageError('Give either --preset or --from and --to, not both.');
-  if (opts.preset) return opts.preset;
+  // Commander already refused any other preset.
+  if (opts.preset && isDatePreset(opts.preset)) return opts.preset;
   if (opts.from && opts.to) return { from: opts.from, to: opts.to };
   throw new UsageError('Give a date range: --preset, or --from and --to.');
 }

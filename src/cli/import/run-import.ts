@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { IANAZone } from 'luxon';
-import { ApiError, type ApiClient } from '../api-client.js';
+import { ChronicleError, unwrap, type ChronicleClient } from '../api-client.js';
 import { FailedError, UsageError } from '../cli-errors.js';
 import { createProgress } from '../progress.js';
 import type { DateFormat, ExportFormat, Field } from './formats.js';
@@ -31,11 +31,6 @@ export interface ImportSummary {
   failed: number;
 }
 
-interface Me {
-  id: string;
-  email: string;
-  timezone: string;
-}
 interface Member {
   userId: string;
   email: string;
@@ -65,7 +60,7 @@ export interface Output {
 
 const describe = (p: RowProblem) => `line ${p.line}${p.column ? `, column "${p.column}"` : ''}: ${p.message}`;
 
-export async function runImport(api: ApiClient, options: ImportOptions, io: Output): Promise<ImportSummary> {
+export async function runImport(api: ChronicleClient, options: ImportOptions, io: Output): Promise<ImportSummary> {
   let text: string;
   try {
     text = await readFile(options.file, 'utf8');
@@ -73,7 +68,7 @@ export async function runImport(api: ApiClient, options: ImportOptions, io: Outp
     throw new UsageError(`Cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 
-  const me = await api.get<Me>('/api/v1/me');
+  const me = await unwrap(api.GET('/api/v1/me'));
   const timezone = options.timezone ?? me.timezone;
   if (!IANAZone.isValidZone(timezone))
     throw new UsageError(`--timezone: unknown time zone "${timezone}" (an IANA name such as Europe/Berlin).`);
@@ -129,7 +124,7 @@ export async function runImport(api: ApiClient, options: ImportOptions, io: Outp
   const roles = new Map(members.map((m) => [m.userId, m.role]));
   const projectMembers = new Map<string, Set<string>>();
   for (const id of new Set(planned.flatMap((p) => (p.project && 'id' in p.project ? [p.project.id] : [])))) {
-    const list = await api.get<{ userId: string }[]>(`/api/v1/projects/${id}/members`);
+    const list = await unwrap(api.GET('/api/v1/projects/{id}/members', { params: { path: { id } } }));
     projectMembers.set(id, new Set(list.map((m) => m.userId)));
   }
   const toSend = planned.filter((p) => {
@@ -164,12 +159,15 @@ export async function runImport(api: ApiClient, options: ImportOptions, io: Outp
 
   const created = new Map<string, string>();
   for (const name of toCreate) {
-    const project = await api.post<Project>(`/api/v1/workspaces/${options.workspace}/projects`, { name });
+    const project = await unwrap(
+      api.POST('/api/v1/workspaces/{id}/projects', { params: { path: { id: options.workspace } }, body: { name } }),
+    );
     created.set(name, project.id);
     io.err(`created project "${name}"`);
     const users = new Set(toSend.filter((p) => p.project && 'create' in p.project && p.project.create === name).map((p) => p.userId));
     for (const userId of users) {
-      if (!isAdmin(roles.get(userId))) await api.put(`/api/v1/projects/${project.id}/members/${userId}`);
+      if (!isAdmin(roles.get(userId)))
+        await unwrap(api.PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: project.id, userId } } }));
     }
   }
 
@@ -186,11 +184,11 @@ export async function runImport(api: ApiClient, options: ImportOptions, io: Outp
       tags: row.tags,
     }));
     try {
-      await api.post('/api/v1/time-entries/batch', { entries });
+      await unwrap(api.POST('/api/v1/time-entries/batch', { body: { entries } }));
     } catch (error) {
       progress.stop();
-      if (!(error instanceof ApiError)) throw error;
-      for (const e of error.problem.errors ?? []) {
+      if (!(error instanceof ChronicleError)) throw error;
+      for (const e of error.errors) {
         const row = e.index === undefined ? undefined : batch[e.index]?.row;
         const field = /^\/entries\/\d+\/(\w+)/.exec(e.path)?.[1] ?? '';
         io.err(
@@ -203,7 +201,7 @@ export async function runImport(api: ApiClient, options: ImportOptions, io: Outp
       io.out(`Imported ${summary.imported} entries, skipped ${summary.skipped}, failed ${summary.failed}.`);
       const done = summary.imported > 0 ? `${lines(toSend.slice(0, offset))} were imported; ` : '';
       throw new FailedError(
-        `The server refused the batch of ${lines(batch)} (${error.problem.detail ?? error.problem.status}); nothing of it was stored. ` +
+        `The server refused the batch of ${lines(batch)} (${error.detail ?? error.status}); nothing of it was stored. ` +
           `${done}the rest was not sent.`,
       );
     }
@@ -225,14 +223,15 @@ const SERVER_FIELDS: Record<string, Field> = {
   tags: 'tags',
 };
 
-async function workspaceDirectory(api: ApiClient, workspaceId: string): Promise<[Member[], Project[]]> {
+async function workspaceDirectory(api: ChronicleClient, workspaceId: string): Promise<[Member[], Project[]]> {
+  const path = { id: workspaceId };
   try {
     return await Promise.all([
-      api.get<Member[]>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/members`),
-      api.get<Project[]>(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/projects`),
+      unwrap(api.GET('/api/v1/workspaces/{id}/members', { params: { path } })),
+      unwrap(api.GET('/api/v1/workspaces/{id}/projects', { params: { path } })),
     ]);
   } catch (error) {
-    if (error instanceof ApiError && error.problem.status === 404) {
+    if (error instanceof ChronicleError && error.status === 404) {
       throw new FailedError(`Workspace ${workspaceId} does not exist or you are not a member of it.`);
     }
     throw error;
