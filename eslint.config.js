@@ -2,6 +2,8 @@
 // Prettier's business (eslint-config-prettier turns off the rules that would disagree with it).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -22,12 +24,58 @@ export default tseslint.config(
   // Import boundaries (CONTRIBUTING.md "The layout"): the web app and the server share code only
   // through packages/, a package imports no application code, and SQL never reaches up into the
   // features that use it.
+  // No import cycles, in the server and in the web app.
+  {
+    files: ['src/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx', 'packages/*/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // TypeScript's ESM imports name the emitted `.js`; the files are `.ts` and `.tsx`.
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
   {
     files: ['web/**/*.ts', 'web/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
     rules: {
+      // The rules of hooks; the React Compiler's stricter rules wait until the app is compiled by it.
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '^(\\.\\./)+(src|test|bench|scripts)/', message: 'The web app imports packages/, never the server.' }] },
+      ],
+    },
+  },
+  // The web app's layout (docs/web.md "The code"): the shell (app/) composes features; features
+  // build on lib/ and components/; lib/ and components/ know no feature and no shell.
+  {
+    files: ['web/src/features/**/*.tsx', 'web/src/features/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+(src|test|bench|scripts)/', message: 'The web app imports packages/, never the server.' },
+            { regex: '(^|/)app/', message: 'A feature never imports the app shell; read the session from lib/session.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/src/lib/**', 'web/src/components/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+(src|test|bench|scripts)/', message: 'The web app imports packages/, never the server.' },
+            { regex: '(^|/)(app|features)/', message: 'lib/ and components/ know no feature and no shell.' },
+          ],
+        },
       ],
     },
   },

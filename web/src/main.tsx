@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app.js';
+import { App } from './app/app.js';
 import './styles.css';
 
 const root = document.getElementById('root');

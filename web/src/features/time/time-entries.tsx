@@ -1,7 +1,7 @@
 /** Time entries: a filtered, paged list; add and edit. */
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { api, type TimeEntry } from '../api.js';
-import { useTitle } from '../app.js';
+import { api, type TimeEntry } from '../../lib/api.js';
+import { useTitle } from '../../lib/session.js';
 import {
   ErrorMessage,
   Field,
@@ -14,7 +14,7 @@ import {
   InputField,
   SelectField,
   FilterForm,
-} from '../ui.js';
+} from '../../components/ui/ui.js';
 
 const PAGE = 50;
 

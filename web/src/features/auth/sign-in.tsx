@@ -1,6 +1,6 @@
 import { useState, type SyntheticEvent } from 'react';
-import { api, type User } from '../api.js';
-import { ErrorMessage, useAction, InputField } from '../ui.js';
+import { api, type User } from '../../lib/api.js';
+import { ErrorMessage, useAction, InputField } from '../../components/ui/ui.js';
 
 export function SignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   const [email, setEmail] = useState('');

@@ -1,8 +1,8 @@
 /** New report and edit: template, workspaces, projects, people, tags, period, with a live preview. */
 import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
-import { api, type FiltersInput, type Member, type ProjectListItem, type Report } from '../api.js';
-import { useSession, useTitle } from '../app.js';
-import { Link, navigate } from '../router.js';
+import { api, type FiltersInput, type Member, type ProjectListItem, type Report } from '../../lib/api.js';
+import { useSession, useTitle } from '../../lib/session.js';
+import { Link, navigate } from '../../lib/router.js';
 import {
   CheckGroup,
   ErrorMessage,
@@ -15,7 +15,7 @@ import {
   useAction,
   useLoad,
   useLivePreview,
-} from '../ui.js';
+} from '../../components/ui/ui.js';
 
 const PRESETS: { value: string; label: string }[] = [
   { value: 'today', label: 'Today' },
@@ -58,7 +58,8 @@ function ReportFormBody({ report }: { report: Report | null }) {
   }, [templates.data, templateId]);
   useEffect(() => {
     if (workspaceIds.length === 0 && workspaces.data?.[0]) setWorkspaceIds([workspaces.data[0].id]);
-    // Only when the list arrives.
+    // Only when the list arrives: a user who then clears every workspace is not overruled.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [workspaces.data]);
 
   const options = useLoad(async () => {

@@ -1,8 +1,8 @@
 /** Templates, for instance admins: list, enable and disable, edit the Liquid with errors and a preview. */
 import { useState, type SyntheticEvent } from 'react';
-import { api, type FiltersInput, type Template } from '../api.js';
-import { useTitle } from '../app.js';
-import { Link, navigate } from '../router.js';
+import { api, type FiltersInput, type Template } from '../../lib/api.js';
+import { useTitle } from '../../lib/session.js';
+import { Link, navigate } from '../../lib/router.js';
 import {
   ErrorMessage,
   Loading,
@@ -16,7 +16,7 @@ import {
   CheckField,
   SelectField,
   useLivePreview,
-} from '../ui.js';
+} from '../../components/ui/ui.js';
 
 export function Templates() {
   useTitle('Templates');

@@ -1,8 +1,19 @@
 import { useState } from 'react';
-import { api } from '../api.js';
-import { useTitle } from '../app.js';
-import { Link } from '../router.js';
-import { ErrorMessage, InputField, SelectField, Loading, formatDate, formatMinutes, Time, useLoad, Pager, FilterForm } from '../ui.js';
+import { api } from '../../lib/api.js';
+import { useTitle } from '../../lib/session.js';
+import { Link } from '../../lib/router.js';
+import {
+  ErrorMessage,
+  InputField,
+  SelectField,
+  Loading,
+  formatDate,
+  formatMinutes,
+  Time,
+  useLoad,
+  Pager,
+  FilterForm,
+} from '../../components/ui/ui.js';
 
 const PAGE = 20;
 

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { api } from '../api.js';
-import { useSession, useTitle } from '../app.js';
-import { Link } from '../router.js';
-import { ErrorMessage, Loading, ReportDocument, Time, useLoad } from '../ui.js';
-import { DiscussionPanel } from './discussion.js';
-import { SharePanel } from './links.js';
+import { api } from '../../lib/api.js';
+import { useSession, useTitle } from '../../lib/session.js';
+import { Link } from '../../lib/router.js';
+import { ErrorMessage, Loading, ReportDocument, Time, useLoad } from '../../components/ui/ui.js';
+import { DiscussionPanel } from '../discussion/discussion.js';
+import { SharePanel } from '../shares/links.js';
 
 export function Inbox() {
   useTitle('Inbox');

@@ -1,8 +1,8 @@
 /** A sent version's discussion: Markdown comments, one's own edited or deleted, and reactions toggled at once. */
 import { useState, type SyntheticEvent } from 'react';
-import { api, type Comment, type Discussion, type ReactionKey, type ReactionSummary } from '../api.js';
-import { useSession } from '../app.js';
-import { ConfirmDelete, ErrorMessage, Loading, Markdown, TextAreaField, Time, useAction, useLoad } from '../ui.js';
+import { api, type Comment, type Discussion, type ReactionKey, type ReactionSummary } from '../../lib/api.js';
+import { useSession } from '../../lib/session.js';
+import { ConfirmDelete, ErrorMessage, Loading, Markdown, TextAreaField, Time, useAction, useLoad } from '../../components/ui/ui.js';
 
 const REACTIONS: { key: ReactionKey; emoji: string; name: string }[] = [
   { key: '+1', emoji: '👍', name: 'Thumbs up' },

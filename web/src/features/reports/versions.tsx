@@ -1,7 +1,17 @@
 /** A report's version history: every version, any one of them shown, and what changed between two. */
 import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import { api, type GroupChange, type Report, type Version, type VersionDiff } from '../api.js';
-import { ErrorMessage, Loaded, ReportDocument, SelectField, Time, formatDate, formatMinutes, useAction, useLoad } from '../ui.js';
+import { api, type GroupChange, type Report, type Version, type VersionDiff } from '../../lib/api.js';
+import {
+  ErrorMessage,
+  Loaded,
+  ReportDocument,
+  SelectField,
+  Time,
+  formatDate,
+  formatMinutes,
+  useAction,
+  useLoad,
+} from '../../components/ui/ui.js';
 
 export function VersionHistory({ report }: { report: Report }) {
   const versions = useLoad(() => api.versions(report.id), [report.id, report.version]);

@@ -1,7 +1,7 @@
 /** Public share links of a version: mint (passcode, expiry), copy, see views, revoke. */
 import { useState, type SyntheticEvent } from 'react';
-import { api, type Share } from '../api.js';
-import { CopyButton, ErrorMessage, Loading, Time, useAction, useLoad, InputField } from '../ui.js';
+import { api, type Share } from '../../lib/api.js';
+import { CopyButton, ErrorMessage, Loading, Time, useAction, useLoad, InputField } from '../../components/ui/ui.js';
 
 export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string }) {
   const loaded = useLoad(() => (kind === 'report' ? api.reportShares(id) : api.inboxShares(id)), [kind, id]);

@@ -1,7 +1,7 @@
 import { useState, type SyntheticEvent } from 'react';
-import { api, type User } from '../api.js';
-import { navigate } from '../router.js';
-import { ErrorMessage, Field, useAction, InputField } from '../ui.js';
+import { api, type User } from '../../lib/api.js';
+import { navigate } from '../../lib/router.js';
+import { ErrorMessage, Field, useAction, InputField } from '../../components/ui/ui.js';
 
 const MIN_LENGTH = 12;
 

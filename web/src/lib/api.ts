@@ -4,7 +4,9 @@
  * checked against the API's paths, parameters and bodies; the screens use these names and types
  * and never build a URL themselves.
  */
-import { createChronicleClient, type components, type paths } from '../../packages/client/src/index.js';
+import { ChronicleError, createChronicleClient, unwrap, type components, type paths } from '../../../packages/client/src/index.js';
+
+export { ChronicleError };
 
 type Schemas = components['schemas'];
 export type SignedIn = Schemas['SignedIn'];
@@ -44,16 +46,8 @@ type BodyOf<P extends keyof paths, M extends 'post' | 'patch' | 'put'> = paths[P
   ? B
   : never;
 
-/** A problem+json answer (or a network failure) as an Error whose message is the problem's detail. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    detail: string,
-    readonly errors: { path: string; message: string }[] = [],
-  ) {
-    super(detail);
-  }
-}
+/** An error the app makes itself (no answer, or an answer it cannot use), in the client's one error type. */
+const appError = (status: number, title: string, detail: string) => new ChronicleError({ type: 'about:blank', title, status, detail });
 
 /** Called when the session has ended (401), so the app can go back to the sign-in screen. */
 let onUnauthorized: () => void = () => undefined;
@@ -70,8 +64,8 @@ interface Answer<T> {
 }
 
 /**
- * The answer's body and headers; an error answer becomes an ApiError carrying the problem's
- * detail and field errors (a 401 outside signing in also ends the app's session).
+ * The answer's body and headers; an error answer becomes the client's ChronicleError carrying the
+ * problem's detail and field errors (a 401 outside signing in also ends the app's session).
  */
 async function answer<T>(request: Promise<Answer<T>>): Promise<{ body: T; headers: Headers }> {
   let result: Answer<T>;
@@ -79,15 +73,11 @@ async function answer<T>(request: Promise<Answer<T>>): Promise<{ body: T; header
     result = await request;
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.');
+    throw appError(0, 'Network error', 'The server cannot be reached. Check your connection and try again.');
   }
-  const { data, error, response } = result;
-  if (!response.ok) {
-    const problem = (error ?? {}) as { detail?: string; errors?: { path: string; message: string }[] };
-    if (response.status === 401 && !response.url.endsWith('/api/v1/sessions')) onUnauthorized();
-    throw new ApiError(response.status, problem.detail ?? `The server answered ${response.status}.`, problem.errors ?? []);
-  }
-  return { body: data as T, headers: response.headers };
+  const { response } = result;
+  if (response.status === 401 && !response.url.endsWith('/api/v1/sessions')) onUnauthorized();
+  return { body: await unwrap(Promise.resolve(result)), headers: response.headers };
 }
 const call = async <T>(request: Promise<Answer<T>>): Promise<T> => (await answer(request)).body;
 /** A page of a list with the size of the whole list (X-Total-Count). */
@@ -167,7 +157,7 @@ export const api = {
   /** The route also serves Markdown (a download); this app asks for, and gets, the JSON form. */
   reportContent: async (contentId: string): Promise<ReportContent> => {
     const content = await call(client.GET('/api/v1/report-contents/{id}', id(contentId)));
-    if (typeof content === 'string') throw new ApiError(406, 'The server answered Markdown where JSON was asked for.');
+    if (typeof content === 'string') throw appError(406, 'Not Acceptable', 'The server answered Markdown where JSON was asked for.');
     return content;
   },
   diff: (reportId: string, from: string, to: string) =>

@@ -1,8 +1,8 @@
 /** One report: its current version, edit and delete, sending with its history, links, discussion. */
 import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
-import { api, type Report } from '../api.js';
-import { useSession, useTitle } from '../app.js';
-import { Link, navigate } from '../router.js';
+import { api, type Report } from '../../lib/api.js';
+import { useSession, useTitle } from '../../lib/session.js';
+import { Link, navigate } from '../../lib/router.js';
 import {
   CheckField,
   ConfirmDelete,
@@ -18,9 +18,9 @@ import {
   formatMinutes,
   useAction,
   useLoad,
-} from '../ui.js';
-import { DiscussionPanel } from './discussion.js';
-import { SharePanel } from './links.js';
+} from '../../components/ui/ui.js';
+import { DiscussionPanel } from '../discussion/discussion.js';
+import { SharePanel } from '../shares/links.js';
 import { VersionHistory } from './versions.js';
 
 export function ReportPage({ id }: { id: string }) {

@@ -1,8 +1,19 @@
 /** Settings: profile, password, API tokens, sessions; for instance admins also people and their set-password links. */
 import { useState, type SyntheticEvent } from 'react';
-import { api, type CreatedToken, type PasswordLink } from '../api.js';
-import { useSession, useTitle } from '../app.js';
-import { CopyButton, ErrorMessage, Field, Status, Time, useAction, useLoad, InputField, CheckField, Loaded } from '../ui.js';
+import { api, type CreatedToken, type PasswordLink } from '../../lib/api.js';
+import { useSession, useTitle } from '../../lib/session.js';
+import {
+  CopyButton,
+  ErrorMessage,
+  Field,
+  Status,
+  Time,
+  useAction,
+  useLoad,
+  InputField,
+  CheckField,
+  Loaded,
+} from '../../components/ui/ui.js';
 
 export function Settings() {
   useTitle('Settings');

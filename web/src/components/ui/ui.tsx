@@ -9,14 +9,20 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
-import { ApiError } from './api.js';
-import { markdownToSafeHtml, parseDocument } from '../../packages/document/src/index.js';
+import { ChronicleError } from '../../lib/api.js';
+import { markdownToSafeHtml, parseDocument } from '../../../../packages/document/src/index.js';
 
 /** A problem's detail (and each field error), announced where the action happened. */
 export function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;
-  const message = error instanceof Error ? error.message : 'Something went wrong.';
-  const fields = error instanceof ApiError ? error.errors : [];
+  // A problem's detail is written for people; the status line is for logs.
+  const message =
+    error instanceof ChronicleError
+      ? (error.detail ?? `The server answered ${error.status}.`)
+      : error instanceof Error
+        ? error.message
+        : 'Something went wrong.';
+  const fields = error instanceof ChronicleError ? error.errors : [];
   return (
     <div className="error" role="alert">
       <p>{message}</p>
@@ -73,6 +79,8 @@ export function useLivePreview<T>(request: ((signal: AbortSignal) => Promise<T>)
       window.clearTimeout(timer);
       controller.abort();
     };
+    // The caller's deps, as useEffect's own: the request is read through a ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready, ...deps]);
   return state;
 }
@@ -101,6 +109,8 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
     return () => {
       controller.abort();
     };
+    // The caller's deps, as useEffect's own: the loader is read through a ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   return {
     ...state,

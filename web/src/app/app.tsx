@@ -1,33 +1,18 @@
 /** The app's shell: who is signed in, the navigation with the unread count, and the screens. */
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, setUnauthorizedHandler, type User } from './api.js';
-import { Link, match, navigate, useLocation } from './router.js';
-import { ErrorMessage, Loading } from './ui.js';
-import { SignIn } from './screens/sign-in.js';
-import { SetPassword } from './screens/set-password.js';
-import { Inbox, InboxMessageScreen } from './screens/inbox.js';
-import { ReportList } from './screens/reports.js';
-import { ReportForm } from './screens/report-form.js';
-import { ReportPage } from './screens/report-page.js';
-import { TimeEntries } from './screens/time-entries.js';
-import { Templates, TemplateEditor } from './screens/templates.js';
-import { Settings } from './screens/settings.js';
-
-interface Session {
-  me: User;
-  unread: number;
-  refreshUnread: () => void;
-  setMe: (user: User) => void;
-}
-
-const SessionContext = createContext<Session | null>(null);
-
-/** The signed-in user and the inbox's unread count. */
-export function useSession(): Session {
-  const session = useContext(SessionContext);
-  if (!session) throw new Error('useSession outside the signed-in app');
-  return session;
-}
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { api, setUnauthorizedHandler, type User } from '../lib/api.js';
+import { Link, match, navigate, useLocation } from '../lib/router.js';
+import { SessionContext, useTitle } from '../lib/session.js';
+import { ErrorMessage, Loading } from '../components/ui/ui.js';
+import { SignIn } from '../features/auth/sign-in.js';
+import { SetPassword } from '../features/auth/set-password.js';
+import { Inbox, InboxMessageScreen } from '../features/inbox/inbox.js';
+import { ReportList } from '../features/reports/report-list.js';
+import { ReportForm } from '../features/reports/report-form.js';
+import { ReportPage } from '../features/reports/report-page.js';
+import { TimeEntries } from '../features/time/time-entries.js';
+import { Templates, TemplateEditor } from '../features/templates/templates.js';
+import { Settings } from '../features/settings/settings.js';
 
 export function App() {
   const { path } = useLocation();
@@ -85,12 +70,6 @@ function Page({ title, children }: { title: string; children: ReactNode }) {
       {children}
     </main>
   );
-}
-
-export function useTitle(title: string): void {
-  useEffect(() => {
-    document.title = `${title} · Chronicle`;
-  }, [title]);
 }
 
 const NAV: { to: string; label: string; admin?: boolean }[] = [
