@@ -78,7 +78,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const tightened = dataDir ? await initialiseDataDir(dataDir) : null;
   const notices = tightened
     ? [
-        `DATA_DIR ${dataDir} was open to other users: made ${tightened.directories} directories 0700 and ${tightened.files} files 0600 (docs/operations.md "Embedded engine").`,
+        `DATA_DIR ${dataDir} was open to other users: made ${tightened.directories} directories 0700 and ${tightened.files} files 0600 (docs/operations.md "The embedded engine").`,
       ]
     : [];
   const options = { postgresqlconf: PGLITE_SETTINGS };

@@ -25,8 +25,8 @@ export interface DataDirTightening {
 
 /**
  * A new data directory is created 0700 before anything is written into it. An existing one is
- * made private: it and every directory inside 0700, every file 0600 (docs/operations.md "Embedded
- * engine"); whoever can read there can read the database, and whoever can write there can replace
+ * made private: it and every directory inside 0700, every file 0600 (docs/operations.md "The
+ * embedded engine"); whoever can read there can read the database, and whoever can write there can replace
  * it or the share key. Only what cannot be fixed stops start-up: a directory or file owned by
  * another user (chmod is refused), or a DATA_DIR that is not a directory. Symbolic links are
  * neither followed nor changed. Returns what was changed, or null when nothing was.

@@ -2,7 +2,7 @@
  * What a client hears when Node's HTTP parser gives up on its connection before any route runs:
  * the request took longer than REQUEST_TIMEOUT_MS (headers or body never finished), its headers
  * were too large, or it was not HTTP. The answer is a problem+json like every other error
- * (docs/api.md "Errors"), then the connection is closed: nothing more can be read from it.
+ * (docs/api.md "Conventions"), then the connection is closed: nothing more can be read from it.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,14 +1,16 @@
 /**
- * Who may read what (docs/api.md "Workspaces and projects", "Time entries"), in one place. Every feature that needs a
- * membership, a project's readability or the entry read rule calls these.
+ * The facts access.ts decides on: roles, standings, and whether the parts of a predicate
+ * (modules/access/predicates.ts) hold, for explaining a refusal.
  */
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { projectMembers, projects, timeEntries, workspaceMembers } from '../db/schema.js';
+import { rowsOf } from '../db/rows.js';
+import { workspaceMembers } from '../db/schema.js';
+import { isAdminOfOnlyWorkspace, isMemberOfAll, type Arg } from '../modules/access/predicates.js';
 
 export type Role = 'owner' | 'admin' | 'member';
 
-/** "Workspace admin" in docs/api.md means role admin or owner. */
+/** "Workspace admin" in docs/api.md means role admin or owner (the TypeScript side of predicates.ts `isWorkspaceAdmin`). */
 export const isAdminRole = (role: Role | null | undefined): boolean => role === 'owner' || role === 'admin';
 
 export async function workspaceRole(db: Db, workspaceId: string, userId: string): Promise<Role | null> {
@@ -29,40 +31,40 @@ export async function workspaceRoles(db: Db, userId: string, workspaceIds: reado
   return new Map(rows.map((r) => [r.workspaceId, r.role]));
 }
 
-/** A project is readable by its members and by admins/owners of its workspace. */
-export async function canReadProject(db: Db, userId: string, projectId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ ok: sql<boolean>`true` })
-    .from(projects)
-    .where(and(eq(projects.id, projectId), projectReadableBy(userId)));
-  return row !== undefined;
+/** Whether each of the named conditions holds. */
+export type Facts<P> = { [K in keyof P]: boolean };
+
+/** A select list with one column per condition, named as the condition. */
+export const factColumns = (conditions: Record<string, SQL>): SQL =>
+  sql.join(
+    Object.entries(conditions).map(([name, condition]) => sql`${condition} as ${sql.identifier(name)}`),
+    sql`, `,
+  );
+
+/** Whether each of `conditions` holds, in one statement. */
+export async function factsOf<P extends Record<string, SQL>>(db: Db, conditions: P): Promise<Facts<P>> {
+  const [row] = rowsOf<Facts<P>>(await db.execute(sql`select ${factColumns(conditions)}`));
+  if (!row) throw new Error('a select without a from returned no row');
+  return row;
 }
 
 /**
- * SQL condition over `projects`: the user may read this project. `userId` may be a column (e.g.
- * `users.id`), so one query can apply the rule to many users at once.
+ * The first of `conditions` that does not hold, in their order, one statement each: those after
+ * a failing one are never evaluated. Undefined when all hold.
  */
-export function projectReadableBy(userId: string | SQLWrapper): SQL {
-  return sql`(exists (select 1 from ${workspaceMembers} wm where wm.workspace_id = ${projects.workspaceId} and wm.user_id = ${userId} and wm.role in ('owner','admin'))
-    or exists (select 1 from ${projectMembers} pm where pm.project_id = ${projects.id} and pm.user_id = ${userId}))`;
-}
-
-/**
- * SQL condition over `time_entries` (docs/api.md "Time entries"): an entry is readable by its own user,
- * by admins/owners of its workspace, and by members of its project. Unassigned entries of others
- * are readable only by workspace admins/owners. Reports use the same bound, silently.
- */
-export function entryReadableBy(userId: string): SQL {
-  return sql`(${timeEntries.userId} = ${userId}
-    or exists (select 1 from ${workspaceMembers} wm where wm.workspace_id = ${timeEntries.workspaceId} and wm.user_id = ${userId} and wm.role in ('owner','admin'))
-    or (${timeEntries.projectId} is not null and exists (select 1 from ${projectMembers} pm where pm.project_id = ${timeEntries.projectId} and pm.user_id = ${userId})))`;
+export async function firstFailing<P extends Record<string, SQL>>(db: Db, conditions: P): Promise<keyof P | undefined> {
+  for (const [name, condition] of Object.entries(conditions)) {
+    const facts = await factsOf(db, { holds: condition });
+    if (!facts.holds) return name;
+  }
+  return undefined;
 }
 
 /** A user's standing towards a report's workspaces: what the report read rules need to know. */
 export interface ReportStanding {
-  /** A member of every one of the report's workspaces. */
+  /** A member of every one of the report's workspaces (predicates.ts `isMemberOfAll`). */
   memberOfAll: boolean;
-  /** An admin or owner of the report's workspace, the report being scoped to exactly one. */
+  /** An admin or owner of the report's workspace, the report being scoped to exactly one (`isAdminOfOnlyWorkspace`). */
   adminOfOnlyWorkspace: boolean;
 }
 
@@ -70,16 +72,10 @@ export interface ReportStanding {
  * SQL columns computing a user's ReportStanding towards the report of the current row;
  * `workspaceIds` is that row's workspace array (a column). `userId` may be a placeholder.
  */
-export function reportStandingColumns(userId: SQLWrapper | string, workspaceIds: SQLWrapper) {
+export function reportStandingColumns(userId: Arg, workspaceIds: SQLWrapper) {
   return {
-    memberOfAll:
-      sql<boolean>`((select count(*) from ${workspaceMembers} sm where sm.user_id = ${userId} and sm.workspace_id = any(${workspaceIds})) = cardinality(${workspaceIds}))`.mapWith(
-        Boolean,
-      ),
-    adminOfOnlyWorkspace:
-      sql<boolean>`(cardinality(${workspaceIds}) = 1 and exists (select 1 from ${workspaceMembers} sa where sa.user_id = ${userId} and sa.workspace_id = (${workspaceIds})[1] and sa.role in ('owner', 'admin')))`.mapWith(
-        Boolean,
-      ),
+    memberOfAll: isMemberOfAll(workspaceIds, userId).mapWith(Boolean),
+    adminOfOnlyWorkspace: isAdminOfOnlyWorkspace(workspaceIds, userId).mapWith(Boolean),
   };
 }
 

@@ -10,6 +10,7 @@ import { Compile } from 'typebox/compile';
 import type { Db } from '../db/database.js';
 import { projects } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
+import { entryReadableBy } from '../modules/access/predicates.js';
 
 /** Which entries a report shows (docs/decisions.md, "Reports"). */
 export interface EntrySelection {
@@ -57,8 +58,8 @@ export type RenderData =
     };
 
 /**
- * The entry read rule (docs/api.md "Time entries") in the form a big scan wants:
- * the owner's admin workspaces and member projects are looked up once, not per entry.
+ * The entries of the selection that the owner may read (predicates.ts `entryReadableBy`, whose
+ * form lets the scan look the owner's admin workspaces and member projects up once, not per entry).
  */
 function where(s: EntrySelection): SQL {
   const owner = s.ownerUserId;
@@ -67,9 +68,7 @@ function where(s: EntrySelection): SQL {
     and ${s.userIds?.length ? sql`t.user_id = any(${sql.param(s.userIds)}::text[])` : sql`t.user_id = ${owner}`}
     ${s.projectIds?.length ? sql`and t.project_id = any(${sql.param(s.projectIds)}::text[])` : sql``}
     ${s.tags?.length ? sql`and t.tags && ${sql.param(s.tags)}::text[]` : sql``}
-    and (t.user_id = ${owner}
-      or t.workspace_id in (select workspace_id from workspace_members where user_id = ${owner} and role in ('owner', 'admin'))
-      or t.project_id in (select project_id from project_members where user_id = ${owner}))`;
+    and ${entryReadableBy(owner, { userId: sql`t.user_id`, workspaceId: sql`t.workspace_id`, projectId: sql`t.project_id` })}`;
 }
 
 /**

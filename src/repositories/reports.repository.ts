@@ -3,8 +3,9 @@ import { and, arrayContains, count, desc, eq, gte, lte, or, sql, type SQL } from
 import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
+import { isMemberOfAll } from '../modules/access/predicates.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
-import { reportContents, reports, workspaceMembers } from '../db/schema.js';
+import { reportContents, reports } from '../db/schema.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type ReportWithContent = ReportRow & { renderedMarkdown: string };
@@ -139,12 +140,6 @@ export async function listReports(db: Db, f: ListFilter, readerId: string): Prom
     .orderBy(desc(reports.createdAt), desc(reports.id))
     .offset(f.offset);
   const page = (f.limit === undefined ? ids : ids.limit(f.limit)).as('page');
-  // The reader's workspaces, read once for the page rather than once per row.
-  const mine = db
-    .select({ ids: sql<string[]>`coalesce(array_agg(${workspaceMembers.workspaceId}), '{}')`.as('ids') })
-    .from(workspaceMembers)
-    .where(eq(workspaceMembers.userId, readerId))
-    .as('mine');
   const found = await db
     .select({
       id: reports.id,
@@ -158,12 +153,12 @@ export async function listReports(db: Db, f: ListFilter, readerId: string): Prom
       version: reports.version,
       createdAt: reports.createdAt,
       updatedAt: reports.updatedAt,
-      readerMemberOfAll: sql<boolean>`${reports.workspaceIds} <@ ${mine.ids}`.mapWith(Boolean),
+      // The reader's workspaces are read once for the page, not once per row (isMemberOfAll).
+      readerMemberOfAll: isMemberOfAll(reports.workspaceIds, readerId).mapWith(Boolean),
       total: sql<number>`${page.total}`.mapWith(Number),
     })
     .from(page)
     .innerJoin(reports, eq(reports.id, page.id))
-    .crossJoin(mine)
     .orderBy(desc(reports.createdAt), desc(reports.id));
   const total = found[0]?.total ?? (f.offset > 0 ? ((await db.select({ n: count() }).from(reports).where(where))[0]?.n ?? 0) : 0);
   return { rows: found.map(({ total: _total, ...row }) => row), total };

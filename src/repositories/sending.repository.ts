@@ -1,9 +1,9 @@
 /** SQL of sending: recipient candidates, send batches and their deliveries. */
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { deliveries, projects, reportContents, reports, sends, users, workspaceMembers, workspaces } from '../db/schema.js';
 import { totalOf, type Page, type Paged } from '../lib/paging.js';
-import { projectReadableBy } from './access.repository.js';
+import { mayReceiveReport, projectReadableBy, type RecipientScope } from '../modules/access/predicates.js';
 import type { ReportRow } from './reports.repository.js';
 
 /** A send batch with the version number of the content it sent. */
@@ -27,37 +27,15 @@ export async function lockReport(db: Db, id: string): Promise<ReportRow | undefi
 }
 
 /**
- * Recipient candidates of a report (docs/api.md "Recipients and sending"), in one query, the same for the candidate
- * list and the send check: members of any of its workspaces except the owner; when the snapshot
- * holds someone else's entry on a project, only those who can read every snapshot project, the
- * owner's own projects included (a snapshot of only own or unassigned entries restricts nobody).
- * An unknown scope (`snapshotProjectIds` or `restrictsRecipients` null) makes nobody eligible, and
- * a snapshot project that no longer exists can be read by nobody, until the report is re-rendered.
- * `onlyUserIds` narrows the answer to those users (the send-time check).
+ * Recipient candidates of a report, in one query, the same for the candidate list and the send
+ * check: the users predicates.ts `mayReceiveReport` admits, newest first. `onlyUserIds` narrows
+ * the answer to those users (the send-time check).
  */
-export function recipientCandidates(
-  db: Db,
-  report: Pick<ReportRow, 'ownerUserId' | 'workspaceIds' | 'snapshotProjectIds' | 'restrictsRecipients'>,
-  onlyUserIds?: readonly string[],
-): Promise<CandidateRow[]> {
-  const projectIds = [...new Set(report.snapshotProjectIds ?? [])];
-  const readsEveryProject =
-    report.snapshotProjectIds === null || report.restrictsRecipients === null
-      ? sql`false`
-      : !report.restrictsRecipients || projectIds.length === 0
-        ? undefined
-        : sql`(select count(*)::int from ${projects} where ${inArray(projects.id, projectIds)} and ${projectReadableBy(users.id)}) = ${projectIds.length}`;
+export function recipientCandidates(db: Db, report: RecipientScope, onlyUserIds?: readonly string[]): Promise<CandidateRow[]> {
   return db
     .select({ id: users.id, name: users.name, email: users.email, imageUrl: users.imageUrl })
     .from(users)
-    .where(
-      and(
-        ne(users.id, report.ownerUserId),
-        onlyUserIds ? inArray(users.id, [...onlyUserIds]) : undefined,
-        sql`exists (select 1 from ${workspaceMembers} where ${workspaceMembers.userId} = ${users.id} and ${inArray(workspaceMembers.workspaceId, report.workspaceIds)})`,
-        readsEveryProject,
-      ),
-    )
+    .where(and(onlyUserIds ? inArray(users.id, [...onlyUserIds]) : undefined, mayReceiveReport(report, users.id)))
     .orderBy(desc(users.createdAt), desc(users.id));
 }
 
@@ -72,9 +50,9 @@ export interface RecipientStanding {
 }
 
 /**
- * The facts behind `recipientCandidates` for the given users, to explain a refusal: their
- * memberships among the report's workspaces and, when the version restricts by project, the
- * projects they cannot read (the same rule, `projectReadableBy`).
+ * The facts behind predicates.ts `mayReceiveReport` for the given users, to explain a refusal
+ * (access.ts `explainRecipientRefusal`): their memberships among the report's workspaces and,
+ * when the version restricts by project, the projects they cannot read (`projectReadableBy`).
  */
 export async function recipientStanding(
   db: Db,

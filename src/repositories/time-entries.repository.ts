@@ -2,8 +2,9 @@ import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
-import { projects, timeEntries } from '../db/schema.js';
-import { entryReadableBy } from './access.repository.js';
+import { timeEntries } from '../db/schema.js';
+import { entryReadableBy, mayAssignProject, mayLogEntry, type Arg, type NewEntryKeys } from '../modules/access/predicates.js';
+import { factColumns, factsOf, firstFailing, type Facts } from './access.repository.js';
 
 export type TimeEntryRow = typeof timeEntries.$inferSelect;
 
@@ -25,11 +26,9 @@ export type NewEntry = Required<
 const p = (name: string) => sql.placeholder(name);
 
 /**
- * Inserts the entry in one statement that also checks every rule of docs/api.md "Time entries": the
- * actor is a member of the workspace; an entry for someone else needs the actor to be an
- * admin/owner there and that user a member; a project belongs to the workspace and the entry's
- * user may read it (project member, or workspace admin/owner). Undefined when any rule fails;
- * the caller then asks why (the slow path, only for refusals).
+ * Inserts the entry in one statement that also checks the whole rule of logging it
+ * (predicates.ts `mayLogEntry`). Undefined when any part of the rule fails; the caller then asks
+ * why (the slow path, only for refusals).
  */
 const insertIfAllowed = prepared((db) =>
   db
@@ -38,13 +37,7 @@ const insertIfAllowed = prepared((db) =>
       sql`select ${p('id')}::text, ${p('workspaceId')}::text, ${p('projectId')}::text, ${p('userId')}::text,
           ${p('start')}::timestamptz, ${p('minutes')}::int, ${p('description')}::text, ${p('tags')}::text[],
           ${p('createdAt')}::timestamptz, ${p('createdAt')}::timestamptz
-        where exists (select 1 from workspace_members a where a.workspace_id = ${p('workspaceId')} and a.user_id = ${p('actorId')}
-            and (${p('userId')} = ${p('actorId')} or a.role in ('owner', 'admin')))
-          and exists (select 1 from workspace_members m where m.workspace_id = ${p('workspaceId')} and m.user_id = ${p('userId')})
-          and (${p('projectId')}::text is null or exists (
-            select 1 from projects pr where pr.id = ${p('projectId')} and pr.workspace_id = ${p('workspaceId')}
-              and (exists (select 1 from workspace_members wa where wa.workspace_id = ${p('workspaceId')} and wa.user_id = ${p('userId')} and wa.role in ('owner', 'admin'))
-                or exists (select 1 from project_members pm where pm.project_id = ${p('projectId')} and pm.user_id = ${p('userId')}))))`,
+        where ${mayLogEntry({ actorId: p('actorId'), workspaceId: p('workspaceId'), userId: p('userId'), projectId: p('projectId') })}`,
     )
     .returning()
     .prepare('insert_time_entry'),
@@ -110,14 +103,6 @@ export async function deleteEntry(db: Db, id: string): Promise<void> {
   await db.delete(timeEntries).where(eq(timeEntries.id, id));
 }
 
-export async function projectInWorkspace(db: Db, projectId: string, workspaceId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.id, projectId), eq(projects.workspaceId, workspaceId)));
-  return row !== undefined;
-}
-
 /**
  * A batch as two jsonb parameters, which `jsonb_to_recordset` turns back into tables: its distinct
  * (workspace, project, user) triples, and its rows, each naming its triple by position. A batch
@@ -157,28 +142,28 @@ function batchParams(entries: readonly NewEntry[]): BatchParams {
 const TRIPLES = sql.raw('t(k int, workspace_id text, project_id text, user_id text)');
 const ROWS = sql.raw('v(k int, id text, start timestamptz, minutes int, description text, tags text[])');
 
+/** A row's keys in the batch statements: the columns of its triple. */
+const tripleKeys = (actorId: Arg): NewEntryKeys => ({
+  actorId,
+  workspaceId: sql`t.workspace_id`,
+  userId: sql`t.user_id`,
+  projectId: sql`t.project_id`,
+});
+
 /**
- * Inserts a whole batch in one statement, every row checked by the rules of `insertIfAllowed`,
- * and nothing at all unless every row passes. The rules depend only on a row's (workspace, user,
- * project), so they are checked once per distinct triple rather than once per row: a batch from
- * one person on a few projects checks a handful. Returns how many rows were inserted: the whole
- * batch, or none when any row is refused (`batchEntryFacts` then tells which and why). Every row
- * gets the same creation time.
+ * Inserts a whole batch in one statement, every row checked by the rule of `insertIfAllowed`
+ * (predicates.ts `mayLogEntry`), and nothing at all unless every row passes. The rule depends
+ * only on a row's (workspace, user, project), so it is checked once per distinct triple rather
+ * than once per row: a batch from one person on a few projects checks a handful. Returns how many
+ * rows were inserted: the whole batch, or none when any row is refused (`batchEntryFacts` then
+ * tells which and why). Every row gets the same creation time.
  */
 const insertBatchIfAllowed = prepared((db) =>
   db
     .insert(timeEntries)
     .select(
       sql`with t as (select * from jsonb_to_recordset(${p('triples')}::jsonb) as ${TRIPLES}),
-        allowed as (
-          select 1 from t
-          where exists (select 1 from workspace_members a where a.workspace_id = t.workspace_id and a.user_id = ${p('actorId')}
-              and (t.user_id = ${p('actorId')} or a.role in ('owner', 'admin')))
-            and exists (select 1 from workspace_members m where m.workspace_id = t.workspace_id and m.user_id = t.user_id)
-            and (t.project_id is null or exists (
-              select 1 from projects pr where pr.id = t.project_id and pr.workspace_id = t.workspace_id
-                and (exists (select 1 from workspace_members wa where wa.workspace_id = t.workspace_id and wa.user_id = t.user_id and wa.role in ('owner', 'admin'))
-                  or exists (select 1 from project_members pm where pm.project_id = t.project_id and pm.user_id = t.user_id)))))
+        allowed as (select 1 from t where ${mayLogEntry(tripleKeys(p('actorId')))})
         select v.id, t.workspace_id, t.project_id, t.user_id, v.start, v.minutes, v.description, v.tags,
           ${p('createdAt')}::timestamptz, ${p('createdAt')}::timestamptz
         from jsonb_to_recordset(${p('rows')}::jsonb) as ${ROWS} join t on t.k = v.k
@@ -195,38 +180,44 @@ export async function insertEntriesIfAllowed(db: Db, entries: readonly NewEntry[
   return inserted.length;
 }
 
-/** What the rules of a batch row depend on, for explaining a refusal (access.ts `explainBatchRefusals`). */
-export interface BatchEntryFacts {
+/** Which parts of predicates.ts `mayLogEntry` hold for an entry. */
+export type EntryFacts = Facts<ReturnType<typeof mayLogEntry.parts>>;
+
+/** The parts of `mayLogEntry` for one entry, in one statement: the slow path, run only when the entry was refused. */
+export function entryFacts(db: Db, entry: NewEntry, actorId: string): Promise<EntryFacts> {
+  return factsOf(db, mayLogEntry.parts({ actorId, workspaceId: entry.workspaceId, userId: entry.userId, projectId: entry.projectId }));
+}
+
+/** The parts of `mayLogEntry` for one row of a batch. */
+export interface BatchEntryFacts extends EntryFacts {
   /** The row's position in the batch. */
   index: number;
-  /** The actor's role in the row's workspace; null when not a member (or no such workspace). */
-  actorRole: string | null;
-  /** The entry's user is a member of the workspace. */
-  userIsMember: boolean;
-  /** The project (if any) belongs to the workspace. */
-  projectInWorkspace: boolean;
-  /** The entry's user may read the project (if any). */
-  projectReadable: boolean;
 }
 
 /** The facts of every row, from one statement over the batch's triples: the slow path, run only when a batch was refused. */
 export async function batchEntryFacts(db: Db, entries: readonly NewEntry[], actorId: string): Promise<BatchEntryFacts[]> {
   const { triples, tripleOf } = batchParams(entries);
   const result = await db.execute(
-    sql`select t.k as "k",
-        (select a.role from workspace_members a where a.workspace_id = t.workspace_id and a.user_id = ${actorId}) as "actorRole",
-        exists (select 1 from workspace_members m where m.workspace_id = t.workspace_id and m.user_id = t.user_id) as "userIsMember",
-        (t.project_id is null or exists (select 1 from projects pr where pr.id = t.project_id and pr.workspace_id = t.workspace_id)) as "projectInWorkspace",
-        (t.project_id is null
-          or exists (select 1 from workspace_members wa where wa.workspace_id = t.workspace_id and wa.user_id = t.user_id and wa.role in ('owner', 'admin'))
-          or exists (select 1 from project_members pm where pm.project_id = t.project_id and pm.user_id = t.user_id)) as "projectReadable"
-      from jsonb_to_recordset(${triples}::jsonb) as ${TRIPLES}`,
+    sql`select t.k as "k", ${factColumns(mayLogEntry.parts(tripleKeys(actorId)))} from jsonb_to_recordset(${triples}::jsonb) as ${TRIPLES}`,
   );
-  const byTriple = new Map(rowsOf<Omit<BatchEntryFacts, 'index'> & { k: number }>(result).map(({ k, ...facts }) => [k, facts]));
+  const byTriple = new Map(rowsOf<EntryFacts & { k: number }>(result).map(({ k, ...facts }) => [k, facts]));
   return tripleOf.flatMap((k, index) => {
     const facts = byTriple.get(k);
     return facts ? [{ index, ...facts }] : [];
   });
+}
+
+/**
+ * The first part of predicates.ts `mayAssignProject` that the project fails for an entry of this
+ * workspace and user, one statement per part; undefined when the entry may be on it.
+ */
+export function projectRefusal(
+  db: Db,
+  projectId: string,
+  workspaceId: string,
+  userId: string,
+): Promise<keyof ReturnType<typeof mayAssignProject.parts> | undefined> {
+  return firstFailing(db, mayAssignProject.parts({ projectId, workspaceId, userId }));
 }
 
 /** A user's entries in one workspace: what ENTRY_QUOTA_PER_USER counts. */

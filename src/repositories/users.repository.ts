@@ -26,7 +26,7 @@ export async function findUser(db: Db, id: string): Promise<UserRow | undefined>
 /**
  * The condition "this user's email is `normalized`" (a normalizeEmail result). `lower()` lets the
  * unique index find the row; `translate()` lowers ASCII letters only, as normalizeEmail does, so
- * the match is the same on every engine and locale (docs/decisions.md "One e-mail normalisation").
+ * the match is the same on every engine and locale (docs/decisions.md "Passwords and sessions").
  */
 export function emailMatches(normalized: string) {
   return sql`lower(${users.email}) = ${normalized}

@@ -1,6 +1,6 @@
 /**
  * The detailed-report CSV exports of Toggl Track and Clockify, by their own column names
- * (docs/cli.md "Importing"). Each tool names a column one way or, across versions, another; the
+ * (docs/cli.md "Importing from Toggl Track and Clockify"). Each tool names a column one way or, across versions, another; the
  * first name present in the header wins.
  */
 export type ExportFormat = 'toggl' | 'clockify';

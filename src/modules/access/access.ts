@@ -1,21 +1,23 @@
 /**
- * Who may do what, in one place. Every rule of docs/api.md ("Access") is one function here, named
- * for what it guards, citing the rule it implements; services call these and nothing else decides
- * access. Two answers recur:
+ * Who may do what, in one place. Every rule of docs/api.md (summed up in "Access at a glance") is
+ * one function here, named for what it guards, citing the section it implements; services call
+ * these and nothing else decides access. Two answers recur:
  * - 404 when the caller may not know the thing exists (every report, share, inbox message, comment
  *   and workspace they cannot read, and owner- or creator-only actions by anyone else);
  * - 403 when they can see it but their role does not allow the action.
- * The SQL these rules need lives in repositories/access.repository.ts; rules that are a condition
- * inside a single statement (an entry insert, a revoke by its creator) say so and where.
+ * A rule that statements check too has its SQL half in predicates.ts, under the name its comment
+ * gives; repositories compose those predicates, and the facts these functions decide on come from
+ * repositories/access.repository.ts. test/unit/access-vocabulary.test.ts lists every rule here
+ * with the predicates it shares.
  */
 import type { Actor, Scope } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { badRequest, conflict, forbidden, notFound, type FieldError } from '../../lib/errors.js';
 import {
-  canReadProject,
   isAdminRole,
   reportStanding,
   workspaceRole,
+  workspaceRoles,
   type ReportStanding,
   type Role,
 } from '../../repositories/access.repository.js';
@@ -23,10 +25,14 @@ import type { ContentState } from '../../repositories/discussion.repository.js';
 import { findDeliveryForRecipient, type DeliveryRow } from '../../repositories/inbox.repository.js';
 import { findProject, type ProjectRow } from '../../repositories/projects.repository.js';
 import type { ReportRow } from '../../repositories/reports.repository.js';
+import type { RecipientStanding } from '../../repositories/sending.repository.js';
+import type { TemplateRow } from '../../repositories/templates.repository.js';
 import {
   batchEntryFacts,
+  entryFacts,
   findReadableEntry,
-  projectInWorkspace,
+  projectRefusal,
+  type EntryFacts,
   type NewEntry,
   type TimeEntryRow,
 } from '../../repositories/time-entries.repository.js';
@@ -35,7 +41,7 @@ import { findWorkspace } from '../../repositories/workspaces.repository.js';
 export type { ReportStanding };
 
 // ---------------------------------------------------------------------------------------------
-// Instance admins (docs/api.md "Access: instance admins")
+// Instance admins (docs/api.md "Users and tokens", "Templates")
 
 /** Instance-admin-only actions on collections (users, templates): 403 for anyone else. */
 export function requireInstanceAdmin(actor: Actor, action = 'do this'): void {
@@ -89,8 +95,13 @@ export function requireScopesWithin(actor: Actor, scopes: readonly string[]): vo
   }
 }
 
+/** A disabled template is hidden from everyone but instance admins (404), as a missing one is. */
+export function requireTemplateReader(actor: Actor, template: TemplateRow | undefined): asserts template is TemplateRow {
+  if (!template || (!template.enabled && !actor.user.instanceAdmin)) throw notFound();
+}
+
 // ---------------------------------------------------------------------------------------------
-// Workspaces and projects (docs/api.md "Access: workspaces")
+// Workspaces and projects (docs/api.md "Workspaces and projects")
 
 /** The caller's standing in one workspace. */
 export interface WorkspaceAccess {
@@ -124,6 +135,20 @@ export function requireWorkspaceOwner(access: WorkspaceAccess): void {
   if (access.effectiveRole !== 'owner') throw forbidden('Only a workspace owner may grant or take the owner role.');
 }
 
+/**
+ * A change of a member's role from `current` to `next` (null: not a member): only owners grant
+ * or take the owner role, in either direction, removing an owner included. An owner leaving is
+ * an owner, so they pass.
+ */
+export function requireRoleChange(access: WorkspaceAccess, current: Role | null, next: Role | null): void {
+  if (next === 'owner' || current === 'owner') requireWorkspaceOwner(access);
+}
+
+/** Anyone may leave a workspace; removing someone else needs a workspace admin (403). */
+export function requireMemberRemover(access: WorkspaceAccess, actor: Actor, userId: string): void {
+  if (userId !== actor.user.id) requireWorkspaceAdmin(access);
+}
+
 /** A workspace keeps at least one owner. */
 export function refuseLastOwner(): never {
   throw conflict('A workspace must keep at least one owner; make someone else owner first.');
@@ -137,58 +162,63 @@ export async function projectAccess(db: Db, actor: Actor, projectId: string): Pr
 }
 
 // ---------------------------------------------------------------------------------------------
-// Time entries (docs/api.md "Access: time entries")
+// Time entries (docs/api.md "Time entries")
 
 const invalidEntry = (path: string, message: string) => badRequest('The request is not valid.', [{ path, message }]);
 
 /**
+ * Why an entry is refused, for each part of predicates.ts `mayLogEntry`, in the order of the
+ * rule: the field a batch names, and its message.
+ */
+const ENTRY_REFUSALS: Record<keyof EntryFacts, { field: 'workspaceId' | 'userId' | 'projectId'; message: string }> = {
+  actorIsMember: { field: 'workspaceId', message: 'does not exist or you are not a member of it' },
+  actorMayLogForUser: { field: 'userId', message: 'only a workspace admin or owner may log time for another user' },
+  userIsMember: { field: 'userId', message: 'is not a member of this workspace' },
+  projectInWorkspace: { field: 'projectId', message: 'is not a project of this workspace' },
+  projectReadable: { field: 'projectId', message: "is not a project the entry's user may read" },
+};
+
+/** The first part of the rule the facts fail, in the rule's order; undefined when all hold. */
+const entryRefusal = (facts: EntryFacts) => (Object.keys(ENTRY_REFUSALS) as (keyof EntryFacts)[]).find((part) => !facts[part]);
+
+/**
  * A project on an entry must be one of the entry's workspace, readable by the entry's user
- * (project member or workspace admin/owner), so an entry never lands where its author cannot see it.
+ * (project member or workspace admin/owner), so an entry never lands where its author cannot see
+ * it: predicates.ts `mayAssignProject`, checked part by part.
  */
 export async function requireProjectForEntry(db: Db, projectId: string, workspaceId: string, entryUserId: string): Promise<void> {
-  if (!(await projectInWorkspace(db, projectId, workspaceId))) throw invalidEntry('/projectId', 'is not a project of this workspace');
-  if (!(await canReadProject(db, entryUserId, projectId))) throw invalidEntry('/projectId', "is not a project the entry's user may read");
+  const refused = await projectRefusal(db, projectId, workspaceId, entryUserId);
+  if (refused) throw invalidEntry('/projectId', ENTRY_REFUSALS[refused].message);
 }
 
 /**
- * Who may log an entry: any member logs their own time (non-members 404: the workspace stays
- * hidden); naming another user needs a workspace admin/owner (403 otherwise), and that user must
- * be a member (400); the project rule above. The insert checks all of it in its own statement
- * (time-entries.repository.ts `insertEntryIfAllowed`); this explains a refusal, and returns when
- * every rule holds.
+ * Who may log an entry (predicates.ts `mayLogEntry`): any member logs their own time (non-members
+ * 404: the workspace stays hidden); naming another user needs a workspace admin/owner (403
+ * otherwise), and that user must be a member (400); the project rule above. The insert checks
+ * all of it in its own statement (time-entries.repository.ts `insertEntryIfAllowed`); this
+ * explains a refusal from the rule's parts, and returns when every part holds.
  */
 export async function explainEntryRefusal(db: Db, actor: Actor, entry: NewEntry): Promise<void> {
-  const role = await workspaceRole(db, entry.workspaceId, actor.user.id);
-  if (!role) throw notFound();
-  if (entry.userId !== actor.user.id) {
-    if (!isAdminRole(role)) throw forbidden('Only a workspace admin or owner may log time for another user.');
-    if (!(await workspaceRole(db, entry.workspaceId, entry.userId))) throw invalidEntry('/userId', 'is not a member of this workspace');
-  }
-  if (entry.projectId !== null) await requireProjectForEntry(db, entry.projectId, entry.workspaceId, entry.userId);
+  const refused = entryRefusal(await entryFacts(db, entry, actor.user.id));
+  if (refused === 'actorIsMember') throw notFound();
+  if (refused === 'actorMayLogForUser') throw forbidden('Only a workspace admin or owner may log time for another user.');
+  if (refused) throw invalidEntry(`/${ENTRY_REFUSALS[refused].field}`, ENTRY_REFUSALS[refused].message);
 }
 
 /**
- * The rules of `explainEntryRefusal` for every row of a batch at once, as one list of field errors
+ * The rule of `explainEntryRefusal` for every row of a batch at once, as one list of field errors
  * (`/entries/<index>/<field>`, with `index`); empty when every row passes. A batch answers 400
  * whatever the rule, so a workspace the caller may not see reads the same as one that does not
  * exist. The batch insert checks all of it in its own statement
  * (time-entries.repository.ts `insertEntriesIfAllowed`); this only explains a refusal.
  */
 export async function explainBatchRefusals(db: Db, actor: Actor, entries: readonly NewEntry[]): Promise<FieldError[]> {
-  const errors: FieldError[] = [];
-  for (const facts of await batchEntryFacts(db, entries, actor.user.id)) {
-    const entry = entries[facts.index];
-    if (!entry) continue;
-    const error = (field: string, message: string) =>
-      errors.push({ path: `/entries/${facts.index}/${field}`, message, index: facts.index });
-    if (!facts.actorRole) error('workspaceId', 'does not exist or you are not a member of it');
-    else if (entry.userId !== actor.user.id && !isAdminRole(facts.actorRole as Role)) {
-      error('userId', 'only a workspace admin or owner may log time for another user');
-    } else if (!facts.userIsMember) error('userId', 'is not a member of this workspace');
-    else if (!facts.projectInWorkspace) error('projectId', 'is not a project of this workspace');
-    else if (!facts.projectReadable) error('projectId', "is not a project the entry's user may read");
-  }
-  return errors;
+  return (await batchEntryFacts(db, entries, actor.user.id)).flatMap((facts) => {
+    const refused = entryRefusal(facts);
+    if (!refused) return [];
+    const { field, message } = ENTRY_REFUSALS[refused];
+    return [{ path: `/entries/${facts.index}/${field}`, message, index: facts.index }];
+  });
 }
 
 /**
@@ -205,7 +235,7 @@ export async function editableEntry(db: Db, actor: Actor, id: string): Promise<T
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reports (docs/api.md "Access: reports")
+// Reports (docs/api.md "Who may do what", under "Reports")
 
 export type ReadGrant = 'owner' | 'instance-admin' | 'workspace-admin';
 
@@ -242,6 +272,17 @@ export async function isActiveOwner(db: Db, actor: Actor, report: ReportKeys): P
   return actsAsOwner(report, actor, await reportStanding(db, actor.user.id, report.workspaceIds));
 }
 
+/**
+ * The filters of a report name only workspaces its owner belongs to (docs/api.md "Filters"): a
+ * field error at each other one, none when the owner belongs to them all.
+ */
+export async function filterWorkspaceRefusals(db: Db, actor: Actor, workspaceIds: readonly string[]): Promise<FieldError[]> {
+  const roles = await workspaceRoles(db, actor.user.id, workspaceIds);
+  return workspaceIds.flatMap((id, i) =>
+    roles.has(id) ? [] : [{ path: `/filters/workspaceIds/${i}`, message: 'is not a workspace you belong to' }],
+  );
+}
+
 /** Deleting a report: its owner only, even after losing a workspace (they may clean up what they made). */
 export function mayDeleteReport(report: Pick<ReportRow, 'ownerUserId'>, actor: Actor): boolean {
   return report.ownerUserId === actor.user.id;
@@ -268,15 +309,63 @@ export async function requireReportListAccess(
   }
 }
 
-/*
- * Who may receive a report (recipient candidates, and the check of every send): members of any
- * of its workspaces but the owner; when someone else's entry on a project is in the snapshot,
- * only those who can read every snapshot project. One SQL condition serves both, in
- * sending.repository.ts `recipientCandidates`, built on access.repository.ts `projectReadableBy`.
+/**
+ * A report in the owner's list shows its total only while they belong to every one of its
+ * workspaces (docs/api.md "Who may do what"); `memberOfAll` comes from the list's statement.
  */
+export function hidesListedTotal(report: Pick<ReportRow, 'ownerUserId'>, actor: Actor, memberOfAll: boolean): boolean {
+  return report.ownerUserId === actor.user.id && !memberOfAll;
+}
 
 // ---------------------------------------------------------------------------------------------
-// Inbox messages and share links (docs/api.md "Access: inbox and links")
+// Recipients and sending (docs/api.md "Recipients and sending")
+
+/*
+ * Who may receive a report (recipient candidates, and the check of every send) is one SQL
+ * condition, predicates.ts `mayReceiveReport`, which sending.repository.ts `recipientCandidates`
+ * applies to both.
+ */
+
+const named = (what: string, x: { id: string; name: string | null }) =>
+  x.name === null ? `a ${what} that no longer exists (${x.id})` : `${what} "${x.name}" (${x.id})`;
+
+/**
+ * Why a user may not receive a report, in the terms of `mayReceiveReport`: the owner themself,
+ * not a member of any of the report's workspaces, a report whose scope is unknown, or the
+ * projects of this version they cannot read. The sender is the owner (`isActiveOwner`).
+ */
+export function explainRecipientRefusal(
+  report: Pick<ReportRow, 'ownerUserId' | 'snapshotProjectIds' | 'restrictsRecipients'>,
+  actor: Actor,
+  userId: string,
+  standing: RecipientStanding,
+): string {
+  if (userId === report.ownerUserId || userId === actor.user.id) {
+    return 'is the owner of this report; set sendToSelf for a copy in your own inbox';
+  }
+  if ((standing.memberships.get(userId)?.size ?? 0) === 0) {
+    return `is not a recipient candidate: not a member of ${standing.workspaces.map((w) => named('workspace', w)).join(' or ')}`;
+  }
+  if (report.snapshotProjectIds === null || report.restrictsRecipients === null) {
+    return 'is not a recipient candidate: this report has nobody to send to until it is edited (its scope predates recipient checks)';
+  }
+  const projects = standing.unreadable.get(userId) ?? [];
+  if (projects.length > 0) {
+    return `is not a recipient candidate: cannot read ${projects.map((p) => named('project', p)).join(', ')} of this version`;
+  }
+  return 'is not a recipient candidate of this report';
+}
+
+/**
+ * How many recipients read a send is the owner's business: read counts follow ownership, not the
+ * read grant, so an owner who is also an instance admin keeps them after losing a workspace.
+ */
+export function seesReadCounts(report: Pick<ReportRow, 'ownerUserId'>, actor: Actor): boolean {
+  return report.ownerUserId === actor.user.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inbox messages and share links (docs/api.md "Inbox", "Share links")
 
 /**
  * An inbox message is its recipient's alone (the sender and instance admins included get 404).
@@ -295,7 +384,7 @@ export async function ownDelivery(db: Db, actor: Actor, deliveryId: string): Pro
  */
 
 // ---------------------------------------------------------------------------------------------
-// Discussion (docs/api.md "Access: discussion")
+// Discussion (docs/api.md "Discussion")
 
 export interface DiscussionAccess {
   shared: boolean;

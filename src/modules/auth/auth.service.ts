@@ -1,4 +1,4 @@
-/** Passwords, set-password links and sessions (docs/web.md "Signing in"). */
+/** Passwords, set-password links and sessions (docs/api.md "Passwords and sessions"). */
 import type { Actor, AppContext } from '../../context.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { clientBlock } from '../../lib/client-block.js';
@@ -63,7 +63,7 @@ const rateLimited = (windowStartedAt: Date, now: Date) => {
 
 /**
  * Counts a password attempt and refuses it (429) before any hash is computed
- * (docs/decisions.md "A sign-in lockout nobody else can aim"): past THROTTLE_PAIR_LIMIT from this
+ * (docs/decisions.md "Passwords and sessions", a sign-in lockout nobody else can aim): past THROTTLE_PAIR_LIMIT from this
  * client on this account, past THROTTLE_ADDRESS_LIMIT from this client on all accounts, and, once
  * the account has THROTTLE_ACCOUNT_CEILING attempts from everyone, past
  * THROTTLE_PAIR_LIMIT_PAST_CEILING from this client. Attempts refused here are not counted against

@@ -1,5 +1,5 @@
 /**
- * Authentication and the API rate limit (docs/api.md "Conventions", docs/web.md "Sessions",
+ * Authentication and the API rate limit (docs/api.md "Conventions", "Passwords and sessions",
  * docs/operations.md "Rate limit"). Every route names its scope in its route definition; this
  * hook enforces it before the body is even parsed. A request with an Authorization header is a
  * bearer request; one without it may carry the browser's session cookie, which acts with read and
@@ -81,7 +81,7 @@ const unauthorized = (detail: string) => new AppError('unauthorized', detail, un
 
 /**
  * Routes fail closed: one without a declared scope would skip authentication, so it stops
- * start-up instead of serving (docs/decisions.md "Routes declare their scope").
+ * start-up instead of serving (docs/decisions.md "HTTP conventions").
  */
 export function assertDeclaredScope(route: { method: string | string[]; url: string; config?: { scope?: unknown } }): void {
   const scope = route.config?.scope;

@@ -1,5 +1,5 @@
 /**
- * The session cookie (docs/web.md "Sessions"). Behind https it is `__Host-chronicle_session`
+ * The session cookie (docs/api.md "Passwords and sessions"). Behind https it is `__Host-chronicle_session`
  * with `Secure`, which browsers only accept from a secure origin, for the whole host and no
  * Domain. When PUBLIC_BASE_URL is plain http (a local install), browsers would drop a `__Host-`
  * or `Secure` cookie, so the name is `chronicle_session` without `Secure`; everything else is the same.

@@ -1,4 +1,4 @@
-/** How long sessions, set-password links and failed sign-ins count (docs/web.md "Sessions"). */
+/** How long sessions, set-password links and failed sign-ins count (docs/api.md "Passwords and sessions"). */
 
 /** A session unused for this long has ended. */
 export const SESSION_IDLE_MS = 24 * 3_600_000;
@@ -11,8 +11,8 @@ export const SESSION_TOUCH_MS = 60_000;
 export const PASSWORD_LINK_MS = 7 * 86_400_000;
 
 /**
- * Password attempts count in windows of this length (docs/decisions.md "A sign-in lockout nobody
- * else can aim"). A client is its address, an IPv6 address by its /64 (client-block.ts).
+ * Password attempts count in windows of this length (docs/decisions.md "Passwords and sessions",
+ * a sign-in lockout nobody else can aim). A client is its address, an IPv6 address by its /64 (client-block.ts).
  */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 /** Attempts one client may make on one account... */

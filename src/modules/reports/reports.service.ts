@@ -4,11 +4,17 @@ import type { Db } from '../../db/database.js';
 import { badRequest, notFound, preconditionFailed } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
-import { workspaceRoles } from '../../repositories/access.repository.js';
 import { findTemplate } from '../../repositories/templates.repository.js';
 import { projectsInWorkspaces } from '../../repositories/report-data.repository.js';
 import { chargeWork } from '../auth/auth.js';
-import { isActiveOwner, mayDeleteReport, readGrant, requireReportListAccess } from '../access/access.js';
+import {
+  filterWorkspaceRefusals,
+  hidesListedTotal,
+  isActiveOwner,
+  mayDeleteReport,
+  readGrant,
+  requireReportListAccess,
+} from '../access/access.js';
 import { planRender, resolveFilters, type PlanTemplate, type RenderPlan, type RenderRequest } from './report-plan.js';
 import { executeRender, type RenderedVersion } from './report-render.js';
 import * as repo from '../../repositories/reports.repository.js';
@@ -51,11 +57,9 @@ async function admit(
   const now = ctx.clock.now();
   const { filters, preset, errors } = resolveFilters(body.filters, actor.user.timezone, now);
 
-  const roles = await workspaceRoles(db, actor.user.id, filters.workspaceIds);
-  filters.workspaceIds.forEach((id, i) => {
-    if (!roles.has(id)) errors.push({ path: `/filters/workspaceIds/${i}`, message: 'is not a workspace you belong to' });
-  });
-  if (filters.projectIds?.length && roles.size === filters.workspaceIds.length) {
+  const outside = await filterWorkspaceRefusals(db, actor, filters.workspaceIds);
+  errors.push(...outside);
+  if (filters.projectIds?.length && outside.length === 0) {
     const known = await projectsInWorkspaces(db, filters.projectIds, filters.workspaceIds);
     filters.projectIds.forEach((id, i) => {
       if (!known.has(id)) errors.push({ path: `/filters/projectIds/${i}`, message: 'is not a project of the filtered workspaces' });
@@ -242,10 +246,9 @@ export async function list(ctx: AppContext, actor: Actor, query: ListQuery): Pro
     },
     actor.user.id,
   );
-  // The owner's own list hides totals of reports they can no longer fully see (docs/api.md "Reports").
   const items = rows.map((r) => {
     const summary = toReportSummary(r);
-    if (r.ownerUserId === actor.user.id && !r.readerMemberOfAll) summary.totalMinutes = null;
+    if (hidesListedTotal(r, actor, r.readerMemberOfAll)) summary.totalMinutes = null;
     return summary;
   });
   return { items, total };

@@ -4,8 +4,8 @@ import type { Page, Paged } from '../../lib/paging.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
-import { isActiveOwner, reportReadGrant } from '../access/access.js';
-import { findReport, type ReportRow } from '../../repositories/reports.repository.js';
+import { explainRecipientRefusal, isActiveOwner, reportReadGrant, seesReadCounts } from '../access/access.js';
+import { findReport } from '../../repositories/reports.repository.js';
 import * as repo from '../../repositories/sending.repository.js';
 import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
 
@@ -25,36 +25,6 @@ function toSendHistoryEntry(send: repo.SendRow, recipients: repo.TeammateDeliver
     message: send.message,
     readCount: showReads ? recipients.filter((r) => r.readAt !== null).length : 0,
   };
-}
-
-const named = (what: string, x: { id: string; name: string | null }) =>
-  x.name === null ? `a ${what} that no longer exists (${x.id})` : `${what} "${x.name}" (${x.id})`;
-
-/**
- * Why a user is not a recipient candidate (docs/api.md "Recipients and sending"), in the terms of
- * the rule: the owner themself, not a member of any of the report's workspaces, a report whose
- * scope is unknown, or the projects of this version they cannot read.
- */
-function refusalOf(
-  report: Pick<ReportRow, 'ownerUserId' | 'snapshotProjectIds' | 'restrictsRecipients'>,
-  actor: Actor,
-  userId: string,
-  standing: repo.RecipientStanding,
-): string {
-  if (userId === report.ownerUserId || userId === actor.user.id) {
-    return 'is the owner of this report; set sendToSelf for a copy in your own inbox';
-  }
-  if ((standing.memberships.get(userId)?.size ?? 0) === 0) {
-    return `is not a recipient candidate: not a member of ${standing.workspaces.map((w) => named('workspace', w)).join(' or ')}`;
-  }
-  if (report.snapshotProjectIds === null || report.restrictsRecipients === null) {
-    return 'is not a recipient candidate: this report has nobody to send to until it is edited (its scope predates recipient checks)';
-  }
-  const projects = standing.unreadable.get(userId) ?? [];
-  if (projects.length > 0) {
-    return `is not a recipient candidate: cannot read ${projects.map((p) => named('project', p)).join(', ')} of this version`;
-  }
-  return 'is not a recipient candidate of this report';
 }
 
 /** Owner only, with current membership in every filtered workspace; anyone else gets 404. */
@@ -91,7 +61,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
       );
       throw badRequest(
         `Some recipients may not receive this report; nothing was sent. GET /api/v1/reports/${report.id}/recipients lists those who may.`,
-        refused.map(({ id, i }) => ({ path: `/recipientUserIds/${i}`, message: refusalOf(report, actor, id, standing) })),
+        refused.map(({ id, i }) => ({ path: `/recipientUserIds/${i}`, message: explainRecipientRefusal(report, actor, id, standing) })),
       );
     }
 
@@ -135,9 +105,8 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
 }
 
 /**
- * Readable under the report's read grants; one page of batches in two queries however many there are. Read
- * counts follow ownership, not the grant: an owner who is also an instance admin keeps seeing
- * them after losing a filtered workspace.
+ * Readable under the report's read grants; one page of batches in two queries however many there
+ * are. Read counts are shown to the owner only (access.ts `seesReadCounts`).
  */
 export async function history(ctx: AppContext, actor: Actor, reportId: string, page: Page): Promise<Paged<SendHistoryEntry>> {
   const report = await findReport(ctx.db, reportId);
@@ -155,6 +124,6 @@ export async function history(ctx: AppContext, actor: Actor, reportId: string, p
     if (list) list.push(d);
     else bySend.set(d.sendId, [d]);
   }
-  const isOwner = report.ownerUserId === actor.user.id;
-  return { items: batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], isOwner)), total };
+  const showReads = seesReadCounts(report, actor);
+  return { items: batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], showReads)), total };
 }

@@ -1,6 +1,6 @@
 /** Report templates (docs/api.md "Templates"): readable by everyone, managed by instance admins. */
 import type { Actor, AppContext } from '../../context.js';
-import { requireInstanceAdmin } from '../access/access.js';
+import { requireInstanceAdmin, requireTemplateReader } from '../access/access.js';
 import { badRequest, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import * as repo from '../../repositories/templates.repository.js';
@@ -58,7 +58,7 @@ export async function listTemplates(ctx: AppContext, actor: Actor, query: ListTe
 /** A disabled template is hidden (404) from everyone but instance admins. */
 export async function getTemplate(ctx: AppContext, actor: Actor, id: string): Promise<Template> {
   const row = await repo.findTemplate(ctx.db, id);
-  if (!row || (!row.enabled && !actor.user.instanceAdmin)) throw notFound();
+  requireTemplateReader(actor, row);
   return toTemplate(row);
 }
 

@@ -145,7 +145,7 @@ export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTi
 }
 
 /**
- * Logs up to 1,000 entries at once, all or nothing (docs/api.md "Batches"): each row follows the
+ * Logs up to 1,000 entries at once, all or nothing (docs/api.md "Time entries", batches): each row follows the
  * rules of `createEntry`, checked for the whole batch by one insert statement; when any row is
  * refused, nothing is stored and the 400 lists every refused row with its index and reason.
  */

@@ -3,7 +3,14 @@ import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { workspaceRole, type Role } from '../../repositories/access.repository.js';
-import { refuseLastOwner, requireWorkspaceAdmin, requireWorkspaceOwner, workspaceAccess, type WorkspaceAccess } from '../access/access.js';
+import {
+  refuseLastOwner,
+  requireMemberRemover,
+  requireRoleChange,
+  requireWorkspaceAdmin,
+  workspaceAccess,
+  type WorkspaceAccess,
+} from '../access/access.js';
 import { findUser } from '../../repositories/users.repository.js';
 import * as repo from '../../repositories/workspaces.repository.js';
 import type { CreateWorkspaceInput, Member, PatchWorkspaceInput, PutMemberInput, Workspace } from './workspaces.schemas.js';
@@ -71,7 +78,7 @@ export async function putMember(
     requireWorkspaceAdmin(access);
     if (!(await findUser(tx, userId))) throw notFound();
     const current = await workspaceRole(tx, workspaceId, userId);
-    if (input.role === 'owner' || current === 'owner') requireWorkspaceOwner(access);
+    requireRoleChange(access, current, input.role);
     if (current === 'owner' && input.role !== 'owner' && (await repo.countOwners(tx, workspaceId)) <= 1) refuseLastOwner();
     // A user deleted meanwhile fails the foreign key: the error handler answers 404.
     await repo.upsertMember(tx, { workspaceId, userId, role: input.role, createdAt: ctx.clock.now() });
@@ -89,13 +96,11 @@ export async function removeMember(ctx: AppContext, actor: Actor, workspaceId: s
   await ctx.db.transaction(async (tx) => {
     if (!(await repo.lockWorkspace(tx, workspaceId))) throw notFound();
     const access = await workspaceAccess(tx, actor, workspaceId);
-    if (userId !== actor.user.id) requireWorkspaceAdmin(access);
+    requireMemberRemover(access, actor, userId);
     const current = await workspaceRole(tx, workspaceId, userId);
     if (!current) throw notFound();
-    if (current === 'owner') {
-      if (userId !== actor.user.id) requireWorkspaceOwner(access);
-      if ((await repo.countOwners(tx, workspaceId)) <= 1) refuseLastOwner();
-    }
+    requireRoleChange(access, current, null);
+    if (current === 'owner' && (await repo.countOwners(tx, workspaceId)) <= 1) refuseLastOwner();
     await repo.deleteMember(tx, workspaceId, userId);
   });
 }
