@@ -7,7 +7,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import { OPERATIONS } from './http/operations.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -33,7 +32,7 @@ import { problemHandler, sendProblem } from './http/problem.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { DOCUMENTED_BODY, OPTIONAL_BODY, ProblemSchema } from './http/schemas.js';
 import { componentRegistry, type ComponentRegistry } from './http/components.js';
-import { HEADERS, declareHeaders, declareSecretRoute } from './http/response-headers.js';
+import { HEADERS, declareHeaders } from './http/response-headers.js';
 import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, Feature } from './http/types.js';
@@ -383,13 +382,6 @@ async function installOpenApi(app: App, config: Config, components: ComponentReg
       ...(body === undefined ? {} : { body: components.withRefs(body, false) }),
       ...(response === undefined ? {} : { response: components.withRefs(response, false) }),
     };
-  });
-  // Every route's operationId, summary and description come from one table (src/http/operations.ts).
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const doc = OPERATIONS[`${methods[0]} ${route.url}`];
-    if (doc && route.schema) route.schema = { ...route.schema, ...doc };
-    if (route.config?.secret && route.schema) route.schema = declareSecretRoute(route.schema as Record<string, unknown>);
   });
   await app.register(swagger, {
     openapi: {

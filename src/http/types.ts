@@ -13,7 +13,7 @@ export type App = FastifyInstance<
 >;
 
 /** The scope a route needs, declared in its route definition (`config.scope`); 'public' skips auth. */
-type RouteScope = 'read' | 'write' | 'public';
+export type RouteScope = 'read' | 'write' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -31,3 +31,6 @@ export type InboxMessageWithContent = Static<typeof InboxMessageWithContentSchem
 
 /** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
 export const INBOX_SCHEMAS: readonly TSchema[] = [InboxMessageSchema, InboxMessageWithContentSchema];
+
+/** How a route on a received message answers anyone but its recipient, as route descriptions say it. */
+export const RECIPIENT_ONLY = "The recipient only; anyone else's message answers 404.";

@@ -128,3 +128,9 @@ export const REPORT_SCHEMAS: readonly TSchema[] = [
   PreviewSchema,
   VersionSummarySchema,
 ];
+
+/** How a report route answers someone who may not read the report, as route descriptions say it. */
+export const REPORT_404 = 'A report the caller may not read answers 404, as if it did not exist.';
+/** Who may change a report or act for it (edit, send, share), as route descriptions say it. */
+export const OWNER_ONLY =
+  'Owner only (still a member of every filtered workspace); anyone else gets 404 when they cannot read the report, 403 when they can.';

@@ -43,3 +43,6 @@ export const MemberParams = Type.Object({ id: Id, userId: Id });
 
 /** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
 export const WORKSPACE_SCHEMAS: readonly TSchema[] = [WorkspaceSchema, RoleSchema, MemberSchema];
+
+/** How a workspace route answers someone outside the workspace, as route descriptions say it. */
+export const NOT_MEMBER = 'A workspace the caller is not a member of answers 404, as if it did not exist.';
