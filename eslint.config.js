@@ -98,11 +98,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/repositories/**/*.ts', 'src/db/**/*.ts', 'src/lib/**/*.ts'],
+    // A later block's no-restricted-imports replaces the one above, so it repeats the server's rule.
+    files: ['src/repositories/**/*.ts', 'src/db/**/*.ts', 'src/lib/**/*.ts', 'src/http/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)modules/', message: 'Lower layers (lib, db, repositories) never import a feature module.' }] },
+        {
+          patterns: [
+            { regex: '(^|/)modules/', message: 'Lower layers (lib, db, repositories, http) never import a feature module.' },
+            { regex: '^(\\.\\./)+(web|test|bench)/', message: 'The server imports packages/, never the web app or tests.' },
+          ],
+        },
       ],
     },
   },

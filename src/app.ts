@@ -7,7 +7,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type RouteOptions } from 'fastify';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import { OPERATIONS } from './http/operations.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -30,13 +29,13 @@ import { registerJsonParser } from './http/json-body.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
-import { validatorCompiler } from './http/validation.js';
-import { DOCUMENTED_BODY, OPTIONAL_BODY } from './http/schemas.js';
-import { COMPONENT_SCHEMAS, withRefs } from './http/components.js';
-import { HEADERS, declareHeaders, declareSecretRoute } from './http/response-headers.js';
+import { createValidatorCompiler } from './http/validation.js';
+import { DOCUMENTED_BODY, OPTIONAL_BODY, ProblemSchema } from './http/schemas.js';
+import { componentRegistry, type ComponentRegistry } from './http/components.js';
+import { HEADERS, declareHeaders } from './http/response-headers.js';
 import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
-import type { App, FeatureRoutes } from './http/types.js';
+import type { App, Feature } from './http/types.js';
 import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
@@ -44,36 +43,51 @@ import { docsRoutes } from './modules/docs/docs.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
+import { USER_SCHEMAS } from './modules/users/users.schemas.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { AUTH_SCHEMAS } from './modules/auth/auth.schemas.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
+import { WORKSPACE_SCHEMAS } from './modules/workspaces/workspaces.schemas.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
+import { PROJECT_SCHEMAS } from './modules/projects/projects.schemas.js';
 import { timeEntryRoutes } from './modules/time-entries/time-entries.routes.js';
+import { TIME_ENTRY_SCHEMAS } from './modules/time-entries/time-entries.schemas.js';
 import { templateRoutes } from './modules/templates/templates.routes.js';
+import { TEMPLATE_SCHEMAS } from './modules/templates/templates.schemas.js';
 import { reportRoutes } from './modules/reports/reports.routes.js';
+import { REPORT_SCHEMAS } from './modules/reports/reports.schemas.js';
 import { sendingRoutes } from './modules/sending/sending.routes.js';
+import { SENDING_SCHEMAS } from './modules/sending/sending.schemas.js';
 import { inboxRoutes } from './modules/inbox/inbox.routes.js';
+import { INBOX_SCHEMAS } from './modules/inbox/inbox.schemas.js';
 import { shareRoutes } from './modules/shares/shares.routes.js';
+import { SHARE_SCHEMAS } from './modules/shares/shares.schemas.js';
 import { discussionRoutes } from './modules/discussion/discussion.routes.js';
+import { DISCUSSION_SCHEMAS } from './modules/discussion/discussion.schemas.js';
 import { historyRoutes } from './modules/history/history.routes.js';
+import { HISTORY_SCHEMAS } from './modules/history/history.schemas.js';
 import { viewerRoutes } from './modules/shares/viewer.routes.js';
 import { webAppRoutes } from './http/web-app.js';
 
-/** Every feature's routes, and where they live. */
-const FEATURES: ReadonlyArray<{ prefix: string; routes: FeatureRoutes }> = [
+/**
+ * Every feature's routes, where they live, and the named schemas they own (in this order they are
+ * the OpenAPI document's paths and `components.schemas`).
+ */
+const FEATURES: readonly Feature[] = [
   { prefix: '', routes: healthRoutes },
   { prefix: '', routes: metricsRoutes },
-  { prefix: '/api/v1', routes: userRoutes },
-  { prefix: '/api/v1', routes: authRoutes },
-  { prefix: '/api/v1', routes: workspaceRoutes },
-  { prefix: '/api/v1', routes: projectRoutes },
-  { prefix: '/api/v1', routes: timeEntryRoutes },
-  { prefix: '/api/v1', routes: templateRoutes },
-  { prefix: '/api/v1', routes: reportRoutes },
-  { prefix: '/api/v1', routes: sendingRoutes },
-  { prefix: '/api/v1', routes: inboxRoutes },
-  { prefix: '/api/v1', routes: shareRoutes },
-  { prefix: '/api/v1', routes: discussionRoutes },
-  { prefix: '/api/v1', routes: historyRoutes },
+  { prefix: '/api/v1', routes: userRoutes, schemas: USER_SCHEMAS },
+  { prefix: '/api/v1', routes: authRoutes, schemas: AUTH_SCHEMAS },
+  { prefix: '/api/v1', routes: workspaceRoutes, schemas: WORKSPACE_SCHEMAS },
+  { prefix: '/api/v1', routes: projectRoutes, schemas: PROJECT_SCHEMAS },
+  { prefix: '/api/v1', routes: timeEntryRoutes, schemas: TIME_ENTRY_SCHEMAS },
+  { prefix: '/api/v1', routes: templateRoutes, schemas: TEMPLATE_SCHEMAS },
+  { prefix: '/api/v1', routes: reportRoutes, schemas: REPORT_SCHEMAS },
+  { prefix: '/api/v1', routes: sendingRoutes, schemas: SENDING_SCHEMAS },
+  { prefix: '/api/v1', routes: inboxRoutes, schemas: INBOX_SCHEMAS },
+  { prefix: '/api/v1', routes: shareRoutes, schemas: SHARE_SCHEMAS },
+  { prefix: '/api/v1', routes: discussionRoutes, schemas: DISCUSSION_SCHEMAS },
+  { prefix: '/api/v1', routes: historyRoutes, schemas: HISTORY_SCHEMAS },
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: docsRoutes },
   { prefix: '', routes: webAppRoutes },
@@ -114,12 +128,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // A changed or lost share key would make every share response fail; refuse to start instead.
     await assertShareKeyFits(ctx.db, ctx.shareKey);
 
+    const components = componentRegistry([ProblemSchema, ...FEATURES.flatMap((feature) => feature.schemas ?? [])]);
     const app = createServer(options);
     app.decorate('generatedAdminToken', generatedAdminToken);
     app.decorate('chronicle', ctx);
     for (const notice of database.notices) app.log.warn(notice);
-    installHooks(app, ctx);
-    await installOpenApi(app, options.config);
+    installHooks(app, ctx, components);
+    await installOpenApi(app, options.config, components);
     await installCors(app, options.config.corsOrigins);
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
@@ -230,7 +245,7 @@ function createServer(options: BuildOptions): App {
 const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** What every route shares: validation, errors, authentication, request logging, shutdown. */
-function installHooks(app: App, ctx: AppContext): void {
+function installHooks(app: App, ctx: AppContext, components: ComponentRegistry): void {
   // First of all: when the event loop is far behind, a new request is refused at once (503) rather
   // than queued behind the backlog, before its token is looked up or its body parsed
   // (docs/operations.md "Saturation").
@@ -247,7 +262,7 @@ function installHooks(app: App, ctx: AppContext): void {
     );
   });
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(createValidatorCompiler(components.schemas));
   // A rate-limit refusal waits REFUSAL_DELAY_MS before it is answered (refusal-delay.ts).
   app.setErrorHandler(async (error, request, reply) => {
     if (error instanceof AppError && error.code === 'rate_limited') await ctx.refusalDelay.hold();
@@ -356,24 +371,17 @@ async function installCors(app: App, origins: readonly string[]): Promise<void> 
   });
 }
 
-async function installOpenApi(app: App, config: Config): Promise<void> {
+async function installOpenApi(app: App, config: Config, components: ComponentRegistry): Promise<void> {
   // The named schemas become components.schemas; a route's body and responses refer to them.
-  for (const schema of COMPONENT_SCHEMAS) app.addSchema(schema);
+  for (const schema of components.schemas) app.addSchema(schema);
   app.addHook('onRoute', (route) => {
     if (!route.schema) return;
     const { body, response } = route.schema;
     route.schema = {
       ...route.schema,
-      ...(body === undefined ? {} : { body: withRefs(body, false) }),
-      ...(response === undefined ? {} : { response: withRefs(response, false) }),
+      ...(body === undefined ? {} : { body: components.withRefs(body, false) }),
+      ...(response === undefined ? {} : { response: components.withRefs(response, false) }),
     };
-  });
-  // Every route's operationId, summary and description come from one table (src/http/operations.ts).
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const doc = OPERATIONS[`${methods[0]} ${route.url}`];
-    if (doc && route.schema) route.schema = { ...route.schema, ...doc };
-    if (route.config?.secret && route.schema) route.schema = declareSecretRoute(route.schema as Record<string, unknown>);
   });
   await app.register(swagger, {
     openapi: {

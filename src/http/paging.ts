@@ -1,7 +1,7 @@
 /** The paging convention of list endpoints on the wire (docs/api.md "Conventions"): query, X-Total-Count, Link. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { responseHeaders } from './response-headers.js';
+import type { HeaderName } from './response-headers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../lib/paging.js';
 
 export const PageQuery = Type.Object(
@@ -23,8 +23,8 @@ export type PageQuery = Static<typeof PageQuery>;
 export const PAGED =
   'Paged: `limit` (default 100, at most 200) and `offset`; X-Total-Count carries the whole list\'s size and Link the next page (rel="next").';
 
-/** The route schema fragment that declares a paged list's headers in the OpenAPI document. */
-export const PAGED_HEADERS = responseHeaders({ 200: ['X-Total-Count', 'Link'] });
+/** A paged list's headers, for its route's `responseHeaders` (the OpenAPI document declares them). */
+export const PAGED_HEADERS: Readonly<Record<number, readonly HeaderName[]>> = { 200: ['X-Total-Count', 'Link'] };
 
 /**
  * X-Total-Count, and `Link: <…>; rel="next"` (RFC 8288) while items remain after this page. The

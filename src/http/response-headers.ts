@@ -2,7 +2,7 @@
  * The response headers the server sends, declared in the OpenAPI document as reusable
  * `components.headers`. Some follow from a response's status or the route's authentication (every
  * response has X-Request-Id, every 429 and API 503 Retry-After); the others a route names in its
- * schema with `responseHeaders(...)`.
+ * definition's `responseHeaders` (route.ts).
  */
 const integer = { type: 'integer' as const, minimum: 0 };
 const text = { type: 'string' as const };
@@ -42,11 +42,6 @@ export type HeaderName = keyof typeof HEADERS;
 /** The schema key a route names its extra response headers under; app.ts moves them into the document. */
 export const RESPONSE_HEADERS = 'x-response-headers';
 
-/** A route schema fragment: `responseHeaders({ 200: ['ETag'] })`. */
-export function responseHeaders(byStatus: Partial<Record<number, readonly HeaderName[]>>): { [RESPONSE_HEADERS]: typeof byStatus } {
-  return { [RESPONSE_HEADERS]: byStatus };
-}
-
 const RATE_LIMIT: readonly HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 
 /** What every answer of the public viewer carries (share-page.ts `VIEWER_HEADERS`). */
@@ -59,8 +54,8 @@ export const VIEWER_RESPONSE_HEADERS: readonly HeaderName[] = [
 ];
 
 /**
- * A route marked `secret` in its config answers `Cache-Control: no-store` (app.ts); this adds the
- * header to the declaration of each of its success responses.
+ * A route marked `secret` answers `Cache-Control: no-store` (app.ts); this adds the header to the
+ * declaration of each of its success responses (route.ts).
  */
 export function declareSecretRoute(schema: Record<string, unknown>): Record<string, unknown> {
   const named = { ...((schema[RESPONSE_HEADERS] ?? {}) as Record<string, readonly HeaderName[]>) };

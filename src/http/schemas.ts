@@ -48,16 +48,6 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );
 
-/** The error responses every authenticated route may give, for the OpenAPI document. */
-export const problemResponses = {
-  400: ProblemSchema,
-  401: ProblemSchema,
-  403: ProblemSchema,
-  404: ProblemSchema,
-  429: ProblemSchema,
-  503: ProblemSchema,
-} as const;
-
 export const NoContent = Type.Null({ description: 'No content' });
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { FastifyPluginCallbackTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from 'typebox';
 import type { AppContext } from '../context.js';
 
 /** The Fastify instance with TypeBox typing, as every route module receives it. */
@@ -12,7 +13,7 @@ export type App = FastifyInstance<
 >;
 
 /** The scope a route needs, declared in its route definition (`config.scope`); 'public' skips auth. */
-type RouteScope = 'read' | 'write' | 'public';
+export type RouteScope = 'read' | 'write' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,3 +27,11 @@ declare module 'fastify' {
 
 /** A feature's routes: a Fastify plugin that gets the application's context. */
 export type FeatureRoutes = FastifyPluginCallbackTypebox<{ ctx: AppContext }>;
+
+/** A group of routes as app.ts lists it: the plugin, where it lives, and the named schemas it owns. */
+export interface Feature {
+  readonly prefix: string;
+  readonly routes: FeatureRoutes;
+  /** Its named schemas, in the order they appear in the OpenAPI document's `components.schemas`. */
+  readonly schemas?: readonly TSchema[];
+}

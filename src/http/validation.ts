@@ -13,13 +13,12 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, FieldErrorList, type FieldError } from '../lib/errors.js';
-import { COMPONENT_SCHEMAS } from './components.js';
 import { admitsKind, boundErrors, kindOfValue, type Schema } from './validation-bounds.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = formatsModule.default;
 
-function makeAjv(coerceTypes: boolean | 'array', allErrors: boolean): Ajv {
+function makeAjv(named: readonly object[], coerceTypes: boolean | 'array', allErrors: boolean): Ajv {
   const ajv = new Ajv({
     coerceTypes,
     useDefaults: true,
@@ -31,42 +30,55 @@ function makeAjv(coerceTypes: boolean | 'array', allErrors: boolean): Ajv {
   });
   addFormats(ajv, ['date', 'date-time', 'email', 'uri']);
   // Route bodies refer to the named schemas (`{ $ref: 'ReportBody#' }`, components.ts).
-  for (const schema of COMPONENT_SCHEMAS) ajv.addSchema(schema);
+  for (const schema of named) ajv.addSchema(schema);
   return ajv;
 }
 
 type Part = 'body' | 'text';
 
 /** Per part, Ajv stopping at the first error (every request) and Ajv collecting all (refusals). */
-const AJV: Record<Part, { first: Ajv; all: Ajv }> = {
-  body: { first: makeAjv(false, false), all: makeAjv(false, true) },
-  text: { first: makeAjv('array', false), all: makeAjv('array', true) },
-};
+type Validators = Readonly<Record<Part, { first: Ajv; all: Ajv }>>;
+
+function makeValidators(named: readonly object[]): Validators {
+  return {
+    body: { first: makeAjv(named, false, false), all: makeAjv(named, false, true) },
+    text: { first: makeAjv(named, 'array', false), all: makeAjv(named, 'array', true) },
+  };
+}
 
 const PART_PREFIX: Record<string, string> = { body: '', querystring: '/query', params: '/params', headers: '/headers' };
 
 /** Ajv passes the parent of the value it checks, so that it may coerce a value at the top. */
 type AjvValidate = ValidateFunction & ((data: unknown, context?: object) => boolean);
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const part: Part = httpPart === 'body' ? 'body' : 'text';
-  const prefix = PART_PREFIX[httpPart ?? 'body'] ?? '';
-  const first = AJV[part].first.compile(schema as object) as AjvValidate;
-  let all: AjvValidate | undefined;
-  const validate = (data: unknown, context?: object): true | { error: AppError } => {
-    if (first(data, context)) return true;
-    const bounds = new FieldErrorList();
-    boundErrors(data, schema, prefix, bounds, resolve);
-    if (bounds.total > 0) return { error: invalid(bounds.kept, bounds.omitted) };
-    // Known to be within its bounds: every error may be collected. Compiled on the first refusal.
-    all ??= AJV[part].all.compile(schema as object) as AjvValidate;
-    all(data, context);
-    const errors = toFieldErrors(all.errors ?? [], prefix, part);
-    return { error: invalid(errors.length > 0 ? errors : toFieldErrors(first.errors ?? [], prefix, part)) };
+/**
+ * The validator compiler of an application whose route schemas refer to `named` (the component
+ * registry's schemas). Each application gets its own Ajv instances, so the names it resolves are
+ * exactly its own.
+ */
+export function createValidatorCompiler(named: readonly object[]): FastifySchemaCompiler<unknown> {
+  const ajv = makeValidators(named);
+  const resolve = (schema: unknown) => resolveIn(ajv, schema);
+  return ({ schema, httpPart }) => {
+    const part: Part = httpPart === 'body' ? 'body' : 'text';
+    const prefix = PART_PREFIX[httpPart ?? 'body'] ?? '';
+    const first = ajv[part].first.compile(schema as object) as AjvValidate;
+    let all: AjvValidate | undefined;
+    const validate = (data: unknown, context?: object): true | { error: AppError } => {
+      if (first(data, context)) return true;
+      const bounds = new FieldErrorList();
+      boundErrors(data, schema, prefix, bounds, resolve);
+      if (bounds.total > 0) return { error: invalid(bounds.kept, bounds.omitted) };
+      // Known to be within its bounds: every error may be collected. Compiled on the first refusal.
+      all ??= ajv[part].all.compile(schema as object) as AjvValidate;
+      all(data, context);
+      const errors = fieldErrors(ajv, all.errors ?? [], prefix, part);
+      return { error: invalid(errors.length > 0 ? errors : fieldErrors(ajv, first.errors ?? [], prefix, part)) };
+    };
+    // Fastify hands Ajv's functions (which have a schemaEnv) the parent of the value they check.
+    return Object.assign(validate, { schemaEnv: first.schemaEnv });
   };
-  // Fastify hands Ajv's functions (which have a schemaEnv) the parent of the value they check.
-  return Object.assign(validate, { schemaEnv: first.schemaEnv });
-};
+}
 
 const invalid = (errors: FieldError[], omitted = 0) => new AppError('validation', 'The request is not valid.', errors, undefined, omitted);
 
@@ -76,10 +88,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}/;
 const FORMAT_EXAMPLE = 'e.g. 2026-03-02T09:00:00Z or 2026-03-02T09:00:00+01:00';
 
 /** A named schema (`{ $ref: 'Filters#' }`) is looked up where the validators keep it. */
-function resolve(schema: unknown): Schema {
+function resolveIn(ajv: Validators, schema: unknown): Schema {
   let current = (typeof schema === 'object' && schema !== null ? schema : {}) as Schema;
   for (let depth = 0; typeof current.$ref === 'string' && depth < 10; depth++) {
-    current = (AJV.body.all.getSchema(current.$ref)?.schema ?? {}) as Schema;
+    current = (ajv.body.all.getSchema(current.$ref)?.schema ?? {}) as Schema;
   }
   return current;
 }
@@ -87,11 +99,11 @@ function resolve(schema: unknown): Schema {
 const literal = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** What a schema takes, in words: its values (const, enum) and the kinds of the rest. */
-function allowed(schema: unknown): { values: unknown[]; kinds: string[] } {
-  const s = resolve(schema);
+function allowed(ajv: Validators, schema: unknown): { values: unknown[]; kinds: string[] } {
+  const s = resolveIn(ajv, schema);
   const branches = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
   if (branches) {
-    const all = branches.map(allowed);
+    const all = branches.map((branch) => allowed(ajv, branch));
     return { values: all.flatMap((a) => a.values), kinds: [...new Set(all.flatMap((a) => a.kinds))] };
   }
   if ('const' in s) return { values: [s.const], kinds: [] };
@@ -117,8 +129,8 @@ function kindOf(s: Schema): string {
 }
 
 /** "must be one of a, b, c, or an object {from, to}". */
-function mustBeOneOf(schema: unknown): string {
-  const { values, kinds } = allowed(schema);
+function mustBeOneOf(ajv: Validators, schema: unknown): string {
+  const { values, kinds } = allowed(ajv, schema);
   const words = [...(values.length > 0 ? [values.map(literal).join(', ')] : []), ...kinds];
   const list =
     words.length <= 1
@@ -130,12 +142,12 @@ function mustBeOneOf(schema: unknown): string {
 }
 
 /** Ajv's message for one failed keyword, said with the schema's own values where it has them. */
-function messageOf(error: ErrorObject): string {
+function messageOf(ajv: Validators, error: ErrorObject): string {
   const parent = (error.parentSchema ?? {}) as Schema;
   switch (error.keyword) {
     case 'enum':
     case 'const':
-      return mustBeOneOf(parent);
+      return mustBeOneOf(ajv, parent);
     case 'format':
     case 'pattern': {
       const data = typeof error.data === 'string' ? error.data : '';
@@ -165,14 +177,15 @@ const KIND_KEYWORDS = new Set(['type', 'const', 'enum', 'anyOf', 'oneOf']);
  * the union takes. Each branch of the value's kind is checked again on its own, so its errors are
  * known apart; the value is within its bounds (the bounds pass came first), so this stays cheap.
  */
-function explainUnion(error: ErrorObject, prefix: string, part: Part): FieldError[] {
+function explainUnion(ajv: Validators, error: ErrorObject, prefix: string, part: Part): FieldError[] {
+  const resolve = (schema: unknown) => resolveIn(ajv, schema);
   const branches = (Array.isArray(error.schema) ? error.schema : []) as unknown[];
   const kind = kindOfValue(error.data);
   let best: FieldError[] | null = null;
   for (const branch of branches) {
     // A branch of another kind would only say so (a KIND error below): skip it unchecked.
     if (!admitsKind(resolve(branch), kind, resolve)) continue;
-    const validate = AJV[part].all.compile(branch as object);
+    const validate = ajv[part].all.compile(branch as object);
     // A branch that passes on its own (defaults filled in) leaves the one message below.
     if (validate(structuredClone(error.data))) {
       best = null;
@@ -180,10 +193,10 @@ function explainUnion(error: ErrorObject, prefix: string, part: Part): FieldErro
     }
     const errors = validate.errors ?? [];
     if (errors.some((e) => e.instancePath === '' && KIND_KEYWORDS.has(e.keyword))) continue;
-    const explained = toFieldErrors(errors, `${prefix}${error.instancePath}`, part);
+    const explained = fieldErrors(ajv, errors, `${prefix}${error.instancePath}`, part);
     if (!best || explained.length < best.length) best = explained;
   }
-  return best ?? [{ path: `${prefix}${error.instancePath}`, message: mustBeOneOf({ anyOf: branches }) }];
+  return best ?? [{ path: `${prefix}${error.instancePath}`, message: mustBeOneOf(ajv, { anyOf: branches }) }];
 }
 
 const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
@@ -194,7 +207,7 @@ const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keywo
  * a date or a date-time lacks. `part` says which validator produced them (bodies are strict).
  * Linear in the number of errors (each looks up the unions above it by its path's prefixes).
  */
-export function toFieldErrors(errors: ErrorObject[], prefix = '', part: Part = 'body'): FieldError[] {
+function fieldErrors(ajv: Validators, errors: ErrorObject[], prefix: string, part: Part): FieldError[] {
   // At each path the failed union Ajv reports last is the outermost there (it reports a union
   // after the unions nested in it).
   const unionAt = new Map<string, ErrorObject>();
@@ -219,7 +232,7 @@ export function toFieldErrors(errors: ErrorObject[], prefix = '', part: Part = '
   for (const error of errors) {
     const union = unionAbove(error.instancePath);
     if (union) {
-      if (error === union) explainUnion(union, prefix, part).forEach(add);
+      if (error === union) explainUnion(ajv, union, prefix, part).forEach(add);
       continue;
     }
     if (error.keyword === 'additionalProperties') {
@@ -229,8 +242,13 @@ export function toFieldErrors(errors: ErrorObject[], prefix = '', part: Part = '
       const property = (error.params as { missingProperty: string }).missingProperty;
       add({ path: `${prefix}${error.instancePath}/${pointer(property)}`, message: 'is required' });
     } else {
-      add({ path: `${prefix}${error.instancePath}`, message: messageOf(error) });
+      add({ path: `${prefix}${error.instancePath}`, message: messageOf(ajv, error) });
     }
   }
   return out;
+}
+
+/** `fieldErrors` for errors whose schemas name no named schema (tests of the explanation alone). */
+export function toFieldErrors(errors: ErrorObject[], prefix = '', part: Part = 'body'): FieldError[] {
+  return fieldErrors(makeValidators([]), errors, prefix, part);
 }

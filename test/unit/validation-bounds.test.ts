@@ -8,11 +8,12 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { AppError, FieldErrorList, MAX_FIELD_ERRORS } from '../../src/lib/errors.js';
 import { boundErrors, type Schema } from '../../src/http/validation-bounds.js';
-import { toFieldErrors, validatorCompiler } from '../../src/http/validation.js';
+import { createValidatorCompiler, toFieldErrors } from '../../src/http/validation.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-body.js';
 import { problemHandler } from '../../src/http/problem.js';
-import { withRefs } from '../../src/http/components.js';
-import { CreateTimeEntriesBatchBody } from '../../src/modules/time-entries/time-entries.schemas.js';
+import { componentRegistry } from '../../src/http/components.js';
+import { CreateTimeEntriesBatchBody, TIME_ENTRY_SCHEMAS } from '../../src/modules/time-entries/time-entries.schemas.js';
+import { USER_SCHEMAS } from '../../src/modules/users/users.schemas.js';
 
 const plain = (schema: unknown) => schema as Schema;
 
@@ -37,6 +38,10 @@ function countingArray(length: number, item: unknown): { array: unknown[]; reads
   );
   return { array, reads: () => reads };
 }
+
+/** The named schemas the routes below refer to, and the validator compiler that resolves them. */
+const components = componentRegistry([...USER_SCHEMAS, ...TIME_ENTRY_SCHEMAS]);
+const validatorCompiler = createValidatorCompiler(components.schemas);
 
 /** The validator Fastify would build for a route part, and what it answers for `data`. */
 function check(schema: object, data: unknown, httpPart = 'body'): AppError | null {
@@ -127,7 +132,7 @@ describe('the validator of a route', () => {
 
   it('lists every error of a body within its bounds, for the answer to cap', () => {
     const entries = Array.from({ length: 1000 }, () => ({ start: 'soon', minutes: 'many', workspaceId: 1 }));
-    const error = check(withRefs(CreateTimeEntriesBatchBody, false) as object, { entries });
+    const error = check(components.withRefs(CreateTimeEntriesBatchBody, false) as object, { entries });
     expect(error?.errors?.length).toBe(3000);
     expect(error?.errors).toContainEqual({ path: '/entries/999/start', message: expect.stringMatching(/^must be a date-time/) });
   });

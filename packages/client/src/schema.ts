@@ -1470,167 +1470,6 @@ export interface components {
                 entryCount: number;
             }[];
         };
-        ReportVersion: {
-            /** @description Opaque id (UUID v7). */
-            reportContentId: string;
-            /** @description Opaque id (UUID v7). */
-            reportId: string;
-            version: number;
-            /** @description The report's name as this version was rendered. */
-            name: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 instant in UTC with milliseconds.
-             */
-            createdAt: string;
-            totalMinutes: number;
-            snapshotProjectIds: string[];
-            templateId: string | null;
-            filters: components["schemas"]["Filters"] | null;
-            /** @description The version has at least one delivery (a self-copy counts). */
-            sent: boolean;
-        };
-        ReportContent: {
-            /** @description Opaque id (UUID v7). */
-            reportContentId: string;
-            /** @description Opaque id (UUID v7). */
-            reportId: string;
-            version: number;
-            /** @description The report's name as this version was rendered. */
-            name: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 instant in UTC with milliseconds.
-             */
-            createdAt: string;
-            totalMinutes: number;
-            snapshotProjectIds: string[];
-            templateId: string | null;
-            filters: components["schemas"]["Filters"] | null;
-            /** @description The version has at least one delivery (a self-copy counts). */
-            sent: boolean;
-            /** @description null for versions rendered before summaries were stored (their entries may have changed since). */
-            summary: components["schemas"]["VersionSummary"] | null;
-            renderedMarkdown: string;
-        };
-        GroupChange: {
-            key: string | null;
-            /** @description Project or user name (as the newer version has it), tag or date. */
-            label: string;
-            fromMinutes: number;
-            toMinutes: number;
-            deltaMinutes: number;
-        };
-        VersionDiff: {
-            /** @description Opaque id (UUID v7). */
-            reportId: string;
-            from: {
-                /** @description Opaque id (UUID v7). */
-                reportContentId: string;
-                version: number;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 instant in UTC with milliseconds.
-                 */
-                createdAt: string;
-            };
-            to: {
-                /** @description Opaque id (UUID v7). */
-                reportContentId: string;
-                version: number;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 instant in UTC with milliseconds.
-                 */
-                createdAt: string;
-            };
-            totalMinutes: {
-                from: number;
-                to: number;
-                deltaMinutes: number;
-            };
-            /** @description null when either version has no stored summary. */
-            byProject: {
-                /** @description Only in `to`. */
-                added: components["schemas"]["GroupChange"][];
-                /** @description Only in `from`. */
-                removed: components["schemas"]["GroupChange"][];
-                /** @description In both, with different minutes. */
-                changed: components["schemas"]["GroupChange"][];
-            } | null;
-            /** @description null when either version has no stored summary. */
-            byUser: {
-                /** @description Only in `to`. */
-                added: components["schemas"]["GroupChange"][];
-                /** @description Only in `from`. */
-                removed: components["schemas"]["GroupChange"][];
-                /** @description In both, with different minutes. */
-                changed: components["schemas"]["GroupChange"][];
-            } | null;
-            /** @description null when either version has no stored summary. */
-            byTag: {
-                /** @description Only in `to`. */
-                added: components["schemas"]["GroupChange"][];
-                /** @description Only in `from`. */
-                removed: components["schemas"]["GroupChange"][];
-                /** @description In both, with different minutes. */
-                changed: components["schemas"]["GroupChange"][];
-            } | null;
-            /** @description null when either version has no stored summary. */
-            byDay: {
-                /** @description Only in `to`. */
-                added: components["schemas"]["GroupChange"][];
-                /** @description Only in `from`. */
-                removed: components["schemas"]["GroupChange"][];
-                /** @description In both, with different minutes. */
-                changed: components["schemas"]["GroupChange"][];
-            } | null;
-            period: {
-                from: {
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    from: string;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    to: string;
-                } | null;
-                to: {
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    from: string;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD
-                     */
-                    to: string;
-                } | null;
-                changed: boolean;
-            };
-            templateId: {
-                from: string | null;
-                to: string | null;
-                changed: boolean;
-            };
-            filters: {
-                from: components["schemas"]["Filters"] | null;
-                to: components["schemas"]["Filters"] | null;
-                /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
-                changes: {
-                    field: "workspaceIds" | "projectIds" | "userIds" | "tags";
-                    added: string[];
-                    removed: string[];
-                }[];
-            };
-            markdownDiff: string | null;
-            /** @description Why `markdownDiff` is null: `too-large` when the two documents together exceed 1 MiB (UTF-8), `too-many-edits` when the bodies differ in more lines than a diff may cover or it took too long; null when the line diff is there. */
-            markdownDiffOmitted: "too-large" | "too-many-edits" | null;
-        };
         RecipientCandidate: {
             /** @description Opaque id (UUID v7). */
             id: string;
@@ -1815,6 +1654,167 @@ export interface components {
             reactions: components["schemas"]["ReactionSummary"][];
             /** @description Oldest first. */
             comments: components["schemas"]["Comment"][];
+        };
+        ReportVersion: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            version: number;
+            /** @description The report's name as this version was rendered. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            templateId: string | null;
+            filters: components["schemas"]["Filters"] | null;
+            /** @description The version has at least one delivery (a self-copy counts). */
+            sent: boolean;
+        };
+        ReportContent: {
+            /** @description Opaque id (UUID v7). */
+            reportContentId: string;
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            version: number;
+            /** @description The report's name as this version was rendered. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            totalMinutes: number;
+            snapshotProjectIds: string[];
+            templateId: string | null;
+            filters: components["schemas"]["Filters"] | null;
+            /** @description The version has at least one delivery (a self-copy counts). */
+            sent: boolean;
+            /** @description null for versions rendered before summaries were stored (their entries may have changed since). */
+            summary: components["schemas"]["VersionSummary"] | null;
+            renderedMarkdown: string;
+        };
+        GroupChange: {
+            key: string | null;
+            /** @description Project or user name (as the newer version has it), tag or date. */
+            label: string;
+            fromMinutes: number;
+            toMinutes: number;
+            deltaMinutes: number;
+        };
+        VersionDiff: {
+            /** @description Opaque id (UUID v7). */
+            reportId: string;
+            from: {
+                /** @description Opaque id (UUID v7). */
+                reportContentId: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant in UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+            to: {
+                /** @description Opaque id (UUID v7). */
+                reportContentId: string;
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant in UTC with milliseconds.
+                 */
+                createdAt: string;
+            };
+            totalMinutes: {
+                from: number;
+                to: number;
+                deltaMinutes: number;
+            };
+            /** @description null when either version has no stored summary. */
+            byProject: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byUser: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byTag: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            /** @description null when either version has no stored summary. */
+            byDay: {
+                /** @description Only in `to`. */
+                added: components["schemas"]["GroupChange"][];
+                /** @description Only in `from`. */
+                removed: components["schemas"]["GroupChange"][];
+                /** @description In both, with different minutes. */
+                changed: components["schemas"]["GroupChange"][];
+            } | null;
+            period: {
+                from: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    to: string;
+                } | null;
+                to: {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    from: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    to: string;
+                } | null;
+                changed: boolean;
+            };
+            templateId: {
+                from: string | null;
+                to: string | null;
+                changed: boolean;
+            };
+            filters: {
+                from: components["schemas"]["Filters"] | null;
+                to: components["schemas"]["Filters"] | null;
+                /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
+                changes: {
+                    field: "workspaceIds" | "projectIds" | "userIds" | "tags";
+                    added: string[];
+                    removed: string[];
+                }[];
+            };
+            markdownDiff: string | null;
+            /** @description Why `markdownDiff` is null: `too-large` when the two documents together exceed 1 MiB (UTF-8), `too-many-edits` when the bodies differ in more lines than a diff may cover or it took too long; null when the line diff is there. */
+            markdownDiffOmitted: "too-large" | "too-many-edits" | null;
         };
     };
     responses: never;

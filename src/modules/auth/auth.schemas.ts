@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant } from '../../http/schemas.js';
 import { UserSchema } from '../users/users.schemas.js';
 
@@ -53,3 +53,6 @@ export type RedeemLinkInput = Static<typeof RedeemLinkBody>;
 
 export const ChangePasswordBody = Type.Object({ currentPassword: AnyPassword, newPassword: NewPassword }, { additionalProperties: false });
 export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const AUTH_SCHEMAS: readonly TSchema[] = [SessionSchema, SignedInSchema, PasswordLinkSchema];

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { REACTION_KEYS } from '../../db/schema.js';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
@@ -59,3 +59,13 @@ export type CommentInput = Static<typeof CommentBody>;
 
 export const ReactionBody = Type.Object({ emoji: ReactionKeySchema }, { $id: 'ReactionBody', additionalProperties: false });
 export type ReactionInput = Static<typeof ReactionBody>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const DISCUSSION_SCHEMAS: readonly TSchema[] = [
+  ReactionKeySchema,
+  ReactionSummarySchema,
+  CommentSchema,
+  CommentBody,
+  ReactionBody,
+  DiscussionSchema,
+];

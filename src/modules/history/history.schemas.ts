@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { CalendarDate, Id, Instant, Nullable } from '../../http/schemas.js';
 import { Filters } from '../reports/reports.schemas.js';
 import { VersionSummarySchema } from '../reports/version-summary.js';
@@ -105,3 +105,6 @@ export const VersionDiffSchema = Type.Object(
   { $id: 'VersionDiff' },
 );
 export type VersionDiff = Static<typeof VersionDiffSchema>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const HISTORY_SCHEMAS: readonly TSchema[] = [VersionSchema, ReportContentSchema, GroupChange, VersionDiffSchema];

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
 /** An inbox message (docs/api.md "Inbox"); reportName and senderName are frozen at send time. */
@@ -28,3 +28,9 @@ export const InboxMessageWithContentSchema = Type.Object(
   { $id: 'InboxMessageWithContent' },
 );
 export type InboxMessageWithContent = Static<typeof InboxMessageWithContentSchema>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const INBOX_SCHEMAS: readonly TSchema[] = [InboxMessageSchema, InboxMessageWithContentSchema];
+
+/** How a route on a received message answers anyone but its recipient, as route descriptions say it. */
+export const RECIPIENT_ONLY = "The recipient only; anyone else's message answers 404.";

@@ -1,78 +1,92 @@
 import { Type } from 'typebox';
+import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
-import { IdParams, NoContent, problemResponses } from '../../http/schemas.js';
+import { IdParams, NoContent } from '../../http/schemas.js';
 import { actorOf } from '../auth/auth.js';
+import { NOT_MEMBER } from '../workspaces/workspaces.schemas.js';
 import * as service from './projects.service.js';
 import { CreateProjectBody, ProjectListItemSchema, ProjectMemberParams, ProjectMemberSchema, ProjectSchema } from './projects.schemas.js';
 
 const tags = ['projects'];
 
 export const projectRoutes: FeatureRoutes = (app, { ctx }, done) => {
-  app.post(
-    '/workspaces/:id/projects',
-    {
-      config: { scope: 'write' },
-      schema: { tags, params: IdParams, body: CreateProjectBody, response: { 201: ProjectSchema, ...problemResponses } },
-    },
-    async (request, reply) => reply.code(201).send(await service.createProject(ctx, actorOf(request), request.params.id, request.body)),
+  app.route(
+    route({
+      method: 'POST',
+      url: '/workspaces/:id/projects',
+      scope: 'write',
+      tags,
+      operationId: 'createProject',
+      summary: 'Create a project',
+      description: `Workspace admins (403 for members). ${NOT_MEMBER}`,
+      params: IdParams,
+      body: CreateProjectBody,
+      response: { 201: ProjectSchema },
+      handler: async (request, reply) =>
+        reply.code(201).send(await service.createProject(ctx, actorOf(request), request.params.id, request.body)),
+    }),
   );
-  app.get(
-    '/workspaces/:id/projects',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        description: 'Every project of the workspace, newest first.',
-        params: IdParams,
-        response: { 200: Type.Array(ProjectListItemSchema), ...problemResponses },
-      },
-    },
-    async (request) => service.listProjects(ctx, actorOf(request), request.params.id),
+  app.route(
+    route({
+      method: 'GET',
+      url: '/workspaces/:id/projects',
+      scope: 'read',
+      tags,
+      operationId: 'listProjects',
+      summary: 'List projects',
+      description: `Members; each project says whether the caller is a member. ${NOT_MEMBER}`,
+      params: IdParams,
+      response: { 200: Type.Array(ProjectListItemSchema) },
+      handler: async (request) => service.listProjects(ctx, actorOf(request), request.params.id),
+    }),
   );
-  app.get(
-    '/projects/:id/members',
-    {
-      config: { scope: 'read' },
-      schema: {
-        tags,
-        description: 'Newest membership first (then user id, descending).',
-        params: IdParams,
-        response: { 200: Type.Array(ProjectMemberSchema), ...problemResponses },
-      },
-    },
-    async (request) => service.listProjectMembers(ctx, actorOf(request), request.params.id),
+  app.route(
+    route({
+      method: 'GET',
+      url: '/projects/:id/members',
+      scope: 'read',
+      tags,
+      operationId: 'listProjectMembers',
+      summary: 'List project members',
+      description: "Members of the project's workspace; a project in a workspace the caller is not a member of answers 404.",
+      params: IdParams,
+      response: { 200: Type.Array(ProjectMemberSchema) },
+      handler: async (request) => service.listProjectMembers(ctx, actorOf(request), request.params.id),
+    }),
   );
-  app.put(
-    '/projects/:id/members/:userId',
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        description: 'Idempotent. The user must be a member of the workspace (else 400).',
-        params: ProjectMemberParams,
-        response: { 204: NoContent, ...problemResponses },
+  app.route(
+    route({
+      method: 'PUT',
+      url: '/projects/:id/members/:userId',
+      scope: 'write',
+      tags,
+      operationId: 'addProjectMember',
+      summary: 'Add a project member',
+      description: 'Workspace admins; the user must be a member of the workspace (400). Non-members of the workspace get 404.',
+      params: ProjectMemberParams,
+      response: { 204: NoContent },
+      handler: async (request, reply) => {
+        await service.addProjectMember(ctx, actorOf(request), request.params.id, request.params.userId);
+        return reply.code(204).send(null);
       },
-    },
-    async (request, reply) => {
-      await service.addProjectMember(ctx, actorOf(request), request.params.id, request.params.userId);
-      return reply.code(204).send(null);
-    },
+    }),
   );
-  app.delete(
-    '/projects/:id/members/:userId',
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags,
-        description: 'Idempotent: 204 even when the user was not a member.',
-        params: ProjectMemberParams,
-        response: { 204: NoContent, ...problemResponses },
+  app.route(
+    route({
+      method: 'DELETE',
+      url: '/projects/:id/members/:userId',
+      scope: 'write',
+      tags,
+      operationId: 'removeProjectMember',
+      summary: 'Remove a project member',
+      description: 'Workspace admins. Non-members of the workspace get 404.',
+      params: ProjectMemberParams,
+      response: { 204: NoContent },
+      handler: async (request, reply) => {
+        await service.removeProjectMember(ctx, actorOf(request), request.params.id, request.params.userId);
+        return reply.code(204).send(null);
       },
-    },
-    async (request, reply) => {
-      await service.removeProjectMember(ctx, actorOf(request), request.params.id, request.params.userId);
-      return reply.code(204).send(null);
-    },
+    }),
   );
   done();
 };

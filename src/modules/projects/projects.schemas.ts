@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant } from '../../http/schemas.js';
 
 export const ProjectSchema = Type.Object(
@@ -28,3 +28,6 @@ export const ProjectMemberSchema = Type.Object({ userId: Id, name: Type.String()
 export type ProjectMember = Static<typeof ProjectMemberSchema>;
 
 export const ProjectMemberParams = Type.Object({ id: Id, userId: Id });
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const PROJECT_SCHEMAS: readonly TSchema[] = [ProjectSchema, ProjectListItemSchema, ProjectMemberSchema];

@@ -1,7 +1,8 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CalendarDate, Id, Instant, Nullable } from '../../http/schemas.js';
 import { DATE_PRESETS } from '../../render/date-range.js';
+import { VersionSummarySchema } from './version-summary.js';
 
 const IdList = (maxItems: number, minItems = 0) => Type.Array(Id, { minItems, maxItems, uniqueItems: true });
 
@@ -114,3 +115,22 @@ export type ListQuery = Static<typeof ListQuery>;
 export const IfMatchHeaders = Type.Object({
   'if-match': Type.Optional(Type.String({ maxLength: 1000, description: 'An ETag from GET /reports/:id, e.g. "3", or *.' })),
 });
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const REPORT_SCHEMAS: readonly TSchema[] = [
+  DatePresetSchema,
+  DateRange,
+  Filters,
+  FiltersInput,
+  ReportBody,
+  ReportSummarySchema,
+  ReportSchema,
+  PreviewSchema,
+  VersionSummarySchema,
+];
+
+/** How a report route answers someone who may not read the report, as route descriptions say it. */
+export const REPORT_404 = 'A report the caller may not read answers 404, as if it did not exist.';
+/** Who may change a report or act for it (edit, send, share), as route descriptions say it. */
+export const OWNER_ONLY =
+  'Owner only (still a member of every filtered workspace); anyone else gets 404 when they cannot read the report, 403 when they can.';

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
 const MAX_RECIPIENTS = 50;
@@ -58,3 +58,6 @@ export const SendHistoryEntrySchema = Type.Object(
   { $id: 'SendHistoryEntry' },
 );
 export type SendHistoryEntry = Static<typeof SendHistoryEntrySchema>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const SENDING_SCHEMAS: readonly TSchema[] = [RecipientCandidateSchema, SendBody, SendResultSchema, SendHistoryEntrySchema];

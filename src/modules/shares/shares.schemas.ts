@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 import { PASSCODE_MAX_CHARS, PASSCODE_MAX_INPUT, PASSCODE_MIN_CHARS } from '../../lib/secrets.js';
 
@@ -36,3 +36,6 @@ export const MintShareBody = Type.Object(
   { $id: 'MintShareBody', additionalProperties: false, description: 'May be omitted entirely: a link without passcode or expiry.' },
 );
 export type MintShareInput = Static<typeof MintShareBody>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const SHARE_SCHEMAS: readonly TSchema[] = [ShareSchema, MintShareBody];

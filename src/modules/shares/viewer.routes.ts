@@ -7,9 +7,9 @@ import formbody from '@fastify/formbody';
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
-import { DOCUMENTED_BODY } from '../../http/schemas.js';
-import { responseHeaders, VIEWER_RESPONSE_HEADERS } from '../../http/response-headers.js';
+import { VIEWER_RESPONSE_HEADERS } from '../../http/response-headers.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage } from '../../render/share-page.js';
 import { PASSCODE_MAX_INPUT } from '../../lib/secrets.js';
@@ -66,7 +66,7 @@ const unlockResponses = {
 
 /** Every viewer answer carries the same headers (`VIEWER_HEADERS`), declared for each status. */
 function viewerHeaders(responses: Record<number, unknown>) {
-  return responseHeaders(Object.fromEntries(Object.keys(responses).map((status) => [status, VIEWER_RESPONSE_HEADERS])));
+  return Object.fromEntries(Object.keys(responses).map((status) => [status, VIEWER_RESPONSE_HEADERS]));
 }
 
 function sendPage(
@@ -121,41 +121,42 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
   });
   app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, NOT_FOUND_PAGE));
 
-  const schema = { tags: ['viewer'], security: [], params: TokenParams };
-  app.get(
-    '/:token',
-    {
-      config: { scope: 'public' },
+  const page = { scope: 'public', tags: ['viewer'], params: TokenParams } as const;
+  app.route(
+    route({
+      ...page,
+      method: 'GET',
+      url: '/:token',
       // A HEAD is not a page view and must not count as one; it gets the viewer's 404.
       exposeHeadRoute: false,
-      schema: {
-        ...schema,
-        summary: 'The shared report as HTML, or the passcode prompt.',
-        ...viewerHeaders(openResponses),
-        response: openResponses,
-      },
-    },
-    async (request, reply) => sendOutcome(reply, await viewer.open(request.params.token)),
+      operationId: 'viewShare',
+      summary: 'Open a share link',
+      description: 'Public. The shared report as HTML, or the passcode prompt. An unknown, revoked or expired link answers 404.',
+      responseHeaders: viewerHeaders(openResponses),
+      response: openResponses,
+      handler: async (request, reply) => sendOutcome(reply, await viewer.open(request.params.token)),
+    }),
   );
-  app.post(
-    '/:token',
-    {
-      config: { scope: 'public' },
-      schema: {
-        ...schema,
-        summary: 'Unlocks a passcode link: form field `passcode` (application/x-www-form-urlencoded).',
-        [DOCUMENTED_BODY]: PASSCODE_FORM,
-        ...viewerHeaders(unlockResponses),
-        response: unlockResponses,
+  app.route(
+    route({
+      ...page,
+      method: 'POST',
+      url: '/:token',
+      operationId: 'unlockShare',
+      summary: 'Unlock a passcode link',
+      description:
+        'Public. Form field `passcode` (application/x-www-form-urlencoded). A wrong passcode is 401; too many attempts are 429 with Retry-After. An unknown link answers 404.',
+      documentedBody: PASSCODE_FORM,
+      responseHeaders: viewerHeaders(unlockResponses),
+      response: unlockResponses,
+      handler: async (request, reply) => {
+        const form = request.body as Record<string, unknown> | undefined;
+        const outcome = await viewer.unlock(request.params.token, form?.passcode, request.ip);
+        // Like every rate-limit refusal, held for REFUSAL_DELAY_MS first (refusal-delay.ts).
+        if (outcome.kind === 'rate-limited') await ctx.refusalDelay.hold();
+        return sendOutcome(reply, outcome);
       },
-    },
-    async (request, reply) => {
-      const form = request.body as Record<string, unknown> | undefined;
-      const outcome = await viewer.unlock(request.params.token, form?.passcode, request.ip);
-      // Like every rate-limit refusal, held for REFUSAL_DELAY_MS first (refusal-delay.ts).
-      if (outcome.kind === 'rate-limited') await ctx.refusalDelay.hold();
-      return sendOutcome(reply, outcome);
-    },
+    }),
   );
   done();
 };

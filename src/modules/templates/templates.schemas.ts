@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { FiltersInput } from '../reports/reports.schemas.js';
 import { Id, Instant } from '../../http/schemas.js';
 
@@ -66,3 +66,6 @@ export const PreviewTemplateBody = Type.Object(
   { additionalProperties: false },
 );
 export type PreviewTemplateInput = Static<typeof PreviewTemplateBody>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const TEMPLATE_SCHEMAS: readonly TSchema[] = [TemplateSchema];

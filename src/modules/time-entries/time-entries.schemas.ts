@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { DATE_TEXT_MAX, Id, Instant, Nullable } from '../../http/schemas.js';
 
 /** Most entries a list returns when `limit` is omitted, and the most it may ask for. */
@@ -99,3 +99,6 @@ export const ListTimeEntriesQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListTimeEntriesInput = Static<typeof ListTimeEntriesQuery>;
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const TIME_ENTRY_SCHEMAS: readonly TSchema[] = [TimeEntrySchema, CreateTimeEntryBody, PatchTimeEntryBody, TimeEntriesBatchSchema];

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
 export const UserSchema = Type.Object(
@@ -78,3 +78,6 @@ export const CreatedTokenSchema = Type.Object(
   },
   { $id: 'CreatedToken' },
 );
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const USER_SCHEMAS: readonly TSchema[] = [UserSchema, TokenSchema, CreatedTokenSchema, CreateTokenBody];

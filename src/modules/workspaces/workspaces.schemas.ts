@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
 
 export const RoleSchema = Type.Enum(['owner', 'admin', 'member'], { $id: 'WorkspaceRole', description: 'Role in a workspace.' });
@@ -40,3 +40,9 @@ export const PutMemberBody = Type.Object({ role: RoleSchema }, { additionalPrope
 export type PutMemberInput = Static<typeof PutMemberBody>;
 
 export const MemberParams = Type.Object({ id: Id, userId: Id });
+
+/** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
+export const WORKSPACE_SCHEMAS: readonly TSchema[] = [WorkspaceSchema, RoleSchema, MemberSchema];
+
+/** How a workspace route answers someone outside the workspace, as route descriptions say it. */
+export const NOT_MEMBER = 'A workspace the caller is not a member of answers 404, as if it did not exist.';
