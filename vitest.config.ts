@@ -1,31 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-/** Tests that start processes, browsers or databases of their own, or sweep every route. */
-const SLOW = [
-  'test/hostile-bodies.test.ts',
-  'test/server.test.ts',
-  'test/restart.test.ts',
-  'test/viewer-browser.test.ts',
-  'test/web-browser.test.ts',
-  'test/garbage.test.ts',
-  'test/migrations.test.ts',
-  'test/viewer-xss.test.ts',
-  'test/cli.test.ts',
-  'test/demo.test.ts',
-  'test/access-matrix.test.ts',
-  'test/fuzz.test.ts',
-  'test/crash.test.ts',
-  'test/scale-out.test.ts',
-  'test/database-outage.test.ts',
-  'test/getting-started.test.ts',
-];
-
-/** TEST_TIER picks a tier (npm run test:unit, test:api, test:slow); unset runs everything. */
-const TIERS: Record<string, { include: string[]; exclude?: string[] }> = {
+/**
+ * The tiers are folders: test/unit (pure logic, no database), test/api (the API over HTTP on a
+ * real database), test/slow (processes, browsers, migrations, sweeps of every route). TEST_TIER
+ * picks one (npm run test:unit, test:api, test:slow); unset runs everything.
+ */
+const TIERS: Record<string, { include: string[] }> = {
   unit: { include: ['test/unit/**/*.test.ts'] },
-  api: { include: ['test/*.test.ts'], exclude: SLOW },
-  slow: { include: SLOW },
-  all: { include: ['test/**/*.test.ts'] },
+  api: { include: ['test/api/**/*.test.ts'] },
+  slow: { include: ['test/slow/**/*.test.ts'] },
+  all: { include: ['test/{unit,api,slow}/**/*.test.ts'] },
 };
 const tier = TIERS[process.env.TEST_TIER ?? 'all'];
 if (!tier) throw new Error(`TEST_TIER must be one of ${Object.keys(TIERS).join(', ')}`);
@@ -37,7 +21,6 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export default defineConfig({
   test: {
     include: tier.include,
-    exclude: tier.exclude ?? [],
     globalSetup: ['test/helpers/global-setup.ts'],
     // One database per worker process, reset between files: a new PGlite costs seconds.
     pool: 'forks',

@@ -105,7 +105,7 @@ interface HttpScenario {
   /** Which figure is compared: throughput (higher is better) or a latency percentile (lower is better). */
   metric: 'rps' | 'p50' | 'p99';
   target: number;
-  /** Database statements Chronicle makes per request (pinned by test/statements.test.ts), for the floor figure. */
+  /** Database statements Chronicle makes per request (pinned by test/api/statements.test.ts), for the floor figure. */
   statements: number;
 }
 

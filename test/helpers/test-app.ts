@@ -44,11 +44,11 @@ const TEST_SETTINGS: Partial<Config> = {
   shareKey: Buffer.alloc(32, 7),
   renderMaxEntries: 200_000,
   // Off here so suites that make thousands of requests with one token are not limited; the rate
-  // limit's own tests (test/abuse-rate-limit.test.ts) and test/statements.test.ts turn it on.
+  // limit's own tests (test/api/abuse-rate-limit.test.ts) and test/api/statements.test.ts turn it on.
   apiRateLimit: 0,
-  // Off: a machine busy with other tests must not make requests 503; test/http.test.ts injects the pressure.
+  // Off: a machine busy with other tests must not make requests 503; test/api/http.test.ts injects the pressure.
   overloadEventLoopDelayMs: 0,
-  // Refusals answered at once; test/refusal-delay.test.ts holds them with an injected wait.
+  // Refusals answered at once; test/api/refusal-delay.test.ts holds them with an injected wait.
   refusalDelayMs: 0,
 };
 

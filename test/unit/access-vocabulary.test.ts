@@ -3,7 +3,7 @@
  * predicates of src/modules/access/predicates.ts that are its SQL half, or saying why it needs
  * none; and every predicate is the SQL half of some rule and is composed by some repository. A
  * rule added without a row, a row for a rule that is gone (both also fail the typecheck), and a
- * predicate that no rule or no statement uses all fail here. test/access-matrix.test.ts checks
+ * predicate that no rule or no statement uses all fail here. test/slow/access-matrix.test.ts checks
  * what the rules answer, route by route.
  */
 import { readdirSync, readFileSync } from 'node:fs';

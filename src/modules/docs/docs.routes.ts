@@ -12,7 +12,7 @@ export const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   // The one inline style Swagger UI's bundle inserts, allowed by its hash alone (a Swagger UI whose
-  // style differs fails the browser test in test/docs-and-cors.test.ts rather than look broken).
+  // style differs fails the browser test in test/api/docs-and-cors.test.ts rather than look broken).
   "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
   "img-src 'self' data:",
   "font-src 'self' data:",

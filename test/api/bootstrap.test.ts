@@ -1,0 +1,104 @@
+/**
+ * Start-up tasks are safe when several processes start on one database at the same moment. Each
+ * test starts from an empty database and closes the processes it started.
+ */
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BUILTIN_TEMPLATES } from '../../src/render/builtin-templates.js';
+import { buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
+import type { App } from '../../src/http/types.js';
+import { resetDatabase, testDatabase } from '../helpers/test-database.js';
+import { ADMIN_TOKEN, testConfig } from '../helpers/test-app.js';
+
+const opened: App[] = [];
+beforeEach(async () => {
+  await resetDatabase(await testDatabase());
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((app) => app.close()));
+});
+
+/** One more process on the test database, closed after the test. */
+async function start(config: Partial<Config> = {}): Promise<App> {
+  const app = await buildApp({ config: testConfig(config), database: await testDatabase(), logger: false });
+  opened.push(app);
+  return app;
+}
+
+describe('concurrent start-up', () => {
+  it('creates one admin and one set of built-in templates when three processes start together', async () => {
+    const apps = await Promise.all(Array.from({ length: 3 }, () => start()));
+    const res = await apps[0]!.inject({ method: 'GET', url: '/api/v1/users', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body).filter((u: { email: string }) => u.email === 'admin@localhost')).toHaveLength(1);
+    const templates = await apps[1]!.inject({
+      method: 'GET',
+      url: '/api/v1/templates',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const names = JSON.parse(templates.body).map((t: { name: string }) => t.name);
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('BOOTSTRAP_ADMIN_TOKEN on a later start', () => {
+  it('makes sure the admin is named Administrator and is an instance admin again', async () => {
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const renamed = await (await start()).inject({ method: 'PATCH', url: '/api/v1/me', headers: auth, payload: { name: 'Renamed' } });
+    expect(JSON.parse(renamed.body).name).toBe('Renamed');
+    const again = await start();
+    const me = JSON.parse((await again.inject({ method: 'GET', url: '/api/v1/me', headers: auth })).body);
+    expect(me).toMatchObject({ name: 'Administrator', email: 'admin@localhost', instanceAdmin: true });
+  });
+});
+
+describe('the share key at start-up', () => {
+  it('refuses to start with a key that does not decrypt the existing share links', async () => {
+    const database = await testDatabase();
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const app = await start();
+    const call = async (method: string, url: string, payload?: object) =>
+      JSON.parse((await app.inject({ method: method as 'POST', url, headers: auth, ...(payload ? { payload } : {}) })).body);
+    const ws = await call('POST', '/api/v1/workspaces', { name: 'K' });
+    const templates = await call('GET', '/api/v1/templates');
+    const report = await call('POST', '/api/v1/reports', {
+      name: 'R',
+      templateId: templates[0].id,
+      filters: { workspaceIds: [ws.id], dateRange: 'today' },
+    });
+    await call('POST', `/api/v1/reports/${report.id}/shares`, {});
+    await expect(buildApp({ config: testConfig({ shareKey: Buffer.alloc(32, 1) }), database, logger: false })).rejects.toThrow(
+      /SHARE_KEY does not decrypt/,
+    );
+    expect((await (await start()).inject({ method: 'GET', url: '/api/v1/me', headers: auth })).statusCode).toBe(200);
+  });
+});
+
+describe('built-in templates of an earlier release', () => {
+  it('get the current text at start-up when unedited, and keep an admin’s edits', async () => {
+    const database = await testDatabase();
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const app = await start();
+    const call = async (method: string, url: string, payload?: object) =>
+      JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
+    const byName = async (name: string) =>
+      ((await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string }[]).find(
+        (t) => t.name === name,
+      )!;
+    // As an installation seeded by the earlier release: the timesheet as it was, the summary edited.
+    const v1 = readFileSync(new URL('../fixtures/timesheet-v1.liquid', import.meta.url), 'utf8');
+    const timesheet = await byName('Timesheet');
+    const summary = await byName('Summary');
+    expect(timesheet.body).toBe(BUILTIN_TEMPLATES[0]!.body);
+    await call('PATCH', `/api/v1/templates/${timesheet.id}`, { body: v1 });
+    await call('PATCH', `/api/v1/templates/${summary.id}`, { body: 'Edited: {{ totals.minutes }}' });
+    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v2'`);
+
+    await start();
+    expect((await byName('Timesheet')).body).toBe(BUILTIN_TEMPLATES[0]!.body);
+    expect((await byName('Summary')).body).toBe('Edited: {{ totals.minutes }}');
+  });
+});

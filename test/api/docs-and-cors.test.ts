@@ -1,0 +1,250 @@
+/**
+ * The API reference at /docs (its CSP, that it renders in a real browser and can call the API with
+ * a bearer token), the OpenAPI document's servers and license, and CORS_ORIGINS.
+ */
+import { existsSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loggerOptions } from '../../src/http/logging.js';
+import { ADMIN_TOKEN, buildTestApp, testConfig, type TestContext } from '../helpers/test-app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+
+describe('the API reference and CORS', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await buildTestApp({ config: { corsOrigins: ['https://app.example.com'] } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('serves /docs under a CSP that allows this origin only', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs' });
+    const page = res.statusCode === 302 ? await t.app.inject({ method: 'GET', url: res.headers.location as string }) : res;
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toMatch(/https?:\/\//);
+    expect(page.body).not.toMatch(/<script>[^<]/);
+    expect(page.body).not.toMatch(/src="https?:/);
+  });
+
+  it('serves the document it shows, without the reference in it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = JSON.parse(res.body) as { servers: { url: string }[]; info: { license: { name: string } }; paths: Record<string, unknown> };
+    expect(doc.servers[0]?.url).toBe('http://chronicle.test');
+    expect(doc.info.license.name).toBeTruthy();
+    expect(Object.keys(doc.paths).some((path) => path.startsWith('/docs'))).toBe(false);
+    expect(doc.paths['/api/v1/reports']).toBeDefined();
+  });
+
+  it('answers a preflight from an allowed origin, and exposes the paging headers', async () => {
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/reports',
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(String(res.headers['access-control-allow-methods'])).toContain('POST');
+    expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+
+    const get = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { origin: 'https://app.example.com', authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(String(get.headers['access-control-expose-headers']).toLowerCase()).toContain('x-total-count');
+  });
+
+  it('gives another origin no CORS header', async () => {
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/reports',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const get = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { origin: 'https://evil.example', authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('sends no CORS header at all without CORS_ORIGINS', async () => {
+    const plain = await buildTestApp();
+    try {
+      const res = await plain.app.inject({
+        method: 'GET',
+        url: '/api/v1/me',
+        headers: { origin: 'https://app.example.com', authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await plain.close();
+    }
+  });
+
+  describe.skipIf(!hasChromium)('in Chromium', () => {
+    let browser: Browser | undefined;
+    let served: TestContext | undefined;
+    let base: string;
+    beforeAll(async () => {
+      // "Try it out" calls the document's server, PUBLIC_BASE_URL: here the address it listens on.
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      served = await buildTestApp({ config: { publicBaseUrl: base } });
+      await served.app.listen({ port, host: '127.0.0.1' });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await served?.close();
+    });
+
+    it('renders the reference with no CSP violation, and "try it out" calls the API with a bearer token', async () => {
+      const page = await browser!.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+      });
+      const outside: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith(base) && !request.url().startsWith('data:')) outside.push(request.url());
+      });
+      await page.goto(`${base}/docs`);
+      await page.getByText('Chronicle API').first().waitFor();
+      await page.locator('.opblock').first().waitFor();
+      expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
+
+      // Authorize with a bearer token, then call GET /api/v1/me from the page.
+      await page.locator('button.authorize').first().click();
+      await page.locator('.auth-container input').first().fill(ADMIN_TOKEN);
+      await page.locator('.auth-btn-wrapper button.authorize').click();
+      await page.locator('.btn-done').click();
+      const me = page.locator('.opblock', { has: page.locator('[data-path="/api/v1/me"]') }).first();
+      await me.locator('.opblock-summary').click();
+      await me.getByRole('button', { name: 'Try it out' }).click();
+      const answered = page.waitForResponse((response) => response.url() === `${base}/api/v1/me`);
+      await me.getByRole('button', { name: 'Execute' }).click();
+      const response = await answered;
+      expect(response.status()).toBe(200);
+      expect(response.request().headers().authorization).toBe(`Bearer ${ADMIN_TOKEN}`);
+      expect(violations).toEqual([]);
+      expect(outside).toEqual([]);
+      await page.close();
+    });
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+    server.once('error', reject);
+  });
+}
+
+describe('path probes of the API reference', () => {
+  let log = '';
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const stream = new Writable({
+      write(chunk, _encoding, callback) {
+        log += String(chunk);
+        callback();
+      },
+    });
+    app = await buildApp({
+      config: testConfig({ logLevel: 'info' }),
+      database: t.database,
+      loggerInstance: pino(loggerOptions('info') as object, stream),
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  /** A raw request line, exactly as sent (fetch and inject would normalise the dots). */
+  function rawGet(path: string): Promise<string> {
+    const { port } = app.server.address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        resolve(received);
+      });
+    });
+  }
+
+  const PROBES = [
+    '/docs/static/../..',
+    '/docs/static/../../package.json',
+    '/docs/static/%2e%2e/%2e%2e/package.json',
+    '/docs/static/.%2e/.%2e/',
+    '/docs/static/..%2f..%2fpackage.json',
+    '/docs/static/%5c..%5c..%5cpackage.json',
+    '/docs/static/..\\..\\package.json',
+    '/docs/static/%00',
+    '/docs/static/index.html%00.js',
+    `/docs/static/${'a'.repeat(5_000)}`,
+    `/docs/static/${'%2e%2e/'.repeat(300)}`,
+  ];
+
+  const named = PROBES.map((path) => [path.length > 60 ? `${path.slice(0, 60)}... (${path.length} characters)` : path, path]);
+  it.each(named)('answers %s with a 4xx problem, never a 500', async (_name, path) => {
+    const received = await rawGet(path);
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]);
+    expect(status === 404 || status === 400).toBe(true);
+    expect(received).toContain('application/problem+json');
+    expect(received).not.toMatch(/\n\s+at /);
+  });
+
+  it('logs the probes at info at most, without a stack', () => {
+    const lines = log
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; statusCode?: number });
+    expect(lines.filter((line) => line.msg === 'request').length).toBeGreaterThanOrEqual(PROBES.length);
+    expect(lines.filter((line) => line.level > 30)).toEqual([]);
+    expect(log).not.toContain('"stack"');
+  });
+
+  it('still serves the reference and its files', async () => {
+    expect((await app.inject({ method: 'GET', url: '/docs/static/index.html' })).statusCode).toBeLessThan(400);
+    const css = await app.inject({ method: 'GET', url: '/docs/static/swagger-ui.css' });
+    expect(css.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,202 @@
+/** Migrations are forward-only, numbered, and safe to run again and from processes starting together. */
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../../src/db/database.js';
+import { testDatabase } from '../helpers/test-database.js';
+import { rowsOf } from '../../src/db/rows.js';
+
+const migrationFiles = readdirSync(MIGRATIONS_FOLDER)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
+
+async function applied(database: Database): Promise<number> {
+  const result = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+  const rows = rowsOf<{ n: number }>(result);
+  return rows[0]!.n;
+}
+
+describe('migrations', () => {
+  it('are numbered SQL files, in increasing order', () => {
+    expect(migrationFiles.length).toBeGreaterThan(0);
+    // Numbers may skip one reserved by a change that lands later; they never repeat or go back.
+    const numbers = migrationFiles.map((file) => {
+      expect(file).toMatch(/^\d{4}_[a-z0-9_]+\.sql$/);
+      return Number(file.slice(0, 4));
+    });
+    expect(numbers[0]).toBe(0);
+    numbers.slice(1).forEach((n, i) => {
+      expect(n).toBeGreaterThan(numbers[i]!);
+    });
+  });
+
+  it('run again without effect', async () => {
+    const database = await testDatabase();
+    await database.migrate();
+    await database.migrate();
+    expect(await applied(database)).toBe(migrationFiles.length);
+  });
+
+  it.runIf(inject('pgTemplate'))('serialise when two processes migrate one fresh PostgreSQL database at once', async () => {
+    const template = inject('pgTemplate')!;
+    const name = `${template.runId}_migrate_race`;
+    const admin = new pg.Client({ connectionString: template.baseUrl });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    const url = new URL(template.baseUrl);
+    url.pathname = `/${name}`;
+    const a = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+    const b = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+    try {
+      await Promise.all([a.migrate(), b.migrate()]);
+      expect(await applied(a)).toBe(migrationFiles.length);
+    } finally {
+      await a.close();
+      await b.close();
+      await admin.query(`drop database "${name}" with (force)`);
+      await admin.end();
+    }
+  });
+});
+
+/** A copy of the migrations folder whose journal stops after the first `count` migrations. */
+function migrationsUpTo(count: number): string {
+  const folder = mkdtempSync(join(tmpdir(), 'chronicle-migrations-'));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, count);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
+}
+
+/** A fresh, empty database of the engine under test (a PostgreSQL database of its own, or a new in-memory PGlite). */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const template = inject('pgTemplate');
+  if (!template) {
+    const database = await openDatabase({ databaseUrl: null, dataDir: null });
+    return { database, drop: () => database.close() };
+  }
+  const name = `${template.runId}_data_migration`;
+  const admin = new pg.Client({ connectionString: template.baseUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const url = new URL(template.baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      await admin.query(`drop database "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+describe('0004_recipient_rule', () => {
+  it('decides restricts_recipients for rows rendered before it, and leaves the undecidable null', async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(4);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(sql`insert into users (id, name, email) values ('u1', 'Owner', 'owner@example.com')`);
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w1', 'W')`);
+      // [id, snapshot_project_ids, restricting_project_ids]: what renders before 0004 stored.
+      const legacy: [string, string, string][] = [
+        ['unknown-scope', 'null', 'null'],
+        ['no-projects', "'{}'", 'null'],
+        ['own-projects-only', "'{p1}'", "'{}'"],
+        ['teammate-project', "'{p1,p2}'", "'{p2}'"],
+        ['undecidable', "'{p1}'", 'null'],
+      ];
+      for (const [id, snapshot, restricting] of legacy) {
+        // The report's key to its first version is deferred: both rows go in one transaction.
+        await database.db.transaction(async (tx) => {
+          await tx.execute(
+            sql.raw(`insert into reports (id, owner_user_id, template_id, name, filters, workspace_ids, period_from, period_to,
+              snapshot_project_ids, restricting_project_ids, version, current_content_id)
+              values ('${id}', 'u1', 't', '${id}', '{}', '{w1}', '2026-11-01', '2026-11-30', ${snapshot}, ${restricting}, 1, 'c-${id}')`),
+          );
+          await tx.execute(
+            sql.raw(`insert into report_contents (id, report_id, version, rendered_markdown, total_minutes, snapshot_project_ids)
+              values ('c-${id}', '${id}', 1, '# x', 0, '{}')`),
+          );
+        });
+      }
+
+      await database.migrate();
+      const result = await database.db.execute(sql`select id, restricts_recipients from reports order by id`);
+      const rows = rowsOf<{
+        id: string;
+        restricts_recipients: boolean | null;
+      }>(result);
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.restricts_recipients]))).toEqual({
+        'unknown-scope': null,
+        'no-projects': false,
+        'own-projects-only': false,
+        'teammate-project': true,
+        undecidable: null,
+      });
+      const columns = await database.db.execute(
+        sql`select column_name from information_schema.columns where table_name = 'reports' and column_name = 'restricting_project_ids'`,
+      );
+      expect(rowsOf(columns).length).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
+    }
+  });
+});
+
+describe('0006_version_history', () => {
+  it('gives existing links the number of the version they serve, and existing versions no summary', async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(6);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(sql`insert into users (id, name, email) values ('u1', 'Owner', 'owner@example.com')`);
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w1', 'W')`);
+      await database.db.transaction(async (tx) => {
+        await tx.execute(
+          sql.raw(`insert into reports (id, owner_user_id, template_id, name, filters, workspace_ids, period_from, period_to, version, current_content_id)
+            values ('r1', 'u1', 't', 'R', '{}', '{w1}', '2026-11-01', '2026-11-30', 2, 'c2')`),
+        );
+        for (const version of [1, 2]) {
+          await tx.execute(
+            sql.raw(`insert into report_contents (id, report_id, version, rendered_markdown, total_minutes, snapshot_project_ids)
+              values ('c${version}', 'r1', ${version}, '# v${version}', 0, '{}')`),
+          );
+        }
+      });
+      for (const version of [1, 2]) {
+        await database.db.execute(
+          sql.raw(`insert into shares (id, report_id, report_content_id, created_by_user_id, token_hash, token_encrypted)
+            values ('s${version}', 'r1', 'c${version}', 'u1', 'h${version}', 'e${version}')`),
+        );
+      }
+
+      await database.migrate();
+      const shares = rowsOf<{ id: string; version: number }>(await database.db.execute(sql`select id, version from shares order by id`));
+      expect(shares).toEqual([
+        { id: 's1', version: 1 },
+        { id: 's2', version: 2 },
+      ]);
+      const summaries = rowsOf<{ summary: unknown }>(await database.db.execute(sql`select summary from report_contents`));
+      expect(summaries).toEqual([{ summary: null }, { summary: null }]);
+      // A link's version must be its content's.
+      await expect(
+        database.db.execute(
+          sql.raw(`insert into shares (id, report_id, report_content_id, version, created_by_user_id, token_hash, token_encrypted)
+            values ('s3', 'r1', 'c1', 2, 'u1', 'h3', 'e3')`),
+        ),
+      ).rejects.toThrow();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
+    }
+  });
+});

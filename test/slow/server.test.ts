@@ -1,0 +1,120 @@
+/**
+ * The real process: `src/server.ts` configured by environment variables, its log lines, the
+ * first-start token banner, and a graceful exit on SIGTERM.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startServerProcess } from '../helpers/server-process.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-server-'));
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('server process', () => {
+  it('starts from the environment, logs one redacted line per request, and exits cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const server = startServerProcess({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      // debug adds an "incoming request" line, which tells when the slow request below is in.
+      LOG_LEVEL: 'debug',
+      RENDER_TIME_LIMIT_MS: '300',
+      DATABASE_URL: '',
+      BOOTSTRAP_ADMIN_TOKEN: '',
+    });
+    await server.waitFor('Server listening');
+    const out = () => server.output();
+    const token = /^\s+(chr_[A-Za-z0-9_-]+)$/m.exec(out())?.[1];
+    expect(token).toBeDefined();
+
+    const base = `http://127.0.0.1:${port}`;
+    const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toBe('admin@localhost');
+    await fetch(`${base}/share/SECRETshareTOKEN1234567`);
+
+    // A request still running when SIGTERM arrives is finished before the process exits.
+    const json = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const ws = (await (
+      await fetch(`${base}/api/v1/workspaces`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'W' }) })
+    ).json()) as { id: string };
+    const slowTemplate = (await (
+      await fetch(`${base}/api/v1/templates`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Slow', body: '{% for a in (1..100000) %}{% for b in (1..100000) %}x{% endfor %}{% endfor %}' }),
+      })
+    ).json()) as { id: string };
+    const inFlight = fetch(`${base}/api/v1/reports/preview`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Slow', templateId: slowTemplate.id, filters: { workspaceIds: [ws.id], dateRange: 'today' } }),
+    });
+    await server.waitFor(/"msg":"incoming request"[^\n]*reports\/preview|reports\/preview[^\n]*"msg":"incoming request"/);
+    server.child.kill('SIGTERM');
+    expect((await inFlight).status).toBe(400);
+    const code = await server.exited;
+    if (code !== 0) console.log(out().slice(-3000));
+    expect(code).toBe(0);
+
+    const logLines = out()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    const requestLines = logLines.filter((line) => JSON.parse(line).msg === 'request');
+    expect(requestLines).toHaveLength(5);
+    for (const line of requestLines) expect(JSON.parse(line).reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out()).toContain('"url":"/share/:token"');
+    expect(out()).not.toContain('SECRETshareTOKEN1234567');
+    // The token appears once, in the first-start banner, and never in a log line.
+    expect(out().split(token!).length - 1).toBe(1);
+    expect(logLines.join('\n')).not.toContain(token!);
+  });
+
+  it('refuses bad configuration with one line naming the variable', async () => {
+    const server = startServerProcess({ PORT: '99999', DATA_DIR: dataDir });
+    expect(await server.exited).toBe(1);
+    const err = server
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
+    expect(err).toHaveLength(1);
+    expect(err[0]).toContain('PORT');
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('waits for a database that is not accepting connections yet, then starts', async () => {
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const name = `chronicle_test_wait_${process.pid}_${Date.now().toString(36)}`;
+    await admin.query(`create database "${name}"`);
+    await admin.query(`alter database "${name}" allow_connections false`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const port = await freePort();
+    const server = startServerProcess({
+      DATABASE_URL: url.toString(),
+      SHARE_KEY: Buffer.alloc(32, 9).toString('base64'),
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      BOOTSTRAP_ADMIN_TOKEN: 'w'.repeat(40),
+    });
+    try {
+      await server.waitFor('Cannot reach the database (the database is not accepting connections); retrying');
+      expect(server.output()).not.toMatch(/\n\s+at /);
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await server.waitFor('Server listening');
+      const me = await fetch(`http://127.0.0.1:${port}/api/v1/me`, { headers: { authorization: `Bearer ${'w'.repeat(40)}` } });
+      expect(me.status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    }
+  });
+});
