@@ -33,8 +33,10 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/extensions': ['.ts', '.tsx', '.js'],
+      // Cycles are ours to find: dependencies are not parsed (PGlite's bundles overflow the parser).
+      'import-x/ignore': ['node_modules'],
     },
-    rules: { 'import-x/no-cycle': 'error' },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['web/**/*.ts', 'web/**/*.tsx'],
