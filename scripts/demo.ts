@@ -253,6 +253,20 @@ const config = loadConfig({
   BOOTSTRAP_ADMIN_TOKEN: adminToken,
   LOG_LEVEL: 'warn',
 });
+/**
+ * fetch that waits out a 429 or 503 as a client should (Retry-After, at most 5 s, 5 tries): on a
+ * busy machine the server refuses for overload while the demo logs three months of time.
+ */
+async function patientFetch(request: Request): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(request.clone());
+    if ((response.status !== 429 && response.status !== 503) || attempt === 5) return response;
+    await response.arrayBuffer();
+    const seconds = Math.min(5, Math.max(1, Number(response.headers.get('retry-after')) || 1));
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
+
 stage(`Starting Chronicle on a fresh embedded database in ${dataDir}`);
 const app = await buildApp({ config, logger: false });
 const base = await app.listen({ port: config.port, host: config.host });
@@ -262,7 +276,7 @@ const cleanUp = async () => {
 };
 
 try {
-  const client = (token: string) => createChronicleClient({ baseUrl: base, token });
+  const client = (token: string) => createChronicleClient({ baseUrl: base, token, fetch: patientFetch });
   const admin = client(adminToken);
 
   stage('Creating the team: six people in five time zones');

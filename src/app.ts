@@ -206,6 +206,9 @@ async function createContext(options: BuildOptions, database: Database): Promise
 
 function createServer(options: BuildOptions): App {
   return Fastify({
+    // Start-up registers every feature; on a machine busy with other work that can take longer
+    // than Fastify's default 10 s per plugin, which would abort start-up.
+    pluginTimeout: 120_000,
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger === false ? false : loggerOptions(options.config.logLevel) }),
