@@ -95,15 +95,31 @@ const countUser = (windowStart: Date, cost: number) => sql`
 
 /**
  * Adds `units` to the user's counter after the work they paid for turned out larger than its
- * declared cost (auth.ts `chargeWork`), with the same window rule as countUser.
+ * declared cost (auth.ts `chargeWork`), with the same window rule as countUser; the counter as it
+ * now stands.
  */
-export async function addRateUnits(db: Db, userId: string, windowStart: Date, units: number): Promise<void> {
-  await db.execute(sql`
+export async function addRateUnits(db: Db, userId: string, windowStart: Date, units: number): Promise<RateCount> {
+  const result = await db.execute(sql`
     insert into user_rate_windows as w (user_id, window_start, used)
     values (${userId}, ${windowStart.toISOString()}::timestamptz, ${units}::int)
     on conflict (user_id) do update set
       used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
-      window_start = greatest(w.window_start, excluded.window_start)`);
+      window_start = greatest(w.window_start, excluded.window_start)
+    returning used, window_start`);
+  const [row] = rowsOf<RateRow>(result);
+  return { used: Number(row?.used ?? units), windowStart: asDate(row?.window_start ?? windowStart) };
+}
+
+interface RateRow {
+  used: number;
+  window_start: Date | string;
+}
+
+/** The user's counter, or undefined before their first counted request. */
+export async function findRateCount(db: Db, userId: string): Promise<RateCount | undefined> {
+  const result = await db.execute(sql`select used, window_start from user_rate_windows where user_id = ${userId}`);
+  const [row] = rowsOf<RateRow>(result);
+  return row && { used: Number(row.used), windowStart: asDate(row.window_start) };
 }
 
 /**

@@ -6,9 +6,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/rows.js';
 import { HEAVY_RATE_COST, RATE_BODY_BYTES_PER_UNIT, RATE_COST } from '../../src/modules/auth/auth.js';
 import { newWorkspace } from '../helpers/factories.js';
 import { builtInTemplateId, newReport, newTemplate } from '../helpers/report-factories.js';
+import { hold } from '../helpers/render-gate.js';
+import { seedEntries } from '../helpers/seed.js';
 import { buildPeerApp, buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, type TestUser } from '../helpers/test-app.js';
 
 const LIMIT = 30;
@@ -168,6 +171,65 @@ describe('API_RATE_LIMIT', () => {
     expect(diffExtra).toBe(12);
     const after = await t.get('/api/v1/me', caller.token);
     expect(after.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST - diffExtra - 1));
+  });
+
+  it('refuses a render whose entries overspend the budget before its template runs, and charges what it read', async () => {
+    const caller = await freshToken();
+    const ws = await newWorkspace(t, caller);
+    // 200 entries of 2,000 characters: 420-450 Ki characters of entries as JSON, 12-14 units.
+    await seedEntries(
+      t,
+      Array.from({ length: 200 }, (_, i) => ({
+        workspaceId: ws.id,
+        userId: caller.id,
+        start: `2026-11-02T${String(i % 24).padStart(2, '0')}:${String(Math.floor(i / 24)).padStart(2, '0')}:00Z`,
+        minutes: 1,
+        description: 'd'.repeat(2000),
+      })),
+    );
+    // Had the template run, it would fail (a 400): it reads every entry, then runs out of memory.
+    const templateId = await newTemplate(
+      t,
+      '{% for e in entries %}{{ e.description | size }}{% endfor %}{% assign s = "xxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}',
+    );
+    const body = { name: 'Entries', templateId, filters: { workspaceIds: [ws.id], dateRange: { from: '2026-11-01', to: '2026-11-30' } } };
+
+    t.clock.set('2026-11-24T10:00:00.000Z');
+    // 18 units spent first: the preview's 10 leaves 2, and its entries cost more.
+    for (let i = 0; i < 6; i++) expect((await t.patch('/api/v1/me', { name: `N${i}` }, caller.token)).status).toBe(200);
+    const refused = await t.post('/api/v1/reports/preview', body, caller.token);
+    expect(expectProblem(refused, 429).detail).toMatch(/request units/);
+    expect(refused.headers['retry-after']).toBe('60');
+    const [row] = rowsOf<{ used: number }>(await t.database.db.execute(sql`select used from user_rate_windows where user_id = ${caller.id}`));
+    const entryUnits = Number(row?.used) - 6 * RATE_COST.write - HEAVY_RATE_COST;
+    expect(entryUnits).toBeGreaterThanOrEqual(12);
+    expect(entryUnits).toBeLessThanOrEqual(14);
+
+    // In a fresh minute the same preview runs its template (and fails as a render, not as a refusal).
+    t.clock.set('2026-11-24T10:01:00.000Z');
+    expectProblem(await t.post('/api/v1/reports/preview', body, caller.token), 400);
+  });
+
+  it('refuses a queued render whose owner spent the budget while it waited, without reading its entries', async () => {
+    const caller = await freshToken();
+    const ws = await newWorkspace(t, caller);
+    const templateId = await builtInTemplateId(t);
+    const gate = t.app.chronicle.renderGate;
+    const holds = Array.from({ length: t.app.chronicle.config.renderUserConcurrency }, () => hold(gate, caller.id));
+    await Promise.all(holds.map((h) => h.started));
+
+    t.clock.set('2026-11-25T10:00:00.000Z');
+    const body = { name: 'Queued', templateId, filters: { workspaceIds: [ws.id], dateRange: 'today' } };
+    const waiting = t.post('/api/v1/reports/preview', body, caller.token);
+    await expect.poll(() => gate.stats().waiting, { timeout: 60_000, interval: 5 }).toBe(1);
+    // Admitted at the door (10 of 30), then the rest of the budget goes while it waits.
+    for (let i = 0; i < LIMIT - HEAVY_RATE_COST; i++) expect((await t.get('/api/v1/me', caller.token)).status).toBe(200);
+    expectProblem(await t.get('/api/v1/me', caller.token), 429);
+    for (const h of holds) h.release();
+    await Promise.all(holds.map((h) => h.done));
+    const refused = await waiting;
+    expect(expectProblem(refused, 429).detail).toMatch(/request units/);
+    expect(gate.stats()).toEqual({ running: 0, waiting: 0 });
   });
 
   it('counts across two processes on one database', async () => {

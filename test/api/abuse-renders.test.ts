@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderGate } from '../../src/render/render-gate.js';
 import { newWorkspace } from '../helpers/factories.js';
 import { builtInTemplateId, newReport, newTemplate } from '../helpers/report-factories.js';
+import { hold } from '../helpers/render-gate.js';
 import { buildPeerApp, buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 
 const PER_USER = 1;
@@ -39,24 +40,6 @@ const previewBody = (dateRange: object | string = { from: '2026-11-01', to: '202
   templateId,
   filters: { workspaceIds: [workspaceId], dateRange },
 });
-
-/** Occupies the gate as `userId`: resolves once the slot is held; `release()` frees it. */
-function hold(gate: RenderGate, userId: string): { started: Promise<void>; release: () => void; done: Promise<unknown> } {
-  let release!: () => void;
-  let started!: () => void;
-  const startedPromise = new Promise<void>((resolve) => (started = resolve));
-  const done = gate.run(userId, () => {
-    started();
-    return new Promise<void>((resolve) => (release = resolve));
-  });
-  return {
-    started: startedPromise,
-    release: () => {
-      release();
-    },
-    done,
-  };
-}
 
 describe('render admission', () => {
   it(`lets one user have ${PER_USER} render running and ${PER_USER_QUEUE} waiting; the next gets 429 with Retry-After`, async () => {

@@ -16,6 +16,7 @@ import type { Actor, AppContext, Scope } from '../../context.js';
 import {
   addRateUnits,
   findActiveToken,
+  findRateCount,
   findActiveTokenCounting,
   findLiveSession,
   findLiveSessionCounting,
@@ -61,20 +62,42 @@ export function requestCost(request: FastifyRequest, scope: Scope): number {
   return base + Math.max(0, Math.ceil(bytes / RATE_BODY_BYTES_PER_UNIT) - 1);
 }
 
+/** The units work of `size` characters costs past its route's price: one per started 32 Ki past the first, like a body. */
+export const workUnits = (size: number): number => Math.max(0, Math.ceil(size / RATE_BODY_BYTES_PER_UNIT) - 1);
+
+const windowOf = (now: Date) => new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
+
 /**
  * Charges a user for work whose size is known only once it is done (a render's entries read and
- * document made, a diff's documents; `size` in characters): one unit per started 32 Ki past the
- * first, like a body
- * (docs/operations.md "Rate limit"). The request has paid its route's cost already; this is the
- * rest, spent from the same budget, so the next request sees it. No statement for work under
- * 32 KiB or with the limit off.
+ * document made, a diff's documents; `size` in characters): `workUnits(size)`, less the `prepaid`
+ * units `chargeBeforeWork` took for part of it (docs/operations.md "Rate limit"). The request has
+ * paid its route's cost already; this is the rest, spent from the same budget, so the next request
+ * sees it. No statement when nothing is owed or the limit is off.
  */
-export async function chargeWork(ctx: AppContext, userId: string, size: number): Promise<void> {
+export async function chargeWork(ctx: AppContext, userId: string, size: number, prepaid = 0): Promise<void> {
   if (ctx.config.apiRateLimit === 0) return;
-  const units = Math.max(0, Math.ceil(size / RATE_BODY_BYTES_PER_UNIT) - 1);
-  if (units === 0) return;
-  const now = ctx.clock.now().getTime();
-  await addRateUnits(ctx.db, userId, new Date(Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS), units);
+  const units = workUnits(size) - prepaid;
+  if (units <= 0) return;
+  await addRateUnits(ctx.db, userId, windowOf(ctx.clock.now()), units);
+}
+
+/**
+ * Before heavy work starts (a queued render that has just got its slot, or one that has read its
+ * entries and is about to run the template): charges `workUnits(size)` for what is known so far and
+ * refuses (429, like the budget at the door) when the user's budget is already overspent in this
+ * window, by this work or by the work that ran while it waited. Returns the units charged, for
+ * `chargeWork`'s `prepaid`. One statement when the limit is on, none when it is off.
+ */
+export async function chargeBeforeWork(ctx: AppContext, userId: string, size: number): Promise<number> {
+  const limit = ctx.config.apiRateLimit;
+  if (limit === 0) return 0;
+  const now = ctx.clock.now();
+  const units = workUnits(size);
+  const count = units > 0 ? await addRateUnits(ctx.db, userId, windowOf(now), units) : await findRateCount(ctx.db, userId);
+  if (count && count.used > limit && count.windowStart.getTime() === windowOf(now).getTime()) {
+    throw rateLimited(limit, count.used, count.windowStart, now);
+  }
+  return units;
 }
 
 const unauthorized = (detail: string) => new AppError('unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
@@ -117,7 +140,7 @@ async function counted<T extends object>(
   const limit = ctx.config.apiRateLimit;
   const now = ctx.clock.now();
   if (limit === 0) return count(now, null);
-  const windowStart = new Date(Math.floor(now.getTime() / RATE_WINDOW_MS) * RATE_WINDOW_MS);
+  const windowStart = windowOf(now);
   // A credential refused in this window is refused again without a statement: a client that
   // keeps sending past its budget costs no database work (docs/operations.md "Rate limit").
   if (refused.cache.get(refused.secretHash) === windowStart.getTime()) throw rateLimited(limit, limit + 1, windowStart, now);

@@ -60,7 +60,17 @@ function inFilterOrder(workspaces: RenderAggregatesRow['workspaces'], ids: reado
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPlan, settings: RenderSettings): Promise<RenderedVersion> {
+/**
+ * Reads the plan's data and renders it. `beforeTemplate` runs between the two with the size of the
+ * entries read, in characters; it may refuse (throw) before the template's work starts.
+ */
+export async function executeRender(
+  db: Db,
+  renderer: RenderPool,
+  plan: RenderPlan,
+  settings: RenderSettings,
+  beforeTemplate?: (entriesSize: number) => Promise<void>,
+): Promise<RenderedVersion> {
   const data = await loadRenderData(db, plan.selection, {
     withEntries: plan.readsEntries,
     maxEntries: settings.maxEntries,
@@ -78,6 +88,7 @@ export async function executeRender(db: Db, renderer: RenderPool, plan: RenderPl
       [{ path: '/filters', message: `matches more than ${data.limit} bytes of descriptions and tags` }],
     );
   }
+  await beforeTemplate?.(data.entriesJson?.length ?? 0);
   const { aggregates } = data;
   const framed = frameAggregates(aggregates);
   const generatedAt = plan.generatedAt.toISOString();

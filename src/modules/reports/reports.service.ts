@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
 import { findTemplate } from '../../repositories/templates.repository.js';
 import { projectsInWorkspaces } from '../../repositories/report-data.repository.js';
-import { chargeWork } from '../auth/auth.js';
+import { chargeBeforeWork, chargeWork, workUnits } from '../auth/auth.js';
 import {
   filterWorkspaceRefusals,
   hidesListedTotal,
@@ -123,17 +123,25 @@ function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
 
 /**
  * Renders a plan once the owner's and the process's render limits admit it (render-gate.ts), and
- * charges the owner's rate budget for its size (auth.ts `chargeWork`).
+ * charges the owner's rate budget for its size (auth.ts): the entries it read before the template
+ * runs, the rest once done. A render that waited for its slot while the owner's other work spent
+ * the budget, or whose entries overspend it, is refused (429) before its heavy part.
  */
 async function execute(ctx: AppContext, db: Db, plan: RenderPlan): Promise<RenderedVersion> {
-  const out = await ctx.renderGate.run(plan.owner.id, () =>
-    executeRender(db, ctx.renderer, plan, {
+  const owner = plan.owner.id;
+  let prepaid = 0;
+  const out = await ctx.renderGate.run(owner, async () => {
+    await chargeBeforeWork(ctx, owner, 0);
+    const settings = {
       maxEntries: ctx.config.renderMaxEntries,
       maxBytes: ctx.config.renderMaxBytes,
       baseTimeMs: ctx.config.renderTimeLimitMs,
-    }),
-  );
-  await chargeWork(ctx, plan.owner.id, out.workSize);
+    };
+    return executeRender(db, ctx.renderer, plan, settings, async (entriesSize) => {
+      if (workUnits(entriesSize) > 0) prepaid = await chargeBeforeWork(ctx, owner, entriesSize);
+    });
+  });
+  await chargeWork(ctx, owner, out.workSize, prepaid);
   return out;
 }
 
