@@ -107,7 +107,7 @@ export async function addRateUnits(db: Db, userId: string, windowStart: Date, un
       window_start = greatest(w.window_start, excluded.window_start)
     returning used, window_start`);
   const [row] = rowsOf<RateRow>(result);
-  return { used: Number(row?.used ?? units), windowStart: asDate(row?.window_start ?? windowStart) };
+  return { used: row?.used ?? units, windowStart: asDate(row?.window_start ?? windowStart) };
 }
 
 interface RateRow {
@@ -119,7 +119,7 @@ interface RateRow {
 export async function findRateCount(db: Db, userId: string): Promise<RateCount | undefined> {
   const result = await db.execute(sql`select used, window_start from user_rate_windows where user_id = ${userId}`);
   const [row] = rowsOf<RateRow>(result);
-  return row && { used: Number(row.used), windowStart: asDate(row.window_start) };
+  return row && { used: row.used, windowStart: asDate(row.window_start) };
 }
 
 /**

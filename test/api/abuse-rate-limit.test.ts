@@ -200,7 +200,9 @@ describe('API_RATE_LIMIT', () => {
     const refused = await t.post('/api/v1/reports/preview', body, caller.token);
     expect(expectProblem(refused, 429).detail).toMatch(/request units/);
     expect(refused.headers['retry-after']).toBe('60');
-    const [row] = rowsOf<{ used: number }>(await t.database.db.execute(sql`select used from user_rate_windows where user_id = ${caller.id}`));
+    const [row] = rowsOf<{ used: number }>(
+      await t.database.db.execute(sql`select used from user_rate_windows where user_id = ${caller.id}`),
+    );
     const entryUnits = Number(row?.used) - 6 * RATE_COST.write - HEAVY_RATE_COST;
     expect(entryUnits).toBeGreaterThanOrEqual(12);
     expect(entryUnits).toBeLessThanOrEqual(14);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from '../helpers/test-app.js';
+import { unwrap, type paths } from '../../packages/client/src/index.js';
+import { buildTestApp, expectProblem, first, newUser, type TestContext, type TestUser, readOnlyToken } from '../helpers/test-app.js';
 import { addMember, newWorkspace } from '../helpers/factories.js';
 import { editReport, newReport } from '../helpers/report-factories.js';
 
@@ -9,14 +10,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+type SendBody = paths['/api/v1/reports/{id}/send']['post']['requestBody']['content']['application/json'];
+
 const messageOf = (id: string) => `/api/v1/inbox/${id}`;
 const readOf = (id: string) => `/api/v1/inbox/${id}/read`;
 
-async function inbox(user: TestUser): Promise<any[]> {
-  const res = await t.get('/api/v1/inbox', user.token);
-  expect(res.status).toBe(200);
-  return res.body;
-}
+const inbox = (user: TestUser) => unwrap(t.client(user.token).GET('/api/v1/inbox'));
 
 /** A sender with a report over one workspace (one entry of their own), two teammates and an outsider. */
 async function setup(reportName = 'Weekly') {
@@ -27,18 +26,14 @@ async function setup(reportName = 'Weekly') {
   const workspace = await newWorkspace(t, sender);
   await addMember(t, workspace.id, alice, 'member', sender.token);
   await addMember(t, workspace.id, bob, 'admin', sender.token);
-  const entry = await t.post(
-    '/api/v1/time-entries',
-    { workspaceId: workspace.id, start: '2026-11-03T09:00:00.000Z', minutes: 45, description: 'Planning' },
-    sender.token,
+  const api = t.client(sender.token);
+  await unwrap(
+    api.POST('/api/v1/time-entries', {
+      body: { workspaceId: workspace.id, start: '2026-11-03T09:00:00.000Z', minutes: 45, description: 'Planning' },
+    }),
   );
-  expect(entry.status).toBe(201);
   const report = await newReport(t, sender, [workspace.id], { name: reportName });
-  const send = async (body: Record<string, unknown>) => {
-    const res = await t.post(`/api/v1/reports/${report.id}/send`, body, sender.token);
-    expect(res.status).toBe(201);
-    return res.body as { id: string; reportContentId: string; version: number; sentAt: string };
-  };
+  const send = (body: SendBody) => unwrap(api.POST('/api/v1/reports/{id}/send', { params: { path: { id: report.id } }, body }));
   return { sender, alice, bob, outsider, workspace, report, send };
 }
 
@@ -59,8 +54,8 @@ describe('GET /api/v1/inbox', () => {
     }
     const messages = await inbox(alice);
     expect(messages.map((m) => m.sentAt)).toEqual(['2026-12-01T09:00:02.000Z', '2026-12-01T09:00:01.000Z', '2026-12-01T09:00:00.000Z']);
-    expect(messages[0]).toEqual({
-      id: messages[0].id,
+    expect(first(messages)).toEqual({
+      id: first(messages).id,
       reportId: report.id,
       reportContentId: report.reportContentId,
       reportName: 'Weekly',
@@ -94,7 +89,7 @@ describe('GET /api/v1/inbox', () => {
     await send({ recipientUserIds: [alice.id] });
     await editReport(t, sender, report, { name: 'After' });
     expect((await t.patch('/api/v1/me', { name: 'Renamed sender' }, sender.token)).status).toBe(200);
-    expect((await inbox(alice))[0]).toMatchObject({ reportName: 'Before', senderName: 'Sender', version: 1 });
+    expect(first(await inbox(alice))).toMatchObject({ reportName: 'Before', senderName: 'Sender', version: 1 });
   });
 
   it('shows a self-copy in the sender inbox with self: true', async () => {
@@ -102,9 +97,9 @@ describe('GET /api/v1/inbox', () => {
     await send({ recipientUserIds: [alice.id], sendToSelf: true });
     const own = await inbox(sender);
     expect(own).toHaveLength(1);
-    expect(own[0]).toMatchObject({ self: true, senderUserId: sender.id, readAt: null });
-    expect((await inbox(alice))[0].self).toBe(false);
-    const copy = await t.get(messageOf(own[0].id), sender.token);
+    expect(first(own)).toMatchObject({ self: true, senderUserId: sender.id, readAt: null });
+    expect(first(await inbox(alice)).self).toBe(false);
+    const copy = await t.get(messageOf(first(own).id), sender.token);
     expect(copy.status).toBe(200);
     expect(copy.body.self).toBe(true);
   });
@@ -114,7 +109,7 @@ describe('GET /api/v1/inbox/:id', () => {
   it('returns the message with the delivered version rendered', async () => {
     const { alice, report, send } = await setup();
     await send({ recipientUserIds: [alice.id] });
-    const [message] = await inbox(alice);
+    const message = first(await inbox(alice));
     const res = await t.get(messageOf(message.id), alice.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...message, renderedMarkdown: report.renderedMarkdown });
@@ -124,7 +119,7 @@ describe('GET /api/v1/inbox/:id', () => {
   it('is 404 for anyone but the recipient, the sender and an instance admin included', async () => {
     const { sender, alice, bob, outsider, send } = await setup();
     await send({ recipientUserIds: [alice.id, bob.id] });
-    const [message] = await inbox(alice);
+    const message = first(await inbox(alice));
     const instanceAdmin = await newUser(t, { instanceAdmin: true });
     for (const user of [sender, bob, outsider, instanceAdmin]) {
       expectProblem(await t.get(messageOf(message.id), user.token), 404);
@@ -132,7 +127,7 @@ describe('GET /api/v1/inbox/:id', () => {
     }
     expectProblem(await t.get(messageOf('no-such-message'), alice.token), 404);
     expectProblem(await t.post(readOf('no-such-message'), undefined, alice.token), 404);
-    expect((await inbox(alice))[0].readAt).toBeNull();
+    expect(first(await inbox(alice)).readAt).toBeNull();
   });
 });
 
@@ -140,7 +135,7 @@ describe('POST /api/v1/inbox/:id/read', () => {
   it('sets readAt once; a second read keeps the first instant', async () => {
     const { alice, bob, send } = await setup();
     await send({ recipientUserIds: [alice.id, bob.id] });
-    const [message] = await inbox(alice);
+    const message = first(await inbox(alice));
     try {
       t.clock.set('2026-12-03T08:00:00.000Z');
       const first = await t.post(readOf(message.id), undefined, alice.token);
@@ -154,17 +149,17 @@ describe('POST /api/v1/inbox/:id/read', () => {
       t.clock.reset();
     }
     expect((await t.get(messageOf(message.id), alice.token)).body.readAt).toBe('2026-12-03T08:00:00.000Z');
-    expect((await inbox(alice))[0].readAt).toBe('2026-12-03T08:00:00.000Z');
+    expect(first(await inbox(alice)).readAt).toBe('2026-12-03T08:00:00.000Z');
     // Reading one recipient's copy marks nobody else's.
-    expect((await inbox(bob))[0].readAt).toBeNull();
+    expect(first(await inbox(bob)).readAt).toBeNull();
   });
 
   it('needs the write scope (403 for a read-only token)', async () => {
     const { alice, send } = await setup();
     await send({ recipientUserIds: [alice.id] });
-    const [message] = await inbox(alice);
+    const message = first(await inbox(alice));
     expectProblem(await t.post(readOf(message.id), undefined, await readOnlyToken(t, alice)), 403);
-    expect((await inbox(alice))[0].readAt).toBeNull();
+    expect(first(await inbox(alice)).readAt).toBeNull();
   });
 });
 
@@ -172,7 +167,7 @@ describe('deletions', () => {
   it("removes a report's deliveries with the report", async () => {
     const { sender, alice, report, send } = await setup();
     await send({ recipientUserIds: [alice.id], sendToSelf: true });
-    const [message] = await inbox(alice);
+    const message = first(await inbox(alice));
     expect((await t.del(`/api/v1/reports/${report.id}`, sender.token)).status).toBe(204);
     expect(await inbox(alice)).toEqual([]);
     expect(await inbox(sender)).toEqual([]);
@@ -187,7 +182,7 @@ describe('deletions', () => {
     const [batch] = (await t.get(`/api/v1/reports/${report.id}/sends`, sender.token)).body;
     expect(batch.recipients.map((r: { userId: string }) => r.userId)).toEqual([bob.id]);
 
-    const [message] = await inbox(bob);
+    const message = first(await inbox(bob));
     // A workspace's sole owner cannot leave members behind, so bob takes it over first.
     await addMember(t, workspace.id, bob, 'owner');
     expect((await t.del(`/api/v1/users/${sender.id}`)).status).toBe(204);

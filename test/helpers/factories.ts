@@ -1,20 +1,16 @@
-/** Workspace and project factories: they go through the public API, as a client would. */
+/** Workspace and project factories: they go through Chronicle's typed client, as any client would. */
+import { unwrap } from '../../packages/client/src/index.js';
 import { newUser, type TestContext, type TestUser } from './test-app.js';
 
 export type Role = 'owner' | 'admin' | 'member';
 
 let counter = 0;
 
-function check(what: string, res: { status: number; text: string }, expected: number): void {
-  if (res.status !== expected) throw new Error(`${what} failed: ${res.status} ${res.text}`);
-}
-
 /** A workspace owned by `owner`. */
 export async function newWorkspace(t: TestContext, owner: TestUser, name?: string): Promise<{ id: string; name: string }> {
   counter += 1;
-  const res = await t.post('/api/v1/workspaces', { name: name ?? `Workspace ${counter}` }, owner.token);
-  check('newWorkspace', res, 201);
-  return { id: res.body.id, name: res.body.name };
+  const made = await unwrap(t.client(owner.token).POST('/api/v1/workspaces', { body: { name: name ?? `Workspace ${counter}` } }));
+  return { id: made.id, name: made.name };
 }
 
 /** Adds `user` to the workspace with `role` (or changes their role); by default as the bootstrap instance admin. */
@@ -25,7 +21,11 @@ export async function addMember(
   role: Role = 'member',
   byToken?: string,
 ): Promise<void> {
-  check('addMember', await t.put(`/api/v1/workspaces/${workspaceId}/members/${user.id}`, { role }, byToken), 200);
+  await unwrap(
+    t
+      .client(byToken)
+      .PUT('/api/v1/workspaces/{id}/members/{userId}', { params: { path: { id: workspaceId, userId: user.id } }, body: { role } }),
+  );
 }
 
 /** A project in the workspace, made with `token` (an admin/owner of it, or an instance admin). */
@@ -36,14 +36,17 @@ export async function newProject(
   name?: string,
 ): Promise<{ id: string; name: string; workspaceId: string }> {
   counter += 1;
-  const res = await t.post(`/api/v1/workspaces/${workspaceId}/projects`, { name: name ?? `Project ${counter}` }, token);
-  check('newProject', res, 201);
-  return { id: res.body.id, name: res.body.name, workspaceId: res.body.workspaceId };
+  const made = await unwrap(
+    t
+      .client(token)
+      .POST('/api/v1/workspaces/{id}/projects', { params: { path: { id: workspaceId } }, body: { name: name ?? `Project ${counter}` } }),
+  );
+  return { id: made.id, name: made.name, workspaceId: made.workspaceId };
 }
 
 /** Adds a workspace member to the project; by default as the bootstrap instance admin. */
 export async function addProjectMember(t: TestContext, projectId: string, userId: string, token?: string): Promise<void> {
-  check('addProjectMember', await t.put(`/api/v1/projects/${projectId}/members/${userId}`, undefined, token), 204);
+  await unwrap(t.client(token).PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } }));
 }
 
 /** A workspace with an owner, an admin and a plain member, plus an outsider who is in none of it. */

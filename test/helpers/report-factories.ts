@@ -1,5 +1,8 @@
-/** Factories for reports, made through the API like a client would. */
+/** Factories for templates and reports, made through Chronicle's typed client like any client would. */
+import { unwrap, type components } from '../../packages/client/src/index.js';
 import type { TestContext, TestUser } from './test-app.js';
+
+type ReportBody = components['schemas']['ReportBody'];
 
 export interface TestReport {
   id: string;
@@ -15,19 +18,15 @@ export async function newTemplate(
   body = '# {{ report.name | md }}\n\n{% for e in entries %}- {{ e.description | md }}\n{% endfor %}',
   extra: Record<string, unknown> = {},
 ): Promise<string> {
-  const res = await t.post('/api/v1/templates', {
-    name: `T ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
-    body,
-    ...extra,
-  });
-  if (res.status !== 201) throw new Error(`newTemplate failed: ${res.status} ${res.text}`);
-  return res.body.id;
+  const name = `T ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const made = await unwrap(t.client().POST('/api/v1/templates', { body: { name, body, ...extra } }));
+  return made.id;
 }
 
 /** The id of a seeded built-in template (default: the timesheet). */
 export async function builtInTemplateId(t: TestContext, namePart = 'imesheet'): Promise<string> {
-  const res = await t.get('/api/v1/templates');
-  const found = (res.body as { id: string; name: string; builtIn: boolean }[]).find((x) => x.builtIn && x.name.includes(namePart));
+  const templates = await unwrap(t.client().GET('/api/v1/templates'));
+  const found = templates.find((x) => x.builtIn && x.name.includes(namePart));
   if (!found) throw new Error(`no built-in template matching ${namePart}`);
   return found.id;
 }
@@ -40,18 +39,13 @@ export async function newReport(
   fields: { name?: string; templateId?: string; note?: string | null; filters?: Record<string, unknown> } = {},
 ): Promise<TestReport> {
   const templateId = fields.templateId ?? (await builtInTemplateId(t));
-  const res = await t.post(
-    '/api/v1/reports',
-    {
-      name: fields.name ?? 'Report',
-      templateId,
-      ...(fields.note !== undefined ? { note: fields.note } : {}),
-      filters: { workspaceIds, dateRange: { from: '2026-11-01', to: '2026-11-30' }, ...fields.filters },
-    },
-    owner.token,
-  );
-  if (res.status !== 201) throw new Error(`newReport failed: ${res.status} ${res.text}`);
-  return res.body;
+  const body: ReportBody = {
+    name: fields.name ?? 'Report',
+    templateId,
+    ...(fields.note !== undefined ? { note: fields.note } : {}),
+    filters: { workspaceIds, dateRange: { from: '2026-11-01', to: '2026-11-30' }, ...fields.filters },
+  };
+  return unwrap(t.client(owner.token).POST('/api/v1/reports', { body }));
 }
 
 /** Edits a report (same body shape as create), returning the new version. */
@@ -61,11 +55,6 @@ export async function editReport(
   report: TestReport & { name?: unknown; templateId?: unknown; filters?: unknown },
   changes: Record<string, unknown> = {},
 ): Promise<TestReport> {
-  const res = await t.patch(
-    `/api/v1/reports/${report.id}`,
-    { name: report.name, templateId: report.templateId, filters: report.filters, ...changes },
-    owner.token,
-  );
-  if (res.status !== 200) throw new Error(`editReport failed: ${res.status} ${res.text}`);
-  return res.body;
+  const body = { name: report.name, templateId: report.templateId, filters: report.filters, ...changes } as ReportBody;
+  return unwrap(t.client(owner.token).PATCH('/api/v1/reports/{id}', { params: { path: { id: report.id } }, body }));
 }

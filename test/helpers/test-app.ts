@@ -9,6 +9,7 @@ import type { Clock } from '../../src/lib/clock.js';
 import type { Sleep } from '../../src/lib/refusal-delay.js';
 import type { App } from '../../src/http/types.js';
 import type { Database } from '../../src/db/database.js';
+import { createChronicleClient, unwrap, type ChronicleClient } from '../../packages/client/src/index.js';
 import { resetDatabase, testDatabase } from './test-database.js';
 
 export const ADMIN_TOKEN = 'test-bootstrap-admin-token-0123456789abcdef';
@@ -95,6 +96,12 @@ export interface TestContext {
   patch<T = any>(url: string, body?: unknown, token?: string | null): Promise<Response<T>>;
   put<T = any>(url: string, body?: unknown, token?: string | null): Promise<Response<T>>;
   del<T = any>(url: string, token?: string | null): Promise<Response<T>>;
+  /**
+   * Chronicle's typed client (packages/client) talking to this app in process, as `token` (the
+   * bootstrap admin's by default; null sends none). Requests and answers are checked against the
+   * OpenAPI document's types at compile time; hostile or malformed input goes through `request`.
+   */
+  client(token?: string | null): ChronicleClient;
   close(): Promise<void>;
 }
 
@@ -164,7 +171,32 @@ async function startApp(
     patch: (url, body, token) => request('PATCH', url, { token, body }),
     put: (url, body, token) => request('PUT', url, { token, body }),
     del: (url, token) => request('DELETE', url, { token }),
+    client: (token) => {
+      const bearer = token === undefined ? ADMIN_TOKEN : token;
+      return createChronicleClient({ baseUrl: 'http://chronicle.test', fetch: injectFetch(app), ...(bearer ? { token: bearer } : {}) });
+    },
     close: () => app.close(),
+  };
+}
+
+/** A fetch answered by `app.inject`: the typed client's requests reach the app without a socket. */
+function injectFetch(app: App): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+    const res = await app.inject({
+      method: request.method as 'GET',
+      url: url.pathname + url.search,
+      headers: Object.fromEntries(request.headers),
+      ...(payload ? { payload } : {}),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      for (const one of [value ?? []].flat()) headers.append(name, String(one));
+    }
+    const empty = res.statusCode === 204 || res.statusCode === 304 || request.method === 'HEAD';
+    return new globalThis.Response(empty ? null : res.rawPayload, { status: res.statusCode, headers });
   };
 }
 
@@ -185,11 +217,19 @@ export async function newUser(
   counter += 1;
   const name = fields.name ?? `User ${counter}`;
   const email = `user${counter}-${Date.now().toString(36)}@example.com`;
-  const created = await t.post('/api/v1/users', { name, email, ...fields });
-  if (created.status !== 201) throw new Error(`newUser failed: ${created.status} ${created.text}`);
-  const token = await t.post(`/api/v1/users/${created.body.id}/tokens`, { scopes: ['read', 'write'] });
-  if (token.status !== 201) throw new Error(`token failed: ${token.status} ${token.text}`);
-  return { id: created.body.id, name, email, token: token.body.token };
+  const admin = t.client();
+  const created = await unwrap(admin.POST('/api/v1/users', { body: { name, email, ...fields } }));
+  const token = await unwrap(
+    admin.POST('/api/v1/users/{id}/tokens', { params: { path: { id: created.id } }, body: { scopes: ['read', 'write'] } }),
+  );
+  return { id: created.id, name, email, token: token.token };
+}
+
+/** The first item of a list an assertion needs to be there (fails the test when the list is empty). */
+export function first<T>(items: readonly T[]): T {
+  const [item] = items;
+  if (item === undefined) throw new Error('expected at least one item, got none');
+  return item;
 }
 
 /** Asserts a problem+json response and returns its body. */
@@ -205,7 +245,8 @@ export function expectProblem(
 
 /** A second token of `user` with the read scope only. */
 export async function readOnlyToken(t: TestContext, user: { id: string; token: string }): Promise<string> {
-  const res = await t.post(`/api/v1/users/${user.id}/tokens`, { scopes: ['read'] }, user.token);
-  if (res.status !== 201) throw new Error(`readOnlyToken failed: ${res.status} ${res.text}`);
-  return res.body.token;
+  const made = await unwrap(
+    t.client(user.token).POST('/api/v1/users/{id}/tokens', { params: { path: { id: user.id } }, body: { scopes: ['read'] } }),
+  );
+  return made.token;
 }
