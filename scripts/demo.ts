@@ -246,6 +246,8 @@ function timeEntries(
 const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-demo-'));
 const port = await choosePort(Number(args.port ?? process.env.PORT ?? 3000));
 const adminToken = `chr_${generateSecret(32)}`;
+/** Every demo person's password in the web app (the demo's data lives only as long as the demo). */
+const WEB_PASSWORD = 'northwind demo password';
 const config = loadConfig({
   DATA_DIR: dataDir,
   HOST: '127.0.0.1',
@@ -278,6 +280,7 @@ const cleanUp = async () => {
 try {
   const client = (token: string) => createChronicleClient({ baseUrl: base, token, fetch: patientFetch });
   const admin = client(adminToken);
+  const anonymous = createChronicleClient({ baseUrl: base, fetch: patientFetch });
 
   stage('Creating the team: six people in five time zones');
   const people = new Map<Key, Person>();
@@ -287,6 +290,10 @@ try {
       admin.POST('/api/v1/users/{id}/tokens', { params: { path: { id: user.id } }, body: { scopes: ['read', 'write'], name: 'demo' } }),
     );
     people.set(p.key, { ...p, id: user.id, token: token.token, api: client(token.token) });
+    // Everyone can sign in to the web app with the one demo password, set as a person would: by their link.
+    const link = await unwrap(admin.POST('/api/v1/users/{id}/password-link', { params: { path: { id: user.id } } }));
+    const secret = must(link.url.split('#')[1], 'set-password secret');
+    await unwrap(anonymous.POST('/api/v1/password-links/redeem', { body: { token: secret, password: WEB_PASSWORD } }));
   }
   const who = (key: Key) => must(people.get(key), key);
 
@@ -409,6 +416,8 @@ try {
   say('');
   say(`Share page:           ${openShare.url}`);
   say(`Passcode share page:  ${lockedShare.url}   (passcode: ${PASSCODE})`);
+  say('');
+  say(`Web app:              ${base}/app/   (sign in as ${amara.email}, password: ${WEB_PASSWORD}; or as ${luis.email})`);
   say('');
   say(`Chronicle is running at ${base} (data in ${dataDir}, removed when the demo stops).`);
   say('Try next:');

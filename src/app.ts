@@ -112,6 +112,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set when this start created the first admin and generated its token (printed once by server.ts). */
     generatedAdminToken: string | null;
+    /** With it, the admin's one-time set-password link, to sign in to the web app (printed once too). */
+    adminPasswordLink: { url: string; expiresAt: string } | null;
     /** The application's context (metrics read the render pool and the database from it; so do tests). */
     chronicle: AppContext;
   }
@@ -124,13 +126,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   try {
     if (ownsDatabase) await database.migrate();
     const ctx = await createContext(options, database);
-    const { generatedAdminToken } = await bootstrap(ctx);
+    const { generatedAdminToken, adminPasswordLink } = await bootstrap(ctx);
     // A changed or lost share key would make every share response fail; refuse to start instead.
     await assertShareKeyFits(ctx.db, ctx.shareKey);
 
     const components = componentRegistry([ProblemSchema, ...FEATURES.flatMap((feature) => feature.schemas ?? [])]);
     const app = createServer(options);
     app.decorate('generatedAdminToken', generatedAdminToken);
+    app.decorate('adminPasswordLink', adminPasswordLink);
     app.decorate('chronicle', ctx);
     for (const notice of database.notices) app.log.warn(notice);
     installHooks(app, ctx, components);

@@ -79,7 +79,10 @@ if (state.stopping) {
 if (app.generatedAdminToken) {
   // Printed exactly once: the database now has a user, so later starts never generate another.
   process.stdout.write(
-    `\nFirst start: created the instance admin (admin@localhost).\nIts API token, shown only this once:\n\n  ${app.generatedAdminToken}\n\nUse it as: Authorization: Bearer <token>\n\n`,
+    `\nFirst start: created the instance admin (admin@localhost).\nIts API token, shown only this once:\n\n  ${app.generatedAdminToken}\n\nUse it as: Authorization: Bearer <token>\n` +
+      (app.adminPasswordLink
+        ? `\nTo sign in to the web app, open this one-time link and choose a password (valid until ${app.adminPasswordLink.expiresAt}):\n\n  ${app.adminPasswordLink.url}\n\n`
+        : '\n'),
   );
 }
 

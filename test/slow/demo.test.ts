@@ -41,6 +41,17 @@ describe('npm run demo', () => {
       });
       expect(await unlocked.text()).toContain('Northwind summary');
 
+      // The web sign-in it prints works.
+      const web = /^Web app: +(\S+) +\(sign in as (\S+), password: ([^;]+);/m.exec(out)!;
+      expect((await fetch(web[1]!)).status).toBe(200);
+      const signIn = await fetch(`${base[1]}/api/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base[1]! },
+        body: JSON.stringify({ email: web[2], password: web[3] }),
+      });
+      expect(signIn.status).toBe(201);
+      expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+
       const auth = { authorization: `Bearer ${token}` };
       const entries = await fetch(`${base[1]}/api/v1/time-entries?limit=1`, { headers: auth });
       expect(Number(entries.headers.get('x-total-count'))).toBeGreaterThan(1000);

@@ -1,6 +1,7 @@
 /**
  * The embedded database keeps everything in DATA_DIR across restarts, and the first start without
- * BOOTSTRAP_ADMIN_TOKEN creates the admin and hands out its token exactly once.
+ * BOOTSTRAP_ADMIN_TOKEN creates the admin and hands out its token and a set-password link for the
+ * web app exactly once.
  * (PGlite only: this is about the embedded engine's files.)
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -20,10 +21,23 @@ async function start(bootstrapAdminToken: string | null) {
 }
 
 describe('restart on the embedded database', () => {
-  it('keeps users, workspaces, projects, entries and templates, and prints the first token once', async () => {
+  it('keeps users, workspaces, projects, entries and templates, and prints the first token and password link once', async () => {
     const first = await start(null);
     const token = first.generatedAdminToken;
     expect(token).toMatch(/^chr_/);
+    // The link signs the admin in to the web app: a password is set with it, once.
+    const link = first.adminPasswordLink;
+    expect(link?.url).toMatch(/^http:\/\/chronicle\.test\/app\/set-password#[A-Za-z0-9_-]{40,}$/);
+    const redeem = () =>
+      first.inject({
+        method: 'POST',
+        url: '/api/v1/password-links/redeem',
+        payload: { token: link?.url.split('#')[1], password: 'the admin password, long enough' },
+      });
+    const signedIn = await redeem();
+    expect(signedIn.statusCode).toBe(201);
+    expect(JSON.parse(signedIn.body).user).toMatchObject({ email: 'admin@localhost', instanceAdmin: true });
+    expect((await redeem()).statusCode).toBe(404);
     const auth = { authorization: `Bearer ${token}` };
     const call = async (app: typeof first, method: string, url: string, payload?: unknown) => {
       const res = await app.inject({ method: method as 'GET', url, headers: auth, ...(payload ? { payload: payload } : {}) });
@@ -46,6 +60,7 @@ describe('restart on the embedded database', () => {
 
     const second = await start(null);
     expect(second.generatedAdminToken).toBeNull();
+    expect(second.adminPasswordLink).toBeNull();
     expect((await call(second, 'GET', `/api/v1/users/${user.body.id}`)).body.name).toBe('Kept');
     expect((await call(second, 'GET', `/api/v1/workspaces/${ws.body.id}`)).body.name).toBe('Kept WS');
     const projects = await call(second, 'GET', `/api/v1/workspaces/${ws.body.id}/projects`);

@@ -1,5 +1,6 @@
 /** Passwords, set-password links and sessions (docs/api.md "Passwords and sessions"). */
 import type { Actor, AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { clientBlock } from '../../lib/client-block.js';
 import { normalizeEmail } from '../../lib/email.js';
@@ -150,12 +151,19 @@ export async function signIn(ctx: AppContext, input: SignInInput, client: Client
 export async function createPasswordLink(ctx: AppContext, actor: Actor, userId: string): Promise<PasswordLink> {
   requirePasswordLinkIssuer(actor, userId);
   if (!(await findUser(ctx.db, userId))) throw notFound();
+  return issuePasswordLink(ctx.db, ctx.config.publicBaseUrl, userId, ctx.clock.now());
+}
+
+/**
+ * Stores a new one-time set-password link for `userId` (earlier unused ones stop working), in `db`
+ * or the caller's transaction; the first start uses it for the instance admin.
+ */
+export async function issuePasswordLink(db: Db, publicBaseUrl: string, userId: string, now: Date): Promise<PasswordLink> {
   const secret = generateSecret(32);
-  const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + PASSWORD_LINK_MS);
-  await repo.replacePasswordLink(ctx.db, { id: newId(), userId, tokenHash: hashSecret(secret), createdAt: now, expiresAt });
+  await repo.replacePasswordLink(db, { id: newId(), userId, tokenHash: hashSecret(secret), createdAt: now, expiresAt });
   // The secret rides in the fragment, which browsers never send to a server, so no log sees it.
-  return { url: `${ctx.config.publicBaseUrl}/app/set-password#${secret}`, expiresAt: expiresAt.toISOString() };
+  return { url: `${publicBaseUrl}/app/set-password#${secret}`, expiresAt: expiresAt.toISOString() };
 }
 
 const unknownLink = () => new AppError('not_found', 'This set-password link is unknown, already used or expired.');

@@ -9,6 +9,8 @@ import { hashSecret, newApiToken } from '../../lib/tokens.js';
 import { BUILTIN_TEMPLATES } from '../../render/builtin-templates.js';
 import * as users from '../../repositories/users.repository.js';
 import * as repo from '../../repositories/bootstrap.repository.js';
+import { issuePasswordLink } from '../auth/auth.service.js';
+import type { PasswordLink } from '../auth/auth.schemas.js';
 
 const ADMIN_EMAIL = 'admin@localhost';
 const ADMIN_NAME = 'Administrator';
@@ -16,7 +18,11 @@ const ADMIN_NAME = 'Administrator';
 export interface BootstrapResult {
   /** A token generated on the very first start without BOOTSTRAP_ADMIN_TOKEN; printed once. */
   generatedAdminToken: string | null;
+  /** With it, the admin's one-time set-password link (the web app's way in); printed once. */
+  adminPasswordLink: PasswordLink | null;
 }
+
+const NOTHING_GENERATED: BootstrapResult = { generatedAdminToken: null, adminPasswordLink: null };
 
 export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
   const now = ctx.clock.now();
@@ -48,12 +54,12 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
     if (configured) {
       const admin = await ensureAdmin(tx, now);
       await repo.upsertBootstrapToken(tx, admin.id, hashSecret(configured), newId(), now);
-      return { generatedAdminToken: null };
+      return NOTHING_GENERATED;
     }
     // The variable was removed: the token an earlier start made from it stops working.
     await repo.revokeBootstrapTokens(tx, now, null);
-    if (!(await repo.claimOnce(tx, 'first_admin_created', now))) return { generatedAdminToken: null };
-    if ((await users.countUsers(tx)) > 0) return { generatedAdminToken: null };
+    if (!(await repo.claimOnce(tx, 'first_admin_created', now))) return NOTHING_GENERATED;
+    if ((await users.countUsers(tx)) > 0) return NOTHING_GENERATED;
     const admin = await ensureAdmin(tx, now);
     const secret = newApiToken();
     await users.insertToken(tx, {
@@ -64,7 +70,8 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
       scopes: ['read', 'write'],
       createdAt: now,
     });
-    return { generatedAdminToken: secret };
+    const adminPasswordLink = await issuePasswordLink(tx, ctx.config.publicBaseUrl, admin.id, now);
+    return { generatedAdminToken: secret, adminPasswordLink };
   });
 }
 
