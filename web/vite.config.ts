@@ -10,6 +10,10 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/app/',
   plugins: [react()],
+  resolve: {
+    // packages/import reads CSV with csv-parse; its browser build brings the Buffer it needs.
+    alias: { 'csv-parse/sync': 'csv-parse/browser/esm/sync' },
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

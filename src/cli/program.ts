@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DATE_PRESETS } from '../render/date-range.js';
 import { clientFromEnv, unwrap, type ChronicleClient } from './api-client.js';
 import { FailedError, UsageError } from './cli-errors.js';
-import { DATE_FORMATS, type DateFormat } from './import/formats.js';
+import { DATE_FORMATS, type DateFormat } from '../../packages/import/src/index.js';
 import { runImport, type Output } from './import/run-import.js';
 
 export interface ProgramIo extends Output {

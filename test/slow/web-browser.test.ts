@@ -6,46 +6,23 @@
  * docs:screenshots` (SCREENSHOTS_DIR) also writes each screen's picture for docs/web/. Playwright waits for what a user would see, never for
  * the clock. Browser-side code is passed to page.evaluate as strings (no DOM types here).
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import axe from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  hasChromium,
+  launchBrowser,
+  newPage as openPage,
+  passwordLink as mintPasswordLink,
+  PASSWORD,
+  screen,
+  setPassword as setUserPassword,
+  signIn as signInAt,
+  STEP_TIMEOUT,
+  until,
+} from '../helpers/browser.js';
 import { addMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`web-browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
-
-/** Screenshots are written only when asked for (`npm run docs:screenshots`): the suite writes no tracked file. */
-const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? null;
-const PASSWORD = 'a long and secret password';
-const STEP_TIMEOUT = 120_000;
-
-/** Waits for what a user would see: polls until the assertion holds (renders run in workers, so allow time). */
-const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 });
-
-interface Violation {
-  id: string;
-  impact: string;
-  nodes: string[];
-}
-
-/** Serious and critical axe-core violations on the page as it is now. */
-async function axeViolations(page: Page): Promise<Violation[]> {
-  // page.evaluate runs outside the page's CSP, which would rightly refuse an injected script.
-  await page.evaluate(axe.source);
-  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`);
-}
-
-/** Checks a screen with axe and keeps its screenshot. */
-async function screen(page: Page, name: string): Promise<void> {
-  expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
-}
 
 describe.skipIf(!hasChromium)('the web app in Chromium', () => {
   let t: TestContext;
@@ -60,43 +37,10 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
   let reportUrl: string;
   const cspErrors: string[] = [];
 
-  /** A new browser context (its own cookies) with a page that records CSP complaints. */
-  async function newPage(options: { width?: number; dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({
-      viewport: { width: options.width ?? 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) cspErrors.push(message.text());
-    });
-    return { context, page };
-  }
-
-  /** A user's set-password link, minted by the bootstrap admin through the API. */
-  async function passwordLink(userId: string): Promise<string> {
-    const res = await t.post(`/api/v1/users/${userId}/password-link`);
-    expect(res.status).toBe(201);
-    return (res.body.url as string).replace('http://chronicle.test', base);
-  }
-
-  /** Sets a user's password through the API, as following their link would. */
-  async function setPassword(userId: string): Promise<void> {
-    const url = await passwordLink(userId);
-    const res = await t.request('POST', '/api/v1/password-links/redeem', {
-      token: null,
-      body: { token: new URL(url).hash.slice(1), password: PASSWORD },
-    });
-    expect(res.status).toBe(201);
-  }
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${base}/app/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Inbox');
-  }
+  const newPage = (options: { width?: number; dark?: boolean } = {}) => openPage(browser, cspErrors, options);
+  const passwordLink = (userId: string) => mintPasswordLink(t, base, userId);
+  const setPassword = (userId: string) => setUserPassword(t, base, userId);
+  const signIn = (page: Page, email: string) => signInAt(page, base, email);
 
   beforeAll(async () => {
     const port = await freePort();
@@ -119,18 +63,7 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       );
       expect(res.status).toBe(201);
     }
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
   }, STEP_TIMEOUT);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectDateFormat, parseClockDuration, parseDate, parseDecimalHours, parseTime, splitTags } from '../../src/cli/import/formats.js';
-import { readExport } from '../../src/cli/import/read-export.js';
+import { detectDateFormat, parseClockDuration, parseDate, parseDecimalHours, parseTime, splitTags } from '../../packages/import/src/formats.js';
+import { readExport } from '../../packages/import/src/read-export.js';
 
 describe('export cells', () => {
   it('reads dates in each layout and refuses impossible ones', () => {

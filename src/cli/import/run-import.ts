@@ -10,8 +10,18 @@ import { IANAZone } from 'luxon';
 import { ChronicleError, unwrap, type ChronicleClient } from '../api-client.js';
 import { FailedError, UsageError } from '../cli-errors.js';
 import { createProgress } from '../progress.js';
-import type { DateFormat, ExportFormat, Field } from './formats.js';
-import { ExportFormatError, readExport, type ExportRow, type RowProblem } from './read-export.js';
+import {
+  BatchRefusedError,
+  describeProblem,
+  ExportFormatError,
+  ImportRefusedError,
+  planImport,
+  readExport,
+  sendImport,
+  type DateFormat,
+  type ExportFormat,
+  type ImportPlan,
+} from '../../../packages/import/src/index.js';
 
 export interface ImportOptions {
   file: string;
@@ -31,24 +41,6 @@ export interface ImportSummary {
   failed: number;
 }
 
-interface Member {
-  userId: string;
-  email: string;
-  role: 'owner' | 'admin' | 'member';
-}
-interface Project {
-  id: string;
-  name: string;
-}
-
-/** An entry to send, with the line it came from. */
-interface Planned {
-  row: ExportRow;
-  userId: string;
-  /** A project id, or the name of a project still to be created. */
-  project: { id: string } | { create: string } | null;
-}
-
 export interface Output {
   /** The summary and what a dry run would do. */
   out(line: string): void;
@@ -57,8 +49,6 @@ export interface Output {
   /** Whether stderr is a terminal (a live progress bar) or not (one line per batch). */
   interactive: boolean;
 }
-
-const describe = (p: RowProblem) => `line ${p.line}${p.column ? `, column "${p.column}"` : ''}: ${p.message}`;
 
 export async function runImport(api: ChronicleClient, options: ImportOptions, io: Output): Promise<ImportSummary> {
   let text: string;
@@ -80,73 +70,32 @@ export async function runImport(api: ChronicleClient, options: ImportOptions, io
     throw error;
   }
   const [members, projects] = await workspaceDirectory(api, options.workspace);
-  const callerRole = members.find((m) => m.userId === me.id)?.role;
-  if (!callerRole) throw new FailedError(`You are not a member of workspace ${options.workspace}; only members log time there.`);
-  const isAdmin = (role: string | undefined) => role === 'owner' || role === 'admin';
-
-  const failed = [...read.failed];
-  const byEmail = new Map(members.map((m) => [m.email.toLowerCase(), m]));
-  const byName = new Map(projects.map((p) => [p.name, p]));
-  const byFoldedName = new Map(projects.map((p) => [p.name.toLowerCase(), p]));
-  const column = (field: Field) => read.columns[field] ?? field;
-  const planned: Planned[] = [];
-  for (const row of read.rows) {
-    const member = byEmail.get(row.email);
-    if (!member) {
-      failed.push({ line: row.line, column: column('email'), message: `no member of the workspace has the e-mail ${row.email}` });
-      continue;
-    }
-    if (member.userId !== me.id && !isAdmin(callerRole)) {
-      failed.push({ line: row.line, column: column('email'), message: "only a workspace admin or owner may import other people's time" });
-      continue;
-    }
-    let project: Planned['project'] = null;
-    if (row.project !== null) {
-      const found = byName.get(row.project) ?? byFoldedName.get(row.project.toLowerCase());
-      if (found) project = { id: found.id };
-      else if (!options.createProjects) {
-        failed.push({
-          line: row.line,
-          column: column('project'),
-          message: `no project named "${row.project}" in the workspace (--create-projects creates it)`,
-        });
-        continue;
-      } else if (row.project.length > 100) {
-        failed.push({ line: row.line, column: column('project'), message: 'is over 100 characters, too long for a project name' });
-        continue;
-      } else project = { create: row.project };
-    }
-    planned.push({ row, userId: member.userId, project });
+  let plan: ImportPlan;
+  try {
+    plan = await planImport(
+      read,
+      {
+        callerId: me.id,
+        members,
+        projects,
+        projectMembers: async (id) =>
+          (await unwrap(api.GET('/api/v1/projects/{id}/members', { params: { path: { id } } }))).map((m) => m.userId),
+      },
+      { createProjects: options.createProjects, createProjectsHint: '--create-projects' },
+    );
+  } catch (error) {
+    if (error instanceof ImportRefusedError) throw new FailedError(error.message);
+    throw error;
   }
 
-  // A project of the workspace must be readable by the entry's user: a project member, or an
-  // admin or owner of the workspace (docs/api.md "Time entries").
-  const roles = new Map(members.map((m) => [m.userId, m.role]));
-  const projectMembers = new Map<string, Set<string>>();
-  for (const id of new Set(planned.flatMap((p) => (p.project && 'id' in p.project ? [p.project.id] : [])))) {
-    const list = await unwrap(api.GET('/api/v1/projects/{id}/members', { params: { path: { id } } }));
-    projectMembers.set(id, new Set(list.map((m) => m.userId)));
-  }
-  const toSend = planned.filter((p) => {
-    if (!p.project || !('id' in p.project) || isAdmin(roles.get(p.userId)) || projectMembers.get(p.project.id)?.has(p.userId)) return true;
-    failed.push({ line: p.row.line, column: column('project'), message: `${p.row.email} is not a member of project "${p.row.project}"` });
-    return false;
-  });
-  const toCreate = [...new Set(toSend.flatMap((p) => (p.project && 'create' in p.project ? [p.project.create] : [])))];
-  if (toCreate.length > 0 && !isAdmin(callerRole)) {
-    throw new FailedError('Only a workspace admin or owner may create projects; leave out --create-projects or ask one.');
-  }
-
-  failed.sort((a, b) => a.line - b.line);
-  for (const problem of failed) io.err(describe(problem));
-  for (const skip of read.skipped) io.err(`skipped ${describe(skip)}`);
-  const summary: ImportSummary = { imported: 0, skipped: read.skipped.length, failed: failed.length };
-  const lines = (rows: readonly Planned[]) => `lines ${rows[0]?.row.line}-${rows.at(-1)?.row.line}`;
+  for (const problem of plan.failed) io.err(describeProblem(problem));
+  for (const skip of plan.skipped) io.err(`skipped ${describeProblem(skip)}`);
+  const summary: ImportSummary = { imported: 0, skipped: plan.skipped.length, failed: plan.failed.length };
 
   if (options.dryRun) {
-    for (const name of toCreate) io.out(`would create project "${name}"`);
+    for (const name of plan.toCreate) io.out(`would create project "${name}"`);
     io.out(
-      `Dry run: ${toSend.length} entries would be imported, ${summary.skipped} skipped, ${summary.failed} failed` +
+      `Dry run: ${plan.toSend.length} entries would be imported, ${summary.skipped} skipped, ${summary.failed} failed` +
         ` (dates read as ${read.dateFormat}, times in ${timezone}); nothing was changed.`,
     );
     if (summary.failed > 0) throw new FailedError('');
@@ -157,73 +106,34 @@ export async function runImport(api: ChronicleClient, options: ImportOptions, io
     throw new FailedError('Nothing was imported: fix the rows above, or pass --skip-invalid to import the others.');
   }
 
-  const created = new Map<string, string>();
-  for (const name of toCreate) {
-    const project = await unwrap(
-      api.POST('/api/v1/workspaces/{id}/projects', { params: { path: { id: options.workspace } }, body: { name } }),
-    );
-    created.set(name, project.id);
-    io.err(`created project "${name}"`);
-    const users = new Set(toSend.filter((p) => p.project && 'create' in p.project && p.project.create === name).map((p) => p.userId));
-    for (const userId of users) {
-      if (!isAdmin(roles.get(userId)))
-        await unwrap(api.PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: project.id, userId } } }));
-    }
-  }
-
-  const progress = createProgress(toSend.length, io);
-  for (let offset = 0; offset < toSend.length; offset += options.batchSize) {
-    const batch = toSend.slice(offset, offset + options.batchSize);
-    const entries = batch.map(({ row, userId, project }) => ({
+  const progress = createProgress(plan.toSend.length, io);
+  try {
+    summary.imported = await sendImport(api, plan, {
       workspaceId: options.workspace,
-      userId,
-      projectId: project === null ? null : 'id' in project ? project.id : (created.get(project.create) ?? null),
-      start: row.start,
-      minutes: row.minutes,
-      description: row.description,
-      tags: row.tags,
-    }));
-    try {
-      await unwrap(api.POST('/api/v1/time-entries/batch', { body: { entries } }));
-    } catch (error) {
-      progress.stop();
-      if (!(error instanceof ChronicleError)) throw error;
-      for (const e of error.errors) {
-        const row = e.index === undefined ? undefined : batch[e.index]?.row;
-        const field = /^\/entries\/\d+\/(\w+)/.exec(e.path)?.[1] ?? '';
-        io.err(
-          row
-            ? describe({ line: row.line, column: SERVER_FIELDS[field] ? column(SERVER_FIELDS[field]) : null, message: e.message })
-            : `${e.path}: ${e.message}`,
-        );
-      }
-      summary.failed += toSend.length - offset;
-      io.out(`Imported ${summary.imported} entries, skipped ${summary.skipped}, failed ${summary.failed}.`);
-      const done = summary.imported > 0 ? `${lines(toSend.slice(0, offset))} were imported; ` : '';
-      throw new FailedError(
-        `The server refused the batch of ${lines(batch)} (${error.detail ?? error.status}); nothing of it was stored. ` +
-          `${done}the rest was not sent.`,
-      );
-    }
-    summary.imported += batch.length;
-    progress.update(summary.imported);
+      batchSize: options.batchSize,
+      columns: read.columns,
+      onProjectCreated: (name) => {
+        io.err(`created project "${name}"`);
+      },
+      onProgress: (imported) => {
+        progress.update(imported);
+      },
+    });
+  } catch (error) {
+    progress.stop();
+    if (!(error instanceof BatchRefusedError)) throw error;
+    for (const problem of error.problems) io.err(describeProblem(problem));
+    summary.imported = error.imported;
+    summary.failed += plan.toSend.length - error.imported;
+    io.out(`Imported ${summary.imported} entries, skipped ${summary.skipped}, failed ${summary.failed}.`);
+    throw new FailedError(error.message);
   }
   progress.stop();
   io.out(`Imported ${summary.imported} entries, skipped ${summary.skipped}, failed ${summary.failed}.`);
   return summary;
 }
 
-/** The fields of a batch entry the server may refuse, and the export column each comes from. */
-const SERVER_FIELDS: Record<string, Field> = {
-  userId: 'email',
-  projectId: 'project',
-  start: 'startDate',
-  minutes: 'duration',
-  description: 'description',
-  tags: 'tags',
-};
-
-async function workspaceDirectory(api: ChronicleClient, workspaceId: string): Promise<[Member[], Project[]]> {
+async function workspaceDirectory(api: ChronicleClient, workspaceId: string) {
   const path = { id: workspaceId };
   try {
     return await Promise.all([

@@ -1,5 +1,5 @@
 /** The app's shell: who is signed in, the navigation with the unread count, and the screens. */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { api, setUnauthorizedHandler, type User } from '../lib/api.js';
 import { Link, match, navigate, useLocation } from '../lib/router.js';
 import { SessionContext, useTitle } from '../lib/session.js';
@@ -11,6 +11,8 @@ import { ReportList } from '../features/reports/report-list.js';
 import { ReportForm } from '../features/reports/report-form.js';
 import { ReportPage } from '../features/reports/report-page.js';
 import { TimeEntries } from '../features/time/time-entries.js';
+// The import screen brings a CSV reader and a date library: loaded when it is opened.
+const Import = lazy(() => import('../features/import/import.js').then((m) => ({ default: m.Import })));
 import { Templates, TemplateEditor } from '../features/templates/templates.js';
 import { Settings } from '../features/settings/settings.js';
 
@@ -76,6 +78,7 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: '/inbox', label: 'Inbox' },
   { to: '/reports', label: 'Reports' },
   { to: '/time', label: 'Time' },
+  { to: '/import', label: 'Import' },
   { to: '/templates', label: 'Templates', admin: true },
   { to: '/settings', label: 'Settings' },
 ];
@@ -153,6 +156,13 @@ function Screen({ path }: { path: string }) {
   if ((params = match('/reports/:id/edit', path))) return <ReportForm id={params.id ?? ''} />;
   if ((params = match('/reports/:id', path))) return <ReportPage id={params.id ?? ''} />;
   if (match('/time', path)) return <TimeEntries />;
+  if (match('/import', path)) {
+    return (
+      <Suspense fallback={<Loading what="the import" />}>
+        <Import />
+      </Suspense>
+    );
+  }
   if (match('/templates', path)) return <Templates />;
   if ((params = match('/templates/:id', path))) return <TemplateEditor id={params.id ?? ''} />;
   if (match('/settings', path)) return <Settings />;

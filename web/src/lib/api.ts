@@ -5,6 +5,7 @@
  * and never build a URL themselves.
  */
 import { ChronicleError, createChronicleClient, unwrap, type components, type paths } from '../../../packages/client/src/index.js';
+import { sendImport, type ImportPlan, type SendOptions } from '../../../packages/import/src/plan.js';
 
 export { ChronicleError };
 
@@ -113,6 +114,7 @@ export const api = {
   workspaces: () => call(client.GET('/api/v1/workspaces')),
   members: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/members', id(workspaceId))),
   projects: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/projects', id(workspaceId))),
+  projectMembers: (projectId: string) => call(client.GET('/api/v1/projects/{id}/members', id(projectId))),
 
   // Time entries
   timeEntries: (query: NonNullable<paths['/api/v1/time-entries']['get']['parameters']['query']>) =>
@@ -121,6 +123,8 @@ export const api = {
   patchTimeEntry: (entryId: string, body: BodyOf<'/api/v1/time-entries/{id}', 'patch'>) =>
     call(client.PATCH('/api/v1/time-entries/{id}', { ...id(entryId), body })),
   deleteTimeEntry: (entryId: string) => call(client.DELETE('/api/v1/time-entries/{id}', id(entryId))),
+  /** An import checked by planImport (packages/import): its projects, then its entries in batches. */
+  importEntries: (plan: ImportPlan, options: SendOptions) => sendImport(client, plan, options),
 
   // Templates
   templates: (includeDisabled = false) =>

@@ -1,0 +1,100 @@
+/**
+ * The web app in Chromium, for the browser tests (test/slow/web-*.test.ts): the machine's
+ * Chromium through playwright-core, pages that record CSP complaints, axe-core checks, and
+ * signing in as a user would. Playwright waits for what a user would see, never for the clock.
+ * Browser-side code is passed to page.evaluate as strings (no DOM types here).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import axe from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { TestContext } from './test-app.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+
+/** Screenshots are written only when asked for (`npm run docs:screenshots`): the suite writes no tracked file. */
+export const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? null;
+export const PASSWORD = 'a long and secret password';
+export const STEP_TIMEOUT = 120_000;
+
+/** Waits for what a user would see: polls until the assertion holds (renders run in workers, so allow time). */
+export const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 });
+
+export async function launchBrowser(): Promise<Browser> {
+  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface Violation {
+  id: string;
+  impact: string;
+  nodes: string[];
+}
+
+/** Serious and critical axe-core violations on the page as it is now. */
+export async function axeViolations(page: Page): Promise<Violation[]> {
+  // page.evaluate runs outside the page's CSP, which would rightly refuse an injected script.
+  await page.evaluate(axe.source);
+  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`);
+}
+
+/** Checks a screen with axe and keeps its screenshot (when SCREENSHOTS_DIR is set). */
+export async function screen(page: Page, name: string): Promise<void> {
+  expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Whether the page is wider than its viewport (it would pan sideways). */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
+}
+
+/** A new browser context (its own cookies) with a page whose CSP complaints land in `cspErrors`. */
+export async function newPage(
+  browser: Browser,
+  cspErrors: string[],
+  options: { width?: number; dark?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspErrors.push(message.text());
+  });
+  return { context, page };
+}
+
+/** A user's set-password link, minted by the bootstrap admin through the API, on `base`. */
+export async function passwordLink(t: TestContext, base: string, userId: string): Promise<string> {
+  const res = await t.post(`/api/v1/users/${userId}/password-link`);
+  expect(res.status).toBe(201);
+  return (res.body.url as string).replace('http://chronicle.test', base);
+}
+
+/** Sets a user's password (PASSWORD) through the API, as following their link would. */
+export async function setPassword(t: TestContext, base: string, userId: string): Promise<void> {
+  const url = await passwordLink(t, base, userId);
+  const res = await t.request('POST', '/api/v1/password-links/redeem', {
+    token: null,
+    body: { token: new URL(url).hash.slice(1), password: PASSWORD },
+  });
+  expect(res.status).toBe(201);
+}
+
+/** Signs in on the sign-in screen and waits for the inbox. */
+export async function signIn(page: Page, base: string, email: string): Promise<void> {
+  await page.goto(`${base}/app/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Inbox');
+}
