@@ -171,7 +171,7 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       const changes = ownerPage.getByRole('region', { name: 'Changes from version 1 to version 2' });
       await until(() => changes.count()).toBe(1);
       const added = changes.locator('ins');
-      await until(() => added.allTextContents()).toContain('+Checked with the client.\n');
+      await until(() => added.allTextContents()).toContain('+Added: Checked with the client.\n');
       expect(await changes.textContent()).toContain('Total:');
       await screen(ownerPage, 'report-history');
     },

@@ -71,9 +71,10 @@ function Reactions({
   );
 }
 
-export function DiscussionPanel({ contentId }: { contentId: string }) {
+/** A version's discussion; a change of `refresh` reads it again (a send opens it), keeping what is shown meanwhile. */
+export function DiscussionPanel({ contentId, refresh = 0 }: { contentId: string; refresh?: number }) {
   const { me } = useSession();
-  const loaded = useLoad(() => api.discussion(contentId), [contentId]);
+  const loaded = useLoad(() => api.discussion(contentId), [contentId, refresh]);
   const [error, setError] = useState<unknown>(null);
   const [body, setBody] = useState('');
   const add = useAction(async (text: string) => api.addComment(contentId, text));

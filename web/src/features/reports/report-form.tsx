@@ -36,6 +36,15 @@ export function ReportForm({ id }: { id?: string }) {
   return <ReportFormBody key={id ?? 'new'} report={existing.data ?? null} />;
 }
 
+/**
+ * The people a saved report includes besides its owner. A stored `userIds` lists the owner too
+ * (the form always sends the owner first), and the form's list of teammates must not hold the
+ * owner, or a second save would send the owner's id twice (a 400).
+ */
+function teammatesOf(report: Report | null): string[] {
+  return (report?.filters.userIds ?? []).filter((u) => u !== report?.ownerUserId);
+}
+
 function ReportFormBody({ report }: { report: Report | null }) {
   const { me } = useSession();
   const templates = useLoad(() => api.templates(), []);
@@ -45,7 +54,8 @@ function ReportFormBody({ report }: { report: Report | null }) {
   const [templateId, setTemplateId] = useState(report?.templateId ?? '');
   const [workspaceIds, setWorkspaceIds] = useState<string[]>(report?.filters.workspaceIds ?? []);
   const [projectIds, setProjectIds] = useState<string[]>(report?.filters.projectIds ?? []);
-  const [userIds, setUserIds] = useState<string[]>(report?.filters.userIds ?? []);
+  // Teammates only: the owner's own time is always in, added once when the filters are built.
+  const [teammateIds, setTeammateIds] = useState<string[]>(() => teammatesOf(report));
   const [tags, setTags] = useState((report?.filters.tags ?? []).join(', '));
   const [preset, setPreset] = useState(report ? 'custom' : 'last_week');
   const [from, setFrom] = useState(report?.filters.dateRange.from ?? '');
@@ -85,11 +95,11 @@ function ReportFormBody({ report }: { report: Report | null }) {
     return {
       workspaceIds,
       ...(projectIds.length ? { projectIds } : {}),
-      ...(userIds.length ? { userIds: [me.id, ...userIds] } : {}),
+      ...(teammateIds.length ? { userIds: [me.id, ...teammateIds] } : {}),
       ...(tagList.length ? { tags: tagList } : {}),
       dateRange: dateRange as FiltersInput['dateRange'],
     };
-  }, [workspaceIds, projectIds, userIds, tags, preset, from, to, me.id]);
+  }, [workspaceIds, projectIds, teammateIds, tags, preset, from, to, me.id]);
 
   // Live preview: re-rendered a moment after the last change; a newer change cancels the older request.
   const nameRef = useRef(nameTouched);
@@ -156,8 +166,8 @@ function ReportFormBody({ report }: { report: Report | null }) {
             <CheckGroup
               legend="Also include (none ticked: only your time)"
               items={members.map((m) => [m.userId, m.name] as const)}
-              chosen={userIds}
-              onChange={setUserIds}
+              chosen={teammateIds}
+              onChange={setTeammateIds}
             />
           )}
           <InputField

@@ -1,5 +1,8 @@
-/** One report: its current version, edit and delete, sending with its history, links, discussion. */
-import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
+/**
+ * One report: its current version, edit and delete, sending with its history, links, discussion,
+ * each a section the page's own navigation leads to.
+ */
+import { useMemo, useState, type SyntheticEvent } from 'react';
 import { api, type Report } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
@@ -65,17 +68,71 @@ export function ReportPage({ id }: { id: string }) {
         {formatDate(report.filters.dateRange.from)} – {formatDate(report.filters.dateRange.to)} · total {formatMinutes(report.totalMinutes)}{' '}
         · updated <Time instant={report.updatedAt} />
       </p>
-      <ReportDocument markdown={report.renderedMarkdown} />
-      {owner && <SendPanel report={report} />}
-      <SendHistory reportId={report.id} />
-      <VersionHistory report={report} />
-      {owner && <SharePanel kind="report" id={report.id} />}
-      <DiscussionPanel contentId={report.reportContentId} />
+      <ReportSections report={report} owner={owner} />
     </>
   );
 }
 
-function SendPanel({ report }: { report: Report }) {
+/** The page's sections, in order: [anchor, name]; the send and links sections are the owner's alone. */
+function sectionsFor(owner: boolean): [string, string][] {
+  return [
+    ['document', 'Document'],
+    ...(owner ? ([['send', 'Send']] as [string, string][]) : []),
+    ['sent', 'Sent'],
+    ['versions', 'Versions'],
+    ...(owner ? ([['links', 'Public links']] as [string, string][]) : []),
+    ['discussion', 'Discussion'],
+  ];
+}
+
+function ReportSections({ report, owner }: { report: Report; owner: boolean }) {
+  // Each send bumps this, and every section a send changes (its history, which versions were
+  // sent, the discussion it opens) reads the server again.
+  const [sends, setSends] = useState(0);
+  const onSent = () => {
+    setSends((n) => n + 1);
+  };
+  return (
+    <>
+      <nav className="page-nav" aria-label="On this page">
+        <ul>
+          {sectionsFor(owner).map(([anchor, name]) => (
+            <li key={anchor}>
+              <a href={`#${anchor}`}>{name}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section id="document" className="page-section" aria-labelledby="document-heading">
+        <h2 id="document-heading" className="sr-only">
+          Document
+        </h2>
+        <ReportDocument markdown={report.renderedMarkdown} />
+      </section>
+      {owner && (
+        <div id="send" className="page-section">
+          <SendPanel report={report} onSent={onSent} />
+        </div>
+      )}
+      <div id="sent" className="page-section">
+        <SendHistory reportId={report.id} refresh={sends} />
+      </div>
+      <div id="versions" className="page-section">
+        <VersionHistory report={report} refresh={sends} />
+      </div>
+      {owner && (
+        <div id="links" className="page-section">
+          <SharePanel kind="report" id={report.id} />
+        </div>
+      )}
+      <div id="discussion" className="page-section">
+        <DiscussionPanel contentId={report.reportContentId} refresh={sends} />
+      </div>
+    </>
+  );
+}
+
+function SendPanel({ report, onSent }: { report: Report; onSent: () => void }) {
   const candidates = useLoad(() => api.recipients(report.id), [report.id, report.version]);
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
@@ -100,7 +157,7 @@ function SendPanel({ report }: { report: Report }) {
       );
       setChosen([]);
       setMessage('');
-      window.dispatchEvent(new Event('chronicle:sent'));
+      onSent();
     }
   };
   return (
@@ -158,37 +215,33 @@ function SendPanel({ report }: { report: Report }) {
   );
 }
 
-function SendHistory({ reportId }: { reportId: string }) {
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    const bump = () => {
-      setTick((n) => n + 1);
-    };
-    window.addEventListener('chronicle:sent', bump);
-    return () => {
-      window.removeEventListener('chronicle:sent', bump);
-    };
-  }, []);
-  const history = useLoad(() => api.sends(reportId), [reportId, tick]);
-  if (!history.data) return history.error ? <ErrorMessage error={history.error} /> : null;
-  if (history.data.length === 0) return null;
+function SendHistory({ reportId, refresh }: { reportId: string; refresh: number }) {
+  const history = useLoad(() => api.sends(reportId), [reportId, refresh]);
   return (
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">Sent</h2>
-      <ul className="list">
-        {history.data.map((s) => (
-          <li key={s.id} className="item">
-            <p>
-              Version {s.version} · <Time instant={s.sentAt} /> · to {s.recipients.map((r) => r.name).join(', ') || 'nobody else'}
-              {s.sendToSelf ? ' (and a copy to self)' : ''}
-            </p>
-            <p className="meta">
-              Read by {s.readCount} of {s.recipients.length}
-            </p>
-            {s.message ? <p className="message">{s.message}</p> : null}
-          </li>
-        ))}
-      </ul>
+      <Loaded state={history} what="the sends">
+        {(list) =>
+          list.length === 0 ? (
+            <p>Not sent yet.</p>
+          ) : (
+            <ul className="list">
+              {list.map((s) => (
+                <li key={s.id} className="item">
+                  <p>
+                    Version {s.version} · <Time instant={s.sentAt} /> · to {s.recipients.map((r) => r.name).join(', ') || 'nobody else'}
+                    {s.sendToSelf ? ' (and a copy to self)' : ''}
+                  </p>
+                  <p className="meta">
+                    Read by {s.readCount} of {s.recipients.length}
+                  </p>
+                  {s.message ? <p className="message">{s.message}</p> : null}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
     </section>
   );
 }

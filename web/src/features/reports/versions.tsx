@@ -1,6 +1,6 @@
 /** A report's version history: every version, any one of them shown, and what changed between two. */
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import { api, type GroupChange, type Report, type Version, type VersionDiff } from '../../lib/api.js';
+import { useState, type SyntheticEvent } from 'react';
+import { api, type Report, type Version } from '../../lib/api.js';
 import {
   ErrorMessage,
   Loaded,
@@ -12,9 +12,12 @@ import {
   useAction,
   useLoad,
 } from '../../components/ui/ui.js';
+import { VersionChanges, type Comparison } from './version-changes.js';
+import { useFocusOnShow } from './focus.js';
 
-export function VersionHistory({ report }: { report: Report }) {
-  const versions = useLoad(() => api.versions(report.id), [report.id, report.version]);
+/** The versions of `report`; a change of `refresh` reads them again (a send changes what was sent). */
+export function VersionHistory({ report, refresh }: { report: Report; refresh: number }) {
+  const versions = useLoad(() => api.versions(report.id), [report.id, report.version, refresh]);
   const [shownId, setShownId] = useState<string | null>(null);
   return (
     <section aria-labelledby="versions-heading">
@@ -90,15 +93,6 @@ function VersionTable({ versions, shownId, onShow }: { versions: Version[]; show
   );
 }
 
-/** Moves focus to a heading once it appears, so keyboard and screen-reader users land on what they asked for. */
-function useFocusOnShow<T extends HTMLElement>(key: unknown) {
-  const ref = useRef<T>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, [key]);
-  return ref;
-}
-
 function ShownVersion({ contentId, onClose }: { contentId: string; onClose: () => void }) {
   const content = useLoad(() => api.reportContent(contentId), [contentId]);
   const heading = useFocusOnShow<HTMLHeadingElement>(content.data?.reportContentId);
@@ -130,13 +124,17 @@ function Compare({ reportId, versions }: { reportId: string; versions: Version[]
   // Newest first: by default, what the latest edit changed.
   const [fromId, setFromId] = useState(versions[1]?.reportContentId ?? '');
   const [toId, setToId] = useState(versions[0]?.reportContentId ?? '');
-  const [diff, setDiff] = useState<VersionDiff | null>(null);
-  const load = useAction(() => api.diff(reportId, fromId, toId));
+  const [comparison, setComparison] = useState<Comparison | null>(null);
+  // The server's answer (totals, filters, groups, the line diff) and both documents, compared here by block.
+  const load = useAction(async (): Promise<Comparison> => {
+    const [diff, from, to] = await Promise.all([api.diff(reportId, fromId, toId), api.reportContent(fromId), api.reportContent(toId)]);
+    return { diff, from, to };
+  });
   const options = versions.map((v) => [v.reportContentId, `Version ${v.version}`] as const);
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     const result = await load.run();
-    if (result) setDiff(result);
+    if (result) setComparison(result);
   };
   return (
     <>
@@ -153,134 +151,7 @@ function Compare({ reportId, versions }: { reportId: string; versions: Version[]
         </div>
       </form>
       <ErrorMessage error={load.error} />
-      {diff ? <DiffView diff={diff} versions={versions} /> : null}
+      {comparison ? <VersionChanges comparison={comparison} /> : null}
     </>
-  );
-}
-
-function signed(minutes: number): string {
-  if (minutes === 0) return '±0:00';
-  return `${minutes > 0 ? '+' : '−'}${formatMinutes(Math.abs(minutes))}`;
-}
-
-const FILTER_NAMES = { workspaceIds: 'workspaces', projectIds: 'projects', userIds: 'people', tags: 'tags' } as const;
-
-function DiffView({ diff, versions }: { diff: VersionDiff; versions: Version[] }) {
-  const heading = useFocusOnShow<HTMLHeadingElement>(diff);
-  const facts: string[] = [];
-  const nameOf = (id: string) => versions.find((v) => v.reportContentId === id)?.name;
-  const [fromName, toName] = [nameOf(diff.from.reportContentId), nameOf(diff.to.reportContentId)];
-  if (fromName !== undefined && toName !== undefined && fromName !== toName) facts.push(`Name: “${fromName}” became “${toName}”`);
-  if (diff.period.changed && diff.period.from && diff.period.to) {
-    facts.push(
-      `Period: ${formatDate(diff.period.from.from)} – ${formatDate(diff.period.from.to)} became ${formatDate(diff.period.to.from)} – ${formatDate(diff.period.to.to)}`,
-    );
-  }
-  if (diff.templateId.changed) facts.push('The template changed');
-  for (const change of diff.filters.changes) {
-    const name = FILTER_NAMES[change.field];
-    const parts = [];
-    if (change.added.length) parts.push(change.field === 'tags' ? `added ${change.added.join(', ')}` : `${change.added.length} added`);
-    if (change.removed.length)
-      parts.push(change.field === 'tags' ? `removed ${change.removed.join(', ')}` : `${change.removed.length} removed`);
-    facts.push(`Filter on ${name}: ${parts.join(', ')}`);
-  }
-  return (
-    <div className="version-panel" aria-labelledby="diff-heading" role="region">
-      <h3 id="diff-heading" ref={heading} tabIndex={-1}>
-        Changes from version {diff.from.version} to version {diff.to.version}
-      </h3>
-      <ul>
-        <li>
-          Total: {formatMinutes(diff.totalMinutes.from)} → {formatMinutes(diff.totalMinutes.to)} ({signed(diff.totalMinutes.deltaMinutes)})
-        </li>
-        {facts.map((fact) => (
-          <li key={fact}>{fact}</li>
-        ))}
-      </ul>
-      <GroupChanges title="By project" groups={diff.byProject} />
-      <GroupChanges title="By person" groups={diff.byUser} />
-      <GroupChanges title="By tag" groups={diff.byTag} />
-      <GroupChanges title="By day" groups={diff.byDay} />
-      <h4>Document</h4>
-      {diff.markdownDiff === null ? (
-        <p>The documents differ in too many lines to show line by line.</p>
-      ) : diff.markdownDiff === '' ? (
-        <p>The documents are the same.</p>
-      ) : (
-        <LineDiff text={diff.markdownDiff} />
-      )}
-    </div>
-  );
-}
-
-function GroupChanges({ title, groups }: { title: string; groups: VersionDiff['byProject'] }) {
-  if (!groups) return null;
-  const rows: [string, GroupChange][] = [
-    ...groups.added.map((g) => ['added', g] as [string, GroupChange]),
-    ...groups.removed.map((g) => ['removed', g] as [string, GroupChange]),
-    ...groups.changed.map((g) => ['changed', g] as [string, GroupChange]),
-  ];
-  if (rows.length === 0) return null;
-  return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={`Changes ${title.toLowerCase()}`}>
-      <table>
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Change</th>
-            <th scope="col" className="num">
-              Before
-            </th>
-            <th scope="col" className="num">
-              After
-            </th>
-            <th scope="col" className="num">
-              Difference
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([kind, g]) => (
-            <tr key={`${kind}:${g.key ?? ''}`}>
-              <td>{g.label}</td>
-              <td>{kind}</td>
-              <td className="num">{formatMinutes(g.fromMinutes)}</td>
-              <td className="num">{formatMinutes(g.toMinutes)}</td>
-              <td className="num">{signed(g.deltaMinutes)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** A unified diff, each line marked as added, removed or unchanged, in words too (not by colour alone). */
-function LineDiff({ text }: { text: string }) {
-  const lines = text.replace(/\n$/, '').split('\n');
-  // The lines before the first hunk are the patch's own header (`===`, `--- v1.md`, `+++ v2.md`).
-  const firstHunk = lines.findIndex((line) => line.startsWith('@@'));
-  const kindOf = (line: string, i: number) => {
-    if (i < firstHunk) return 'file';
-    if (line.startsWith('@@')) return 'hunk';
-    if (line.startsWith('+')) return 'add';
-    if (line.startsWith('-')) return 'del';
-    return 'same';
-  };
-  return (
-    <pre className="diff" tabIndex={0} aria-label="Line changes in the document">
-      {lines.map((line, i) => {
-        const kind = kindOf(line, i);
-        const Tag = kind === 'add' ? 'ins' : kind === 'del' ? 'del' : 'span';
-        return (
-          <Tag key={i} className={`line ${kind}`}>
-            {line}
-            {'\n'}
-          </Tag>
-        );
-      })}
-    </pre>
   );
 }
