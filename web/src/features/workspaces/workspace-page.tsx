@@ -136,7 +136,7 @@ function MemberRow({
         </p>
         <div className="row">
           {roles.length > 0 ? (
-            <form noValidate aria-label={`Role of ${member.name}`} onSubmit={(e) => void submit(e)} className="row">
+            <form noValidate aria-label={`Role of ${member.name}`} onSubmit={(e) => void submit(e)} className="row member-role">
               <SelectField
                 label={`Role of ${member.name}`}
                 value={role}
