@@ -15,6 +15,9 @@ import { TimeEntries } from '../features/time/time-entries.js';
 const Import = lazy(() => import('../features/import/import.js').then((m) => ({ default: m.Import })));
 import { Templates, TemplateEditor } from '../features/templates/templates.js';
 import { Settings } from '../features/settings/settings.js';
+import { WorkspaceList } from '../features/workspaces/workspace-list.js';
+import { WorkspacePage } from '../features/workspaces/workspace-page.js';
+import { ProjectPage } from '../features/workspaces/project-page.js';
 
 export function App() {
   const { path } = useLocation();
@@ -78,6 +81,7 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: '/inbox', label: 'Inbox' },
   { to: '/reports', label: 'Reports' },
   { to: '/time', label: 'Time' },
+  { to: '/workspaces', label: 'Workspaces' },
   { to: '/import', label: 'Import' },
   { to: '/templates', label: 'Templates', admin: true },
   { to: '/settings', label: 'Settings' },
@@ -165,6 +169,10 @@ function Screen({ path }: { path: string }) {
   }
   if (match('/templates', path)) return <Templates />;
   if ((params = match('/templates/:id', path))) return <TemplateEditor id={params.id ?? ''} />;
+  if (match('/workspaces', path)) return <WorkspaceList />;
+  if ((params = match('/workspaces/:id', path))) return <WorkspacePage id={params.id ?? ''} />;
+  if ((params = match('/workspaces/:id/projects/:projectId', path)))
+    return <ProjectPage workspaceId={params.id ?? ''} projectId={params.projectId ?? ''} />;
   if (match('/settings', path)) return <Settings />;
   return <NotFound />;
 }

@@ -18,6 +18,8 @@ export type Token = Schemas['Token'];
 export type CreatedToken = Schemas['CreatedToken'];
 export type Workspace = Schemas['Workspace'];
 export type Member = Schemas['WorkspaceMember'];
+export type WorkspaceRole = Schemas['WorkspaceRole'];
+export type ProjectMember = Schemas['ProjectMember'];
 export type ProjectListItem = Schemas['ProjectListItem'];
 export type TimeEntry = Schemas['TimeEntry'];
 export type Template = Schemas['Template'];
@@ -113,8 +115,24 @@ export const api = {
   // Workspaces and projects
   workspaces: () => call(client.GET('/api/v1/workspaces')),
   members: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/members', id(workspaceId))),
+  workspace: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}', id(workspaceId))),
+  createWorkspace: (name: string) => call(client.POST('/api/v1/workspaces', { body: { name } })),
+  renameWorkspace: (workspaceId: string, name: string) =>
+    call(client.PATCH('/api/v1/workspaces/{id}', { ...id(workspaceId), body: { name } })),
+  /** Adds a member or changes their role. */
+  putMember: (workspaceId: string, userId: string, role: WorkspaceRole) =>
+    call(client.PUT('/api/v1/workspaces/{id}/members/{userId}', { params: { path: { id: workspaceId, userId } }, body: { role } })),
+  /** Removes a member; with one's own id, leaves the workspace. */
+  removeMember: (workspaceId: string, userId: string) =>
+    call(client.DELETE('/api/v1/workspaces/{id}/members/{userId}', { params: { path: { id: workspaceId, userId } } })),
   projects: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/projects', id(workspaceId))),
+  createProject: (workspaceId: string, name: string) =>
+    call(client.POST('/api/v1/workspaces/{id}/projects', { ...id(workspaceId), body: { name } })),
   projectMembers: (projectId: string) => call(client.GET('/api/v1/projects/{id}/members', id(projectId))),
+  addProjectMember: (projectId: string, userId: string) =>
+    call(client.PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
+  removeProjectMember: (projectId: string, userId: string) =>
+    call(client.DELETE('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
 
   // Time entries
   timeEntries: (query: NonNullable<paths['/api/v1/time-entries']['get']['parameters']['query']>) =>

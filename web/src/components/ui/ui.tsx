@@ -395,17 +395,20 @@ export function Pager({
   );
 }
 
-/** A delete button that asks once more: "Really …" or "Keep it". */
+/** A delete (or remove) button that asks once more: "Really …" or "Keep it". */
 export function ConfirmDelete({
   busy,
   onConfirm,
   confirmLabel,
   label = 'Delete',
+  busyLabel = 'Deleting…',
 }: {
   busy: boolean;
   onConfirm: () => void;
   confirmLabel: string;
   label?: ReactNode;
+  /** What the confirm button says while the action runs. */
+  busyLabel?: string;
 }) {
   const [confirming, setConfirming] = useState(false);
   if (!confirming) {
@@ -424,7 +427,7 @@ export function ConfirmDelete({
   return (
     <>
       <button type="button" className="danger" disabled={busy} onClick={onConfirm}>
-        {busy ? 'Deleting…' : confirmLabel}
+        {busy ? busyLabel : confirmLabel}
       </button>
       <button
         type="button"

@@ -5,6 +5,7 @@ import { Link } from '../../lib/router.js';
 import { ErrorMessage, Loading, ReportDocument, Time, useLoad } from '../../components/ui/ui.js';
 import { DiscussionPanel } from '../discussion/discussion.js';
 import { SharePanel } from '../shares/links.js';
+import { OnboardingChecklist } from '../onboarding/checklist.js';
 
 export function Inbox() {
   useTitle('Inbox');
@@ -13,6 +14,7 @@ export function Inbox() {
   return (
     <>
       <h1>Inbox</h1>
+      <OnboardingChecklist />
       {loaded.error ? <ErrorMessage error={loaded.error} /> : null}
       {!loaded.data ? (
         loaded.error ? null : (

@@ -152,7 +152,11 @@ function ReportFormBody({ report }: { report: Report | null }) {
             chosen={workspaceIds}
             onChange={setWorkspaceIds}
           >
-            {workspaces.data?.length === 0 ? <p>You are in no workspace yet.</p> : null}
+            {workspaces.data?.length === 0 ? (
+              <p>
+                You are in no workspace yet. A report covers the time logged in workspaces: <Link to="/workspaces">create one</Link> first.
+              </p>
+            ) : null}
           </CheckGroup>
           {projects.length > 0 && (
             <CheckGroup

@@ -2,6 +2,7 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { api, type TimeEntry } from '../../lib/api.js';
 import { useTitle } from '../../lib/session.js';
+import { Link } from '../../lib/router.js';
 import {
   ErrorMessage,
   Field,
@@ -51,7 +52,10 @@ export function TimeEntries() {
           }}
         />
       ) : workspaces.data ? (
-        <p>You are in no workspace yet; ask a teammate to add you.</p>
+        <p className="empty">
+          You are in no workspace yet, so there is nowhere to log time. <Link to="/workspaces">Create a workspace</Link>, or ask a teammate
+          to add you to theirs.
+        </p>
       ) : null}
       <h2>Entries</h2>
       <FilterForm label="Filter entries">
