@@ -1,5 +1,5 @@
 /** One report: its current version, edit and delete, sending with its history, links, discussion. */
-import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api, type Report } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
@@ -18,6 +18,7 @@ import {
   formatMinutes,
   useAction,
   useLoad,
+  Form,
 } from '../../components/ui/ui.js';
 import { DiscussionPanel } from '../discussion/discussion.js';
 import { SharePanel } from '../shares/links.js';
@@ -90,8 +91,7 @@ function SendPanel({ report }: { report: Report }) {
   const send = useAction(() =>
     api.sendReport(report.id, { recipientUserIds: chosen, sendToSelf: toSelf, message: message.trim() ? message : null }),
   );
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSent(null);
     const result = await send.run();
     if (result) {
@@ -108,7 +108,7 @@ function SendPanel({ report }: { report: Report }) {
       <h2 id="send-heading">Send version {report.version}</h2>
       <Loaded state={candidates} what="recipients">
         {(list) => (
-          <form onSubmit={(e) => void submit(e)} className="stack">
+          <Form onSubmit={submit} className="stack">
             {list.length === 0 ? (
               <p>Nobody can receive this version (only teammates who may read every project in it).</p>
             ) : (
@@ -151,7 +151,7 @@ function SendPanel({ report }: { report: Report }) {
                 {send.busy ? 'Sending…' : `Send${chosen.length ? ` to ${chosen.length}` : ''}`}
               </button>
             </div>
-          </form>
+          </Form>
         )}
       </Loaded>
     </section>

@@ -1,5 +1,5 @@
 /** A report's version history: every version, any one of them shown, and what changed between two. */
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, type GroupChange, type Report, type Version, type VersionDiff } from '../../lib/api.js';
 import {
   ErrorMessage,
@@ -11,6 +11,7 @@ import {
   formatMinutes,
   useAction,
   useLoad,
+  Form,
 } from '../../components/ui/ui.js';
 
 export function VersionHistory({ report }: { report: Report }) {
@@ -133,14 +134,13 @@ function Compare({ reportId, versions }: { reportId: string; versions: Version[]
   const [diff, setDiff] = useState<VersionDiff | null>(null);
   const load = useAction(() => api.diff(reportId, fromId, toId));
   const options = versions.map((v) => [v.reportContentId, `Version ${v.version}`] as const);
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const result = await load.run();
     if (result) setDiff(result);
   };
   return (
     <>
-      <form className="filters" onSubmit={(e) => void submit(e)} aria-labelledby="compare-heading">
+      <Form className="filters" onSubmit={submit} aria-labelledby="compare-heading">
         <h3 id="compare-heading" className="sr-only">
           Compare two versions
         </h3>
@@ -151,7 +151,7 @@ function Compare({ reportId, versions }: { reportId: string; versions: Version[]
             {load.busy ? 'Comparing…' : 'Show changes'}
           </button>
         </div>
-      </form>
+      </Form>
       <ErrorMessage error={load.error} />
       {diff ? <DiffView diff={diff} versions={versions} /> : null}
     </>
