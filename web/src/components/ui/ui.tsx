@@ -4,8 +4,10 @@ import {
   useId,
   useRef,
   useState,
+  type FormHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
+  type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
@@ -153,29 +155,137 @@ export function Loading({ what }: { what: string }) {
   return <Status>Loading {what}…</Status>;
 }
 
-/** A labelled form control: the label is always tied to the control. */
+/**
+ * The app's own words for a control's failed constraint (never the browser's tooltip): what the
+ * control's validity says, or the message a screen set with setCustomValidity.
+ */
+export function validationMessage(control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): string {
+  const v = control.validity;
+  const type = control instanceof HTMLInputElement ? control.type : control.tagName.toLowerCase();
+  if (v.customError) return control.validationMessage;
+  if (v.valueMissing)
+    return type === 'select' ? 'Choose one.' : type === 'checkbox' ? 'Tick this box to go on.' : 'This field is required.';
+  if (v.badInput) {
+    if (type === 'number') return 'Enter a number.';
+    if (type === 'date') return 'Enter a complete date.';
+    if (type === 'datetime-local') return 'Enter a complete date and time.';
+    return 'Check this value.';
+  }
+  if (v.typeMismatch)
+    return type === 'email' ? 'Enter an email address, like name@example.com.' : 'Enter a web address, like https://example.com.';
+  if (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) {
+    if (v.tooShort) return `Use at least ${control.minLength} characters (now ${control.value.length}).`;
+    if (v.tooLong) return `Use at most ${control.maxLength} characters.`;
+  }
+  if (control instanceof HTMLInputElement) {
+    const dated = type === 'date' || type === 'datetime-local';
+    if (v.rangeUnderflow) return dated ? `Choose ${control.min.replace('T', ' ')} or later.` : `Use ${control.min} or more.`;
+    if (v.rangeOverflow) return dated ? `Choose ${control.max.replace('T', ' ')} or earlier.` : `Use ${control.max} or less.`;
+    if (v.stepMismatch) return type === 'number' ? 'Use a whole number.' : 'Check this value.';
+    if (v.patternMismatch) return control.title || 'Check the format of this value.';
+  }
+  return 'Check this value.';
+}
+
+/**
+ * A labelled form control: the label is always tied to the control. When a form (see Form) finds
+ * the control invalid, the app's own message shows under it, tied to it by aria-describedby, until
+ * the value changes; `children` gets the control's id, what describes it, and whether it is invalid.
+ */
 export function Field({
   label,
   hint,
+  error,
   children,
 }: {
   label: string;
-  hint?: string;
-  children: (id: string, describedBy?: string) => ReactNode;
+  hint?: string | undefined;
+  /** A message to show now, whatever the form's checks found (a live filter's rule). */
+  error?: string | undefined;
+  children: (id: string, describedBy: string | undefined, invalid: boolean) => ReactNode;
 }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = `${id}-error`;
+  const [problem, setProblem] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    // `invalid` does not bubble: a capturing listener on the field's box sees its control's.
+    const onInvalid = (event: Event) => {
+      event.preventDefault();
+      const control = event.target;
+      if (control instanceof HTMLInputElement || control instanceof HTMLSelectElement || control instanceof HTMLTextAreaElement) {
+        setProblem(validationMessage(control));
+      }
+    };
+    element.addEventListener('invalid', onInvalid, true);
+    return () => {
+      element.removeEventListener('invalid', onInvalid, true);
+    };
+  }, []);
+  // Through React, not a native listener: a render between the control's event and React's own
+  // handling of it would put the old value back into a controlled input.
+  const clear = () => {
+    setProblem(null);
+  };
+  const shown = error || problem;
+  const describedBy = [hintId, shown ? errorId : undefined].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
+    <div className="field" ref={box} onInput={clear} onChange={clear}>
       <label htmlFor={id}>{label}</label>
-      {children(id, hintId)}
+      {children(id, describedBy, Boolean(shown))}
       {hint && (
         <p className="hint" id={hintId}>
           {hint}
         </p>
       )}
+      {shown ? (
+        <p className="field-error" id={errorId}>
+          {shown}
+        </p>
+      ) : null}
     </div>
   );
+}
+
+/**
+ * A form that never shows the browser's validation tooltips (noValidate): on submit it checks
+ * every control's constraints itself, each invalid field shows the app's message (Field), focus
+ * goes to the first one, and `onSubmit` runs only when all are valid.
+ */
+export function Form({
+  onSubmit,
+  children,
+  ...form
+}: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit' | 'noValidate'> & { onSubmit: () => unknown; ref?: Ref<HTMLFormElement> }) {
+  return (
+    <form
+      {...form}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const element = event.currentTarget;
+        if (!element.checkValidity()) {
+          element.querySelector<HTMLElement>('input:invalid, select:invalid, textarea:invalid')?.focus();
+          return;
+        }
+        void onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** Sets a control's custom validity (`message`, or none when empty) so that Form refuses it with that message. */
+function useCustomValidity<E extends HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(message: string | undefined) {
+  const ref = useRef<E>(null);
+  useEffect(() => {
+    ref.current?.setCustomValidity(message ?? '');
+  }, [message]);
+  return ref;
 }
 
 /** What useLoad gives, as far as showing it goes. */
@@ -187,7 +297,14 @@ interface LoadState<T> {
 /** Loaded data through `children`; until then its error, or that it is loading. */
 export function Loaded<T>({ state, what, children }: { state: LoadState<T>; what: string; children: (data: T) => ReactNode }) {
   if (state.data !== undefined) return <>{children(state.data)}</>;
-  return state.error ? <ErrorMessage error={state.error} /> : <Loading what={what} />;
+  // While loading, a block the size of a short list holds the place, so the page does not jump.
+  return state.error ? (
+    <ErrorMessage error={state.error} />
+  ) : (
+    <div className="loading-block">
+      <Loading what={what} />
+    </div>
+  );
 }
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
@@ -198,14 +315,28 @@ export function InputField({
   hint,
   value,
   onChange,
+  invalidMessage,
+  error,
   ...input
-}: { label: string; hint?: string; value: string; onChange: (value: string) => void } & InputProps) {
+}: {
+  label: string;
+  hint?: string | undefined;
+  value: string;
+  onChange: (value: string) => void;
+  /** A rule of the screen's own that the value breaks (shown when the form is submitted), or none. */
+  invalidMessage?: string | undefined;
+  /** A message to show now (see Field). */
+  error?: string | undefined;
+} & InputProps) {
+  const ref = useCustomValidity<HTMLInputElement>(invalidMessage);
   return (
-    <Field label={label} {...(hint ? { hint } : {})}>
-      {(id, describedBy) => (
+    <Field label={label} hint={hint} error={error}>
+      {(id, describedBy, invalid) => (
         <input
+          ref={ref}
           id={id}
           aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
           {...input}
           value={value}
           onChange={(e) => {
@@ -228,11 +359,12 @@ export function TextAreaField({
   ...area
 }: { label: string; hint?: string; value: string; onChange: (value: string) => void } & TextAreaProps) {
   return (
-    <Field label={label} {...(hint ? { hint } : {})}>
-      {(id, describedBy) => (
+    <Field label={label} hint={hint}>
+      {(id, describedBy, invalid) => (
         <textarea
           id={id}
           aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
           {...area}
           value={value}
           onChange={(e) => {
@@ -261,9 +393,11 @@ export function SelectField({
 } & SelectProps) {
   return (
     <Field label={label}>
-      {(id) => (
+      {(id, describedBy, invalid) => (
         <select
           id={id}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
           {...select}
           value={value}
           onChange={(e) => {
@@ -344,6 +478,7 @@ export function FilterForm({ label, children }: { label: string; children: React
     <form
       className="filters"
       role="search"
+      noValidate
       aria-label={label}
       onSubmit={(e) => {
         e.preventDefault();

@@ -1,7 +1,7 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { api, type User } from '../../lib/api.js';
 import { navigate } from '../../lib/router.js';
-import { ErrorMessage, Field, useAction, InputField } from '../../components/ui/ui.js';
+import { ErrorMessage, Field, useAction, InputField, Form } from '../../components/ui/ui.js';
 
 const MIN_LENGTH = 12;
 
@@ -12,8 +12,7 @@ export function SetPassword({ onSignedIn }: { onSignedIn: (user: User) => void }
   const [repeat, setRepeat] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const action = useAction(api.redeemPasswordLink);
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setMismatch(password !== repeat);
     if (password !== repeat) return;
     const result = await action.run(token, password);
@@ -24,7 +23,7 @@ export function SetPassword({ onSignedIn }: { onSignedIn: (user: User) => void }
   };
   if (!token) return <p role="alert">This link is incomplete: open the whole link you were given.</p>;
   return (
-    <form onSubmit={(e) => void submit(e)} className="card stack">
+    <Form onSubmit={submit} className="card stack">
       <Field label="New password" hint={`At least ${MIN_LENGTH} characters.`}>
         {(id, hint) => (
           <input
@@ -52,6 +51,6 @@ export function SetPassword({ onSignedIn }: { onSignedIn: (user: User) => void }
       <button type="submit" disabled={action.busy}>
         {action.busy ? 'Setting the password…' : 'Set password and sign in'}
       </button>
-    </form>
+    </Form>
   );
 }

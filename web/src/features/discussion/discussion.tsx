@@ -1,8 +1,8 @@
 /** A sent version's discussion: Markdown comments, one's own edited or deleted, and reactions toggled at once. */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { api, type Comment, type Discussion, type ReactionKey, type ReactionSummary } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
-import { ConfirmDelete, ErrorMessage, Loading, Markdown, TextAreaField, Time, useAction, useLoad } from '../../components/ui/ui.js';
+import { ConfirmDelete, ErrorMessage, Loading, Markdown, TextAreaField, Time, useAction, useLoad, Form } from '../../components/ui/ui.js';
 
 const REACTIONS: { key: ReactionKey; emoji: string; name: string }[] = [
   { key: '+1', emoji: '👍', name: 'Thumbs up' },
@@ -110,8 +110,7 @@ export function DiscussionPanel({ contentId, refresh = 0 }: { contentId: string;
     );
   };
 
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const comment = await add.run(body);
     if (comment) {
       update((d) => ({ ...d, comments: [...d.comments, comment] }));
@@ -154,7 +153,7 @@ export function DiscussionPanel({ contentId, refresh = 0 }: { contentId: string;
               />
             ))}
           </ol>
-          <form onSubmit={(e) => void submit(e)} className="stack">
+          <Form onSubmit={submit} className="stack">
             <TextAreaField
               label="Add a comment"
               hint="Markdown: **bold**, _italic_, [links](https://…), lists."
@@ -170,7 +169,7 @@ export function DiscussionPanel({ contentId, refresh = 0 }: { contentId: string;
                 {add.busy ? 'Posting…' : 'Comment'}
               </button>
             </div>
-          </form>
+          </Form>
         </>
       )}
     </section>
@@ -204,17 +203,16 @@ function CommentItem({
         {comment.updatedAt !== comment.createdAt ? ' · edited' : ''}
       </p>
       {editing ? (
-        <form
+        <Form
           className="stack"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save.run().then((changed) => {
+          onSubmit={() =>
+            save.run().then((changed) => {
               if (changed) {
                 onChanged(changed);
                 setEditing(false);
               }
-            });
-          }}
+            })
+          }
         >
           <TextAreaField label="Edit your comment" rows={3} required maxLength={10000} value={text} onChange={setText} />
           <ErrorMessage error={save.error} />
@@ -232,7 +230,7 @@ function CommentItem({
               Cancel
             </button>
           </div>
-        </form>
+        </Form>
       ) : (
         <Markdown source={comment.body} headingOffset={3} />
       )}

@@ -1,5 +1,5 @@
 /** New report and edit: template, workspaces, projects, people, tags, period, with a live preview. */
-import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, type FiltersInput, type Member, type ProjectListItem, type Report } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
@@ -15,6 +15,7 @@ import {
   useAction,
   useLoad,
   useLivePreview,
+  Form,
 } from '../../components/ui/ui.js';
 
 const PRESETS: { value: string; label: string }[] = [
@@ -123,8 +124,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
     const body = { name, templateId, filters, note: note.trim() ? note : null };
     return report ? api.updateReport(report.id, body) : api.createReport(body);
   });
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const saved = await save.run();
     if (saved) navigate(`/reports/${saved.id}`);
   };
@@ -138,7 +138,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
       </p>
       <h1>{report ? 'Edit report' : 'New report'}</h1>
       <div className="split">
-        <form onSubmit={(e) => void submit(e)} className="stack" aria-label={report ? 'Edit report' : 'New report'}>
+        <Form onSubmit={submit} className="stack" aria-label={report ? 'Edit report' : 'New report'}>
           <SelectField
             label="Template"
             required
@@ -206,7 +206,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
               {save.busy ? 'Saving…' : report ? 'Save as a new version' : 'Create report'}
             </button>
           </div>
-        </form>
+        </Form>
         <section className="preview" aria-labelledby="preview-heading" aria-busy={preview.busy}>
           <h2 id="preview-heading">Preview</h2>
           <p className="status" role="status">

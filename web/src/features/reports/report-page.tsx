@@ -2,7 +2,7 @@
  * One report: its current version, edit and delete, sending with its history, links, discussion,
  * each a section the page's own navigation leads to.
  */
-import { useMemo, useState, type SyntheticEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { api, type Report } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
@@ -21,6 +21,7 @@ import {
   formatMinutes,
   useAction,
   useLoad,
+  Form,
 } from '../../components/ui/ui.js';
 import { DiscussionPanel } from '../discussion/discussion.js';
 import { SharePanel } from '../shares/links.js';
@@ -147,8 +148,7 @@ function SendPanel({ report, onSent }: { report: Report; onSent: () => void }) {
   const send = useAction(() =>
     api.sendReport(report.id, { recipientUserIds: chosen, sendToSelf: toSelf, message: message.trim() ? message : null }),
   );
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSent(null);
     const result = await send.run();
     if (result) {
@@ -165,7 +165,7 @@ function SendPanel({ report, onSent }: { report: Report; onSent: () => void }) {
       <h2 id="send-heading">Send version {report.version}</h2>
       <Loaded state={candidates} what="recipients">
         {(list) => (
-          <form onSubmit={(e) => void submit(e)} className="stack">
+          <Form onSubmit={submit} className="stack">
             {list.length === 0 ? (
               <p>Nobody can receive this version (only teammates who may read every project in it).</p>
             ) : (
@@ -208,7 +208,7 @@ function SendPanel({ report, onSent }: { report: Report; onSent: () => void }) {
                 {send.busy ? 'Sending…' : `Send${chosen.length ? ` to ${chosen.length}` : ''}`}
               </button>
             </div>
-          </form>
+          </Form>
         )}
       </Loaded>
     </section>

@@ -1,5 +1,5 @@
 /** A report's version history: every version, any one of them shown, and what changed between two. */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { api, type Report, type Version } from '../../lib/api.js';
 import {
   ErrorMessage,
@@ -11,6 +11,7 @@ import {
   formatMinutes,
   useAction,
   useLoad,
+  Form,
 } from '../../components/ui/ui.js';
 import { VersionChanges, type Comparison } from './version-changes.js';
 import { useFocusOnShow } from './focus.js';
@@ -131,14 +132,13 @@ function Compare({ reportId, versions }: { reportId: string; versions: Version[]
     return { diff, from, to };
   });
   const options = versions.map((v) => [v.reportContentId, `Version ${v.version}`] as const);
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const result = await load.run();
     if (result) setComparison(result);
   };
   return (
     <>
-      <form className="filters" onSubmit={(e) => void submit(e)} aria-labelledby="compare-heading">
+      <Form className="filters" onSubmit={submit} aria-labelledby="compare-heading">
         <h3 id="compare-heading" className="sr-only">
           Compare two versions
         </h3>
@@ -149,7 +149,7 @@ function Compare({ reportId, versions }: { reportId: string; versions: Version[]
             {load.busy ? 'Comparing…' : 'Show changes'}
           </button>
         </div>
-      </form>
+      </Form>
       <ErrorMessage error={load.error} />
       {comparison ? <VersionChanges comparison={comparison} /> : null}
     </>

@@ -1,18 +1,22 @@
 /** Settings: profile, password, API tokens, sessions; for instance admins also people and their set-password links. */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { api, type CreatedToken, type PasswordLink } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
+import { TimeZonePicker } from './time-zone-picker.js';
+import { describeUserAgent } from './user-agent.js';
 import {
   CopyButton,
   ErrorMessage,
   Field,
   Status,
   Time,
+  formatInstant,
   useAction,
   useLoad,
   InputField,
   CheckField,
   Loaded,
+  Form,
 } from '../../components/ui/ui.js';
 
 export function Settings() {
@@ -36,8 +40,7 @@ function Profile() {
   const [timezone, setTimezone] = useState(me.timezone);
   const [saved, setSaved] = useState(false);
   const save = useAction(() => api.patchMe({ name, timezone }));
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSaved(false);
     const user = await save.run();
     if (user) {
@@ -48,19 +51,12 @@ function Profile() {
   return (
     <section aria-labelledby="profile-heading" className="card">
       <h2 id="profile-heading">Profile</h2>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <Form onSubmit={submit} className="stack">
         <InputField label="Name" required maxLength={100} autoComplete="name" value={name} onChange={setName} />
         <Field label="Email" hint="Only an instance admin changes it.">
           {(id, hint) => <input id={id} readOnly value={me.email} aria-describedby={hint} />}
         </Field>
-        <InputField
-          label="Time zone"
-          hint="IANA name, e.g. Europe/Berlin. Report periods use it."
-          required
-          maxLength={64}
-          value={timezone}
-          onChange={setTimezone}
-        />
+        <TimeZonePicker value={timezone} onChange={setTimezone} />
         <ErrorMessage error={save.error} />
         {saved ? <Status>Saved.</Status> : null}
         <div>
@@ -68,7 +64,7 @@ function Profile() {
             {save.busy ? 'Saving…' : 'Save profile'}
           </button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }
@@ -76,24 +72,25 @@ function Profile() {
 function Password() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     await api.changePassword(current, next);
     return true;
   });
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSaved(false);
     if (await save.run()) {
       setSaved(true);
       setCurrent('');
       setNext('');
+      setRepeat('');
     }
   };
   return (
     <section aria-labelledby="password-heading" className="card">
       <h2 id="password-heading">Password</h2>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <Form onSubmit={submit} className="stack">
         <InputField
           label="Current password"
           type="password"
@@ -113,6 +110,15 @@ function Password() {
           value={next}
           onChange={setNext}
         />
+        <InputField
+          label="Repeat the new password"
+          type="password"
+          required
+          autoComplete="new-password"
+          value={repeat}
+          invalidMessage={repeat !== next ? 'The two passwords differ.' : undefined}
+          onChange={setRepeat}
+        />
         <ErrorMessage error={save.error} />
         {saved ? <Status>Password changed.</Status> : null}
         <div>
@@ -120,7 +126,7 @@ function Password() {
             {save.busy ? 'Changing…' : 'Change password'}
           </button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }
@@ -139,8 +145,7 @@ function Tokens() {
     await api.revokeToken(id);
     return id;
   });
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const token = await create.run();
     if (token) {
       setCreated(token);
@@ -151,7 +156,7 @@ function Tokens() {
   return (
     <section aria-labelledby="tokens-heading" className="card">
       <h2 id="tokens-heading">API tokens</h2>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <Form onSubmit={submit} className="stack">
         <InputField label="Token name" maxLength={100} value={name} onChange={setName} />
         <CheckField checked={write} onChange={setWrite}>
           Allow writing (otherwise read only)
@@ -171,7 +176,7 @@ function Tokens() {
             {create.busy ? 'Creating…' : 'Create token'}
           </button>
         </div>
-      </form>
+      </Form>
       {created ? (
         <div className="once" role="status">
           <p>
@@ -184,7 +189,18 @@ function Tokens() {
       <Loaded state={tokens} what="tokens">
         {(data) =>
           data.length === 0 ? (
-            <p>No tokens.</p>
+            <div className="empty">
+              <p>No API tokens yet. A token lets a script or the command line use Chronicle as you.</p>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  document.querySelector<HTMLElement>('#tokens-heading ~ form input')?.focus();
+                }}
+              >
+                Create your first token
+              </button>
+            </div>
           ) : (
             <ul className="list">
               {data.map((t) => (
@@ -233,31 +249,40 @@ function Sessions() {
       <Loaded state={sessions} what="sessions">
         {(data) => (
           <ul className="list">
-            {data.map((s) => (
-              <li key={s.id} className="item title-row">
-                <p>
-                  {s.userAgent || 'Unknown browser'} {s.current ? <strong>(this one)</strong> : null}
-                  <br />
-                  <span className="meta">
-                    Signed in <Time instant={s.createdAt} /> · last active <Time instant={s.lastSeenAt} />
-                  </span>
-                </p>
-                {!s.current && (
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={end.busy}
-                    onClick={() =>
-                      void end.run(s.id).then((id) => {
-                        if (id) sessions.reload();
-                      })
-                    }
-                  >
-                    End<span className="sr-only"> session signed in {new Date(s.createdAt).toLocaleString()}</span>
-                  </button>
-                )}
-              </li>
-            ))}
+            {[...data]
+              .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt))
+              .map((s) => (
+                <li key={s.id} className="item title-row">
+                  <p>
+                    <span className="session-name" title={s.userAgent || undefined}>
+                      {describeUserAgent(s.userAgent)}
+                    </span>{' '}
+                    {s.current ? <strong>(this one)</strong> : null}
+                    <br />
+                    <span className="meta">
+                      Last used <Time instant={s.lastSeenAt} /> · signed in <Time instant={s.createdAt} />
+                    </span>
+                  </p>
+                  {!s.current && (
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={end.busy}
+                      onClick={() =>
+                        void end.run(s.id).then((id) => {
+                          if (id) sessions.reload();
+                        })
+                      }
+                    >
+                      End
+                      <span className="sr-only">
+                        {' '}
+                        session of {describeUserAgent(s.userAgent)}, signed in {formatInstant(s.createdAt)}
+                      </span>
+                    </button>
+                  )}
+                </li>
+              ))}
           </ul>
         )}
       </Loaded>
@@ -272,8 +297,7 @@ function People() {
   const [link, setLink] = useState<(PasswordLink & { name: string }) | null>(null);
   const create = useAction(() => api.createUser({ name, email }));
   const mint = useAction(async (id: string, who: string) => ({ ...(await api.createPasswordLink(id)), name: who }));
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const user = await create.run();
     if (user) {
       setName('');
@@ -284,13 +308,13 @@ function People() {
   return (
     <section aria-labelledby="people-heading" className="card">
       <h2 id="people-heading">People</h2>
-      <form onSubmit={(e) => void submit(e)} className="inline-form">
+      <Form onSubmit={submit} className="inline-form">
         <InputField label="Name" required maxLength={100} value={name} onChange={setName} />
         <InputField label="Email" type="email" required maxLength={254} value={email} onChange={setEmail} />
         <button type="submit" disabled={create.busy}>
           {create.busy ? 'Adding…' : 'Add person'}
         </button>
-      </form>
+      </Form>
       <ErrorMessage error={create.error} />
       {link ? (
         <div className="once" role="status">

@@ -1,7 +1,7 @@
 /** Public share links of a version: mint (passcode, expiry), copy, see views, revoke. */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { api, type Share } from '../../lib/api.js';
-import { CopyButton, ErrorMessage, Loading, Time, useAction, useLoad, InputField } from '../../components/ui/ui.js';
+import { CopyButton, ErrorMessage, Loading, Time, useAction, useLoad, InputField, Form } from '../../components/ui/ui.js';
 
 export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string }) {
   const loaded = useLoad(() => (kind === 'report' ? api.reportShares(id) : api.inboxShares(id)), [kind, id]);
@@ -11,8 +11,7 @@ export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string 
     const body = { ...(passcode ? { passcode } : {}), ...(days ? { expiresInDays: Number(days) } : {}) };
     return kind === 'report' ? api.mintReportShare(id, body) : api.mintInboxShare(id, body);
   });
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const share = await mint.run();
     if (share) {
       loaded.set([share, ...(loaded.data ?? [])]);
@@ -23,7 +22,7 @@ export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string 
   return (
     <section aria-labelledby={`links-${id}`}>
       <h2 id={`links-${id}`}>Public links</h2>
-      <form onSubmit={(e) => void submit(e)} className="inline-form">
+      <Form onSubmit={submit} className="inline-form">
         <InputField
           label="Passcode (optional)"
           hint="4 to 128 characters; readers must type it."
@@ -46,7 +45,7 @@ export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string 
         <button type="submit" disabled={mint.busy}>
           {mint.busy ? 'Creating…' : 'Create link'}
         </button>
-      </form>
+      </Form>
       <ErrorMessage error={mint.error} />
       {loaded.error ? <ErrorMessage error={loaded.error} /> : null}
       {!loaded.data ? (

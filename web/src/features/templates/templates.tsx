@@ -1,5 +1,5 @@
 /** Templates, for instance admins: list, enable and disable, edit the Liquid with errors and a preview. */
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { api, type FiltersInput, type Template } from '../../lib/api.js';
 import { useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
@@ -16,6 +16,7 @@ import {
   CheckField,
   SelectField,
   useLivePreview,
+  Form,
 } from '../../components/ui/ui.js';
 
 export function Templates() {
@@ -137,8 +138,7 @@ function TemplateForm({ template }: { template: Template }) {
       : null,
     [body, nameTemplate, noteTemplate, ws, preset],
   );
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSaved(false);
     if (await save.run()) setSaved(true);
   };
@@ -149,7 +149,7 @@ function TemplateForm({ template }: { template: Template }) {
       </p>
       <h1>Template {template.name}</h1>
       <div className="split">
-        <form onSubmit={(e) => void submit(e)} className="stack" aria-label="Edit template">
+        <Form onSubmit={submit} className="stack" aria-label="Edit template">
           <InputField label="Name" required maxLength={100} value={name} onChange={setName} />
           <InputField label="Description" maxLength={1000} value={description} onChange={setDescription} />
           <TextAreaField
@@ -198,7 +198,7 @@ function TemplateForm({ template }: { template: Template }) {
               {save.busy ? 'Saving…' : 'Save'}
             </button>
           </div>
-        </form>
+        </Form>
         <section className="preview" aria-labelledby="tpl-preview">
           <h2 id="tpl-preview">Preview</h2>
           {preview.busy ? <Status>Rendering…</Status> : null}

@@ -1,184 +1,522 @@
-/** Time entries: a filtered, paged list; add and edit. */
-import { useEffect, useState, type SyntheticEvent } from 'react';
-import { api, type TimeEntry } from '../../lib/api.js';
-import { useTitle } from '../../lib/session.js';
+/**
+ * Time entries: add, edit and delete; the list filtered by workspace, project, person and dates,
+ * grouped by day and week with their totals, every time in the signed-in person's profile zone.
+ */
+import { useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { api, type Member, type ProjectListItem, type TimeEntry, type Workspace } from '../../lib/api.js';
 import { Link } from '../../lib/router.js';
+import { useSession, useTitle } from '../../lib/session.js';
+import { addDays, dayOf, fromLocalInput, mondayOf, startOfDay, toLocalInput } from '../../lib/zoned-time.js';
 import {
+  ConfirmDelete,
   ErrorMessage,
   Field,
-  Loading,
+  FilterForm,
+  Form,
   formatMinutes,
-  Time,
+  InputField,
+  Pager,
+  SelectField,
+  Status,
   useAction,
   useLoad,
-  Pager,
-  InputField,
-  SelectField,
-  FilterForm,
 } from '../../components/ui/ui.js';
 
 const PAGE = 50;
+/** The most entries one list request may return (docs/api.md, "Time entries"). */
+const MOST_PER_REQUEST = 1000;
+const MAX_TAGS = 20;
+const MAX_TAG_LENGTH = 50;
 
-/** `2026-11-03T09:30` in the browser's zone, for a datetime-local input. */
-function localInput(instant: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${instant.getFullYear()}-${pad(instant.getMonth() + 1)}-${pad(instant.getDate())}T${pad(instant.getHours())}:${pad(instant.getMinutes())}`;
+type ListQuery = NonNullable<Parameters<typeof api.timeEntries>[0]>;
+
+interface Filters {
+  workspaceId: string;
+  projectId: string;
+  userId: string;
+  from: string;
+  to: string;
+}
+const NO_FILTERS: Filters = { workspaceId: '', projectId: '', userId: '', from: '', to: '' };
+
+/** Dates and times of one zone, in the browser's language. */
+function zoneFormats(zone: string) {
+  return {
+    time: new Intl.DateTimeFormat(undefined, { timeZone: zone, timeStyle: 'short' }),
+    full: new Intl.DateTimeFormat(undefined, { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }),
+    // Calendar days (`YYYY-MM-DD`) are read at UTC midnight, so they print as themselves.
+    day: new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }),
+    shortDay: new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', day: 'numeric', month: 'short' }),
+    abbreviation: (() => {
+      const part = new Intl.DateTimeFormat(undefined, { timeZone: zone, timeZoneName: 'short' })
+        .formatToParts(new Date())
+        .find((p) => p.type === 'timeZoneName');
+      return part?.value ?? '';
+    })(),
+  };
+}
+type Formats = ReturnType<typeof zoneFormats>;
+const calendarDay = (format: Intl.DateTimeFormat, date: string) => format.format(new Date(`${date}T00:00:00Z`));
+
+/** The list request for the filters, dates turned into instants of `zone` ([from, to + 1 day)). */
+function listQuery(filters: Filters, zone: string): ListQuery {
+  return {
+    ...(filters.workspaceId ? { workspaceId: filters.workspaceId } : {}),
+    ...(filters.projectId ? { projectId: filters.projectId } : {}),
+    ...(filters.userId ? { userId: filters.userId } : {}),
+    ...(filters.from ? { from: startOfDay(filters.from, zone).toISOString() } : {}),
+    ...(filters.to ? { to: startOfDay(addDays(filters.to, 1), zone).toISOString() } : {}),
+  };
+}
+
+/**
+ * Minutes per day and per week (keyed by their `YYYY-MM-DD` and Monday) of every entry matching
+ * `query` in the whole weeks the shown entries fall in, so a total counts entries on other pages too.
+ */
+async function totalsFor(items: TimeEntry[], query: ListQuery, zone: string) {
+  const days = new Map<string, number>();
+  const weeks = new Map<string, number>();
+  const newest = items[0];
+  const oldest = items[items.length - 1];
+  if (!newest || !oldest) return { days, weeks };
+  const from = startOfDay(mondayOf(dayOf(new Date(oldest.start), zone)), zone);
+  const to = startOfDay(addDays(mondayOf(dayOf(new Date(newest.start), zone)), 7), zone);
+  const within = {
+    ...query,
+    from: new Date(Math.max(from.getTime(), query.from ? Date.parse(query.from) : 0)).toISOString(),
+    to: new Date(Math.min(to.getTime(), query.to ? Date.parse(query.to) : Infinity)).toISOString(),
+  };
+  for (let offset = 0; ; offset += MOST_PER_REQUEST) {
+    const page = await api.timeEntries({ ...within, limit: MOST_PER_REQUEST, offset });
+    for (const entry of page.items) {
+      const day = dayOf(new Date(entry.start), zone);
+      days.set(day, (days.get(day) ?? 0) + entry.minutes);
+      weeks.set(mondayOf(day), (weeks.get(mondayOf(day)) ?? 0) + entry.minutes);
+    }
+    if (offset + MOST_PER_REQUEST >= page.total || page.items.length === 0) break;
+  }
+  return { days, weeks };
 }
 
 export function TimeEntries() {
   useTitle('Time');
+  const { me } = useSession();
+  const zone = me.timezone;
+  const formats = useMemo(() => zoneFormats(zone), [zone]);
   const workspaces = useLoad(() => api.workspaces(), []);
-  const [workspaceId, setWorkspaceId] = useState('');
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [offset, setOffset] = useState(0);
   const [editing, setEditing] = useState<TimeEntry | null>(null);
-  const entries = useLoad(() => api.timeEntries({ workspaceId: workspaceId || undefined, limit: PAGE, offset }), [workspaceId, offset]);
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  const rangeError = filters.from && filters.to && filters.to < filters.from ? 'Choose a date on or after the first one.' : undefined;
+  // An impossible range is not asked for: the list keeps the last good one while the message shows.
+  const [applied, setApplied] = useState<Filters>(NO_FILTERS);
+  const query = useMemo(() => listQuery(applied, zone), [applied, zone]);
+  const entries = useLoad(() => api.timeEntries({ ...query, limit: PAGE, offset }), [query, offset]);
+  const totals = useLoad(() => totalsFor(entries.data?.items ?? [], query, zone), [entries.data, zone]);
+
   const projects = useLoad(async () => {
     const all = await Promise.all((workspaces.data ?? []).map((w) => api.projects(w.id)));
-    return new Map(all.flat().map((p) => [p.id, p]));
+    return all.flat();
   }, [workspaces.data]);
-  const names = new Map((workspaces.data ?? []).map((w) => [w.id, w.name]));
-  const total = entries.data?.total ?? 0;
+  const people = useLoad(async () => {
+    const all = await Promise.all((workspaces.data ?? []).map((w) => api.members(w.id)));
+    const byId = new Map<string, Member>();
+    for (const member of all.flat()) byId.set(member.userId, member);
+    return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }, [workspaces.data]);
+
+  const change = (patch: Partial<Filters>) => {
+    const next = { ...filters, ...patch };
+    setFilters(next);
+    if (!(next.from && next.to && next.to < next.from)) {
+      setApplied(next);
+      setOffset(0);
+    }
+  };
+  const filtered = Object.values(applied).some(Boolean);
+
+  const remove = useAction(async (entry: TimeEntry) => {
+    await api.deleteTimeEntry(entry.id);
+    return entry;
+  });
+  const onDelete = async (entry: TimeEntry) => {
+    const gone = await remove.run(entry);
+    if (!gone) return;
+    setDeleted(`Deleted the entry of ${formats.full.format(new Date(gone.start))} (${formatMinutes(gone.minutes)}).`);
+    if (editing?.id === gone.id) setEditing(null);
+    // The last entry of a later page takes the list one page back.
+    if (entries.data && entries.data.items.length === 1 && offset > 0) setOffset(Math.max(0, offset - PAGE));
+    else entries.reload();
+    headingRef.current?.focus();
+  };
+
+  const workspaceNames = new Map((workspaces.data ?? []).map((w) => [w.id, w.name]));
+  const projectNames = new Map((projects.data ?? []).map((p) => [p.id, p.name]));
+  const personNames = new Map((people.data ?? []).map((p) => [p.userId, p.name]));
+  const manyWorkspaces = (workspaces.data?.length ?? 0) > 1;
+  const projectOptions = (projects.data ?? [])
+    .filter((p) => !filters.workspaceId || p.workspaceId === filters.workspaceId)
+    .map(
+      (p) => [p.id, manyWorkspaces && !filters.workspaceId ? `${p.name} (${workspaceNames.get(p.workspaceId) ?? ''})` : p.name] as const,
+    );
+
   return (
     <>
       <h1>Time</h1>
+      <p className="zone-note">
+        Times are in <strong>{zone}</strong>
+        {formats.abbreviation && formats.abbreviation !== zone ? ` (${formats.abbreviation})` : ''}, the time zone of your profile.{' '}
+        <Link to="/settings">Change it in Settings</Link>.
+      </p>
       {workspaces.data && workspaces.data.length > 0 ? (
         <EntryForm
           key={editing?.id ?? 'new'}
+          formRef={formRef}
           entry={editing}
+          zone={zone}
           workspaces={workspaces.data}
-          onDone={() => {
+          onDone={(changed) => {
             setEditing(null);
-            entries.reload();
+            if (changed) {
+              setDeleted(null);
+              entries.reload();
+            }
           }}
         />
       ) : workspaces.data ? (
-        <p className="empty">
-          You are in no workspace yet, so there is nowhere to log time. <Link to="/workspaces">Create a workspace</Link>, or ask a teammate
-          to add you to theirs.
-        </p>
-      ) : null}
-      <h2>Entries</h2>
+        <div className="card empty">
+          <p>
+            <strong>You are in no workspace yet.</strong> Time is recorded in a workspace: <Link to="/workspaces">create one</Link>, or ask
+            a workspace admin to add you, then come back here to record your first entry.
+          </p>
+        </div>
+      ) : workspaces.error ? (
+        <ErrorMessage error={workspaces.error} />
+      ) : (
+        <div className="card entry-form-placeholder" aria-hidden="true" />
+      )}
+      <h2 ref={headingRef} tabIndex={-1}>
+        Entries
+      </h2>
       <FilterForm label="Filter entries">
         <SelectField
           label="Workspace"
-          value={workspaceId}
-          onChange={(value) => {
-            setWorkspaceId(value);
-            setOffset(0);
+          value={filters.workspaceId}
+          onChange={(workspaceId) => {
+            const project = projects.data?.find((p) => p.id === filters.projectId);
+            change({ workspaceId, ...(project && workspaceId && project.workspaceId !== workspaceId ? { projectId: '' } : {}) });
           }}
           options={[['', 'All workspaces'], ...(workspaces.data ?? []).map((w) => [w.id, w.name] as const)]}
         />
+        <SelectField
+          label="Project"
+          value={filters.projectId}
+          onChange={(projectId) => {
+            change({ projectId });
+          }}
+          options={[['', 'All projects'], ...projectOptions]}
+        />
+        <SelectField
+          label="Person"
+          value={filters.userId}
+          onChange={(userId) => {
+            change({ userId });
+          }}
+          options={[
+            ['', 'Everyone'],
+            ...(people.data ?? []).map((p) => [p.userId, p.userId === me.id ? `${p.name} (you)` : p.name] as const),
+          ]}
+        />
+        <InputField
+          label="From"
+          type="date"
+          value={filters.from}
+          onChange={(from) => {
+            change({ from });
+          }}
+        />
+        <InputField
+          label="To (inclusive)"
+          type="date"
+          value={filters.to}
+          error={rangeError}
+          onChange={(to) => {
+            change({ to });
+          }}
+        />
+        {Object.values(filters).some(Boolean) ? (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setFilters(NO_FILTERS);
+              setApplied(NO_FILTERS);
+              setOffset(0);
+            }}
+          >
+            Clear filters
+          </button>
+        ) : null}
       </FilterForm>
+      <p className="filter-note hint">The list cannot be filtered by tag yet: the tags of each entry are shown in its row.</p>
+      {deleted ? <Status>{deleted}</Status> : null}
+      <ErrorMessage error={remove.error} />
       {entries.error ? <ErrorMessage error={entries.error} /> : null}
-      {!entries.data ? (
-        entries.error ? null : (
-          <Loading what="entries" />
-        )
-      ) : entries.data.items.length === 0 ? (
-        <p>No entries yet.</p>
-      ) : (
-        <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Time entries">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Start</th>
-                  <th scope="col" className="num">
-                    Duration
-                  </th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Project</th>
-                  <th scope="col">Workspace</th>
-                  <th scope="col">Tags</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.data.items.map((e) => (
-                  <tr key={e.id}>
-                    <td>
-                      <Time instant={e.start} />
-                    </td>
-                    <td className="num">{formatMinutes(e.minutes)}</td>
-                    <td>{e.description}</td>
-                    <td>{e.projectId ? (projects.data?.get(e.projectId)?.name ?? '…') : '—'}</td>
-                    <td>{names.get(e.workspaceId) ?? ''}</td>
-                    <td>{e.tags.join(', ')}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="secondary"
-                        onClick={() => {
-                          setEditing(e);
-                          window.scrollTo(0, 0);
-                        }}
-                      >
-                        Edit<span className="sr-only"> entry of {new Date(e.start).toLocaleString()}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+      <div className="entries-list" aria-busy={entries.loading}>
+        {!entries.data ? (
+          entries.error ? null : (
+            <div className="list-placeholder">
+              <Status>Loading entries…</Status>
+            </div>
+          )
+        ) : entries.data.items.length === 0 ? (
+          <div className="card empty">
+            {filtered ? (
+              <>
+                <p>No entries match these filters.</p>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => {
+                    setFilters(NO_FILTERS);
+                    setApplied(NO_FILTERS);
+                    setOffset(0);
+                  }}
+                >
+                  Clear filters
+                </button>
+              </>
+            ) : workspaces.data && workspaces.data.length > 0 ? (
+              <>
+                <p>No time recorded yet. Add your first entry: when you started, for how many minutes, and what you did.</p>
+                <button
+                  type="button"
+                  onClick={() => {
+                    formRef.current?.querySelector<HTMLElement>('input[type="datetime-local"]')?.focus();
+                  }}
+                >
+                  Add an entry
+                </button>
+              </>
+            ) : (
+              <p>No time recorded yet.</p>
+            )}
           </div>
-          <Pager offset={offset} total={total} pageSize={PAGE} onChange={setOffset} />
-        </>
-      )}
+        ) : (
+          <>
+            <EntryTable
+              items={entries.data.items}
+              zone={zone}
+              formats={formats}
+              totals={totals.data}
+              showPerson={entries.data.items.some((e) => e.userId !== me.id)}
+              showWorkspace={manyWorkspaces}
+              names={{ workspaces: workspaceNames, projects: projectNames, people: personNames }}
+              deleting={remove.busy}
+              onEdit={(entry) => {
+                setEditing(entry);
+                window.scrollTo(0, 0);
+                formRef.current?.querySelector<HTMLElement>('input, select')?.focus();
+              }}
+              onDelete={(entry) => void onDelete(entry)}
+            />
+            <Pager offset={offset} total={entries.data.total} pageSize={PAGE} onChange={setOffset} />
+          </>
+        )}
+      </div>
     </>
   );
 }
 
+function EntryTable({
+  items,
+  zone,
+  formats,
+  totals,
+  showPerson,
+  showWorkspace,
+  names,
+  deleting,
+  onEdit,
+  onDelete,
+}: {
+  items: TimeEntry[];
+  zone: string;
+  formats: Formats;
+  totals: { days: Map<string, number>; weeks: Map<string, number> } | undefined;
+  showPerson: boolean;
+  showWorkspace: boolean;
+  names: { workspaces: Map<string, string>; projects: Map<string, string>; people: Map<string, string> };
+  deleting: boolean;
+  onEdit: (entry: TimeEntry) => void;
+  onDelete: (entry: TimeEntry) => void;
+}) {
+  const columns = 5 + (showPerson ? 1 : 0) + (showWorkspace ? 1 : 0);
+  const total = (minutes: number | undefined, kind: string) => (
+    <td className="num">
+      <span className="total-word">{kind} total </span>
+      {minutes === undefined ? '…' : formatMinutes(minutes)}
+    </td>
+  );
+  const rows: ReactNode[] = [];
+  let week = '';
+  let day = '';
+  for (const e of items) {
+    const entryDay = dayOf(new Date(e.start), zone);
+    const entryWeek = mondayOf(entryDay);
+    if (entryWeek !== week) {
+      week = entryWeek;
+      rows.push(
+        <tr key={`week-${week}`} className="week-row">
+          <th scope="row">
+            Week of {calendarDay(formats.shortDay, week)} – {calendarDay(formats.day, addDays(week, 6))}
+          </th>
+          {total(totals?.weeks.get(week), 'Week')}
+          <td colSpan={columns - 1} />
+        </tr>,
+      );
+    }
+    if (entryDay !== day) {
+      day = entryDay;
+      rows.push(
+        <tr key={`day-${day}`} className="day-row">
+          <th scope="row">{calendarDay(formats.day, day)}</th>
+          {total(totals?.days.get(day), 'Day')}
+          <td colSpan={columns - 1} />
+        </tr>,
+      );
+    }
+    const when = formats.full.format(new Date(e.start));
+    rows.push(
+      <tr key={e.id}>
+        <td>
+          <time dateTime={e.start}>{formats.time.format(new Date(e.start))}</time>
+        </td>
+        <td className="num">{formatMinutes(e.minutes)}</td>
+        <td className="description">{e.description}</td>
+        <td>{e.projectId ? (names.projects.get(e.projectId) ?? '…') : '—'}</td>
+        {showPerson ? <td>{names.people.get(e.userId) ?? '…'}</td> : null}
+        {showWorkspace ? <td>{names.workspaces.get(e.workspaceId) ?? ''}</td> : null}
+        <td>{e.tags.join(', ')}</td>
+        <td className="actions">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              onEdit(e);
+            }}
+          >
+            Edit<span className="sr-only"> entry of {when}</span>
+          </button>
+          <ConfirmDelete
+            busy={deleting}
+            label={
+              <>
+                Delete<span className="sr-only"> entry of {when}</span>
+              </>
+            }
+            confirmLabel="Delete this entry"
+            onConfirm={() => {
+              onDelete(e);
+            }}
+          />
+        </td>
+      </tr>,
+    );
+  }
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Time entries">
+      <table className="entries">
+        <thead>
+          <tr>
+            <th scope="col">Start</th>
+            <th scope="col" className="num">
+              Duration
+            </th>
+            <th scope="col">Description</th>
+            <th scope="col">Project</th>
+            {showPerson ? <th scope="col">Person</th> : null}
+            {showWorkspace ? <th scope="col">Workspace</th> : null}
+            <th scope="col">Tags</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>{rows}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The tags typed as `a, b, c`: trimmed, without empties and repeats. */
+function parseTags(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+function tagsProblem(tags: string[]): string | undefined {
+  if (tags.length > MAX_TAGS) return `Use at most ${MAX_TAGS} tags (now ${tags.length}).`;
+  const long = tags.find((t) => t.length > MAX_TAG_LENGTH);
+  return long ? `Keep each tag to ${MAX_TAG_LENGTH} characters; “${long.slice(0, 20)}…” is longer.` : undefined;
+}
+
 function EntryForm({
   entry,
+  zone,
   workspaces,
+  formRef,
   onDone,
 }: {
   entry: TimeEntry | null;
-  workspaces: { id: string; name: string }[];
-  onDone: () => void;
+  zone: string;
+  workspaces: Workspace[];
+  formRef: RefObject<HTMLFormElement | null>;
+  onDone: (changed: boolean) => void;
 }) {
   const [workspaceId, setWorkspaceId] = useState(entry?.workspaceId ?? workspaces[0]?.id ?? '');
   const [projectId, setProjectId] = useState(entry?.projectId ?? '');
-  const [start, setStart] = useState(localInput(entry ? new Date(entry.start) : new Date()));
+  const [start, setStart] = useState(toLocalInput(entry ? new Date(entry.start) : new Date(), zone));
   const [minutes, setMinutes] = useState(String(entry?.minutes ?? 60));
   const [description, setDescription] = useState(entry?.description ?? '');
   const [tags, setTags] = useState((entry?.tags ?? []).join(', '));
   const [saved, setSaved] = useState(false);
-  const projects = useLoad(() => (workspaceId ? api.projects(workspaceId) : Promise.resolve([])), [workspaceId]);
-  useEffect(() => {
-    setSaved(false);
-  }, [start, minutes, description]);
+  const projects = useLoad<ProjectListItem[]>(() => (workspaceId ? api.projects(workspaceId) : Promise.resolve([])), [workspaceId]);
   const save = useAction(async () => {
+    const instant = fromLocalInput(start, zone);
+    if (!instant) throw new Error('Enter a complete date and time.');
     const fields = {
       projectId: projectId || null,
-      start: new Date(start).toISOString(),
+      start: instant.toISOString(),
       minutes: Number(minutes),
       description,
-      tags: [
-        ...new Set(
-          tags
-            .split(',')
-            .map((t) => t.trim())
-            .filter(Boolean),
-        ),
-      ],
+      tags: parseTags(tags),
     };
     return entry ? api.patchTimeEntry(entry.id, fields) : api.createTimeEntry({ workspaceId, ...fields });
   });
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = async () => {
+    setSaved(false);
     if (await save.run()) {
       setSaved(true);
       setDescription('');
-      onDone();
+      onDone(true);
     }
   };
+  const label = entry ? 'Edit entry' : 'Add an entry';
   return (
-    <form onSubmit={(e) => void submit(e)} className="card entry-form" aria-label={entry ? 'Edit entry' : 'Add an entry'}>
-      <h2>{entry ? 'Edit entry' : 'Add an entry'}</h2>
-      <div className="grid">
+    <Form onSubmit={submit} className="card entry-form" aria-label={label} ref={formRef}>
+      <h2>{label}</h2>
+      <div className="entry-grid">
         <Field label="Workspace">
           {(id) => (
             <select
@@ -216,23 +554,67 @@ function EntryForm({
             </select>
           )}
         </Field>
-        <InputField label="Start" type="datetime-local" required value={start} onChange={setStart} />
-        <InputField label="Minutes" type="number" required min={1} max={1440} inputMode="numeric" value={minutes} onChange={setMinutes} />
-        <InputField label="Description" type="text" maxLength={2000} value={description} onChange={setDescription} />
-        <InputField label="Tags (comma-separated)" type="text" value={tags} onChange={setTags} />
+        <InputField
+          label="Start"
+          hint={`In ${zone}.`}
+          type="datetime-local"
+          required
+          value={start}
+          onChange={(value) => {
+            setStart(value);
+            setSaved(false);
+          }}
+        />
+        <InputField
+          label="Minutes"
+          type="number"
+          required
+          min={1}
+          max={1440}
+          step={1}
+          inputMode="numeric"
+          value={minutes}
+          onChange={(value) => {
+            setMinutes(value);
+            setSaved(false);
+          }}
+        />
+        <InputField
+          label="Description"
+          type="text"
+          maxLength={2000}
+          value={description}
+          onChange={(value) => {
+            setDescription(value);
+            setSaved(false);
+          }}
+        />
+        <InputField
+          label="Tags (comma-separated)"
+          type="text"
+          value={tags}
+          invalidMessage={tagsProblem(parseTags(tags))}
+          onChange={setTags}
+        />
       </div>
       <ErrorMessage error={save.error} />
-      {saved ? <p role="status">Saved.</p> : null}
+      {saved ? <Status>Saved.</Status> : null}
       <div className="row">
         <button type="submit" disabled={save.busy}>
           {save.busy ? 'Saving…' : entry ? 'Save entry' : 'Add entry'}
         </button>
         {entry ? (
-          <button type="button" className="secondary" onClick={onDone}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              onDone(false);
+            }}
+          >
             Cancel
           </button>
         ) : null}
       </div>
-    </form>
+    </Form>
   );
 }

@@ -1,0 +1,108 @@
+/**
+ * Wall times in a named IANA zone (the signed-in person's profile zone), with the platform's Intl
+ * only: an instant's date and time there, a wall time there back to an instant, and the calendar
+ * day and Monday-based week an instant falls in (weeks as report periods count them, docs/api.md).
+ */
+
+/** A calendar date and a time of day, as a clock in some zone shows them. */
+export interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormat(zone: string): Intl.DateTimeFormat {
+  let format = partsFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+    });
+    partsFormats.set(zone, format);
+  }
+  return format;
+}
+
+/** What a clock in `zone` shows at `instant`. */
+export function wallTime(instant: Date, zone: string): WallTime {
+  const parts: Record<string, number> = {};
+  for (const part of partsFormat(zone).formatToParts(instant)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return { year: parts.year ?? 0, month: parts.month ?? 1, day: parts.day ?? 1, hour: (parts.hour ?? 0) % 24, minute: parts.minute ?? 0 };
+}
+
+/** The zone's offset from UTC at `instant`, in milliseconds (seconds dropped, as wall times are to the minute). */
+function offsetAt(instant: number, zone: string): number {
+  const w = wallTime(new Date(instant), zone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) - Math.floor(instant / 60_000) * 60_000;
+}
+
+/**
+ * The instant a clock in `zone` shows `wall`. A wall time skipped by a daylight-saving change
+ * moves forward past the gap; one shown twice is its first (earlier-offset) instant.
+ */
+export function instantOf(wall: WallTime, zone: string): Date {
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  const first = asUtc - offsetAt(asUtc, zone);
+  const second = asUtc - offsetAt(first, zone);
+  if (first === second) return new Date(first);
+  // Across a change the two guesses differ: keep the one the zone's clock really shows as `wall`.
+  const shows = (t: number) => {
+    const w = wallTime(new Date(t), zone);
+    return w.hour === wall.hour && w.minute === wall.minute && w.day === wall.day;
+  };
+  if (shows(Math.min(first, second))) return new Date(Math.min(first, second));
+  if (shows(Math.max(first, second))) return new Date(Math.max(first, second));
+  return new Date(Math.max(first, second));
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** `2026-11-03T09:30` in `zone`, for a datetime-local input. */
+export function toLocalInput(instant: Date, zone: string): string {
+  const w = wallTime(instant, zone);
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
+}
+
+/** A datetime-local input's `YYYY-MM-DDTHH:MM` read in `zone`; null when it is not one. */
+export function fromLocalInput(value: string, zone: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
+  return instantOf({ year, month, day, hour, minute }, zone);
+}
+
+/** The calendar day (`YYYY-MM-DD`) `instant` falls on in `zone`. */
+export function dayOf(instant: Date, zone: string): string {
+  const w = wallTime(instant, zone);
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+/** `YYYY-MM-DD` plus `days` calendar days. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The Monday (`YYYY-MM-DD`) of the week `date` is in. */
+export function mondayOf(date: string): string {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return addDays(date, -((weekday + 6) % 7));
+}
+
+/** The first instant of calendar day `date` in `zone`. */
+export function startOfDay(date: string, zone: string): Date {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return instantOf({ year, month, day, hour: 0, minute: 0 }, zone);
+}
