@@ -26,7 +26,14 @@ export async function launchBrowser(): Promise<Browser> {
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -60,11 +67,13 @@ export async function scrollsSideways(page: Page): Promise<boolean> {
 export async function newPage(
   browser: Browser,
   cspErrors: string[],
-  options: { width?: number; dark?: boolean } = {},
+  options: { width?: number; dark?: boolean; timezoneId?: string; locale?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: 900 },
     colorScheme: options.dark ? 'dark' : 'light',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   const page = await context.newPage();
   page.on('console', (message) => {

@@ -6,43 +6,25 @@
  * change. Every screen is checked with axe-core. Playwright waits for what a user would see, never
  * for the clock; screenshots only with SCREENSHOTS_DIR.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import axe from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidTimezone } from '../../src/render/date-range.js';
+import {
+  hasChromium,
+  launchBrowser,
+  PASSWORD,
+  newPage as openPage,
+  screen,
+  setPassword as setUserPassword,
+  signIn as signInAt,
+  STEP_TIMEOUT,
+  until,
+} from '../helpers/browser.js';
 import { addMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`web-time tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
-
-const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? null;
-const PASSWORD = 'a long and secret password';
-const STEP_TIMEOUT = 120_000;
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
-
-const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 });
-
-interface Violation {
-  id: string;
-  impact: string;
-  nodes: string[];
-}
-
-async function axeViolations(page: Page): Promise<Violation[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`);
-}
-
-async function screen(page: Page, name: string): Promise<void> {
-  expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
-}
 
 describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
   let t: TestContext;
@@ -55,29 +37,11 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
   let context: BrowserContext;
   let reviewId: string;
 
+  const cspErrors: string[] = [];
   /** A browser whose own zone is Berlin and language US English: shown times must follow the profile. */
-  async function newPage(width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-    const ctx = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', timezoneId: 'Europe/Berlin' });
-    return { context: ctx, page: await ctx.newPage() };
-  }
-
-  async function setPassword(userId: string): Promise<void> {
-    const link = await t.post(`/api/v1/users/${userId}/password-link`);
-    expect(link.status).toBe(201);
-    const res = await t.request('POST', '/api/v1/password-links/redeem', {
-      token: null,
-      body: { token: new URL(link.body.url as string).hash.slice(1), password: PASSWORD },
-    });
-    expect(res.status).toBe(201);
-  }
-
-  async function signIn(p: Page, email: string): Promise<void> {
-    await p.goto(`${base}/app/`);
-    await p.getByLabel('Email').fill(email);
-    await p.getByLabel('Password').fill(PASSWORD);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await until(() => p.getByRole('heading', { level: 1 }).textContent()).toBe('Inbox');
-  }
+  const newPage = (width = 1280) => openPage(browser, cspErrors, { width, locale: 'en-US', timezoneId: 'Europe/Berlin' });
+  const setPassword = (userId: string) => setUserPassword(t, base, userId);
+  const signIn = (p: Page, email: string) => signInAt(p, base, email);
 
   async function entry(user: TestUser, body: Record<string, unknown>): Promise<string> {
     const res = await t.post('/api/v1/time-entries', body, user.token);
@@ -125,18 +89,7 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
     await entry(teammate, { workspaceId, start: '2026-10-06T15:00:00Z', minutes: 100, description: 'Support shift' });
     await setPassword(owner.id);
     await setPassword(newcomer.id);
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
