@@ -254,7 +254,7 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       await ownerPage.goto(reportUrl);
       const history = ownerPage.getByRole('region', { name: 'Sent' });
       await until(() => history.textContent()).toContain('Read by 1 of 1');
-      expect(await ownerPage.getByRole('region', { name: 'Discussion' }).textContent()).toContain('Looks right to me');
+      await until(() => ownerPage.getByRole('region', { name: 'Discussion' }).textContent()).toContain('Looks right to me');
 
       const links = ownerPage.getByRole('region', { name: 'Public links' });
       await links.getByLabel('Passcode (optional)').fill('open sesame');

@@ -7,7 +7,17 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, newPage, screen, scrollsSideways, setPassword, signIn, STEP_TIMEOUT, until } from '../helpers/browser.js';
+import {
+  hasChromium,
+  launchBrowser,
+  newPage,
+  screen,
+  scrollsSideways,
+  setPassword,
+  signIn,
+  STEP_TIMEOUT,
+  until,
+} from '../helpers/browser.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
@@ -23,8 +33,7 @@ describe.skipIf(!hasChromium)('the Import screen in Chromium', () => {
   let page: Page;
   const cspErrors: string[] = [];
 
-  const entryCount = async () =>
-    (await t.get('/api/v1/time-entries', owner.token, { workspaceId, limit: 1000 })).body.length as number;
+  const entryCount = async () => (await t.get('/api/v1/time-entries', owner.token, { workspaceId, limit: 1000 })).body.length as number;
 
   beforeAll(async () => {
     const port = await freePort();

@@ -117,7 +117,7 @@ describe.skipIf(!hasChromium)('onboarding an empty instance in Chromium', () => 
     async () => {
       await page.getByRole('region', { name: 'Getting started' }).getByRole('link', { name: 'Create a workspace' }).click();
       await until(() => heading(page)).toBe('Workspaces');
-      expect(await page.locator('main').textContent()).toContain('You are in no workspace yet');
+      await until(() => page.locator('main').textContent()).toContain('You are in no workspace yet');
       await screen(page, 'workspaces-empty');
 
       const form = page.getByRole('form', { name: 'Create a workspace' });

@@ -7,17 +7,20 @@ import { ErrorMessage, Loading } from '../components/ui/ui.js';
 import { SignIn } from '../features/auth/sign-in.js';
 import { SetPassword } from '../features/auth/set-password.js';
 import { Inbox, InboxMessageScreen } from '../features/inbox/inbox.js';
-import { ReportList } from '../features/reports/report-list.js';
-import { ReportForm } from '../features/reports/report-form.js';
-import { ReportPage } from '../features/reports/report-page.js';
-import { TimeEntries } from '../features/time/time-entries.js';
-// The import screen brings a CSV reader and a date library: loaded when it is opened.
+
+// Screens past the inbox load when first opened: the first paint carries only the shell, the
+// sign-in and the inbox (Vite splits each import() into its own file).
+const ReportList = lazy(() => import('../features/reports/report-list.js').then((m) => ({ default: m.ReportList })));
+const ReportForm = lazy(() => import('../features/reports/report-form.js').then((m) => ({ default: m.ReportForm })));
+const ReportPage = lazy(() => import('../features/reports/report-page.js').then((m) => ({ default: m.ReportPage })));
+const TimeEntries = lazy(() => import('../features/time/time-entries.js').then((m) => ({ default: m.TimeEntries })));
 const Import = lazy(() => import('../features/import/import.js').then((m) => ({ default: m.Import })));
-import { Templates, TemplateEditor } from '../features/templates/templates.js';
-import { Settings } from '../features/settings/settings.js';
-import { WorkspaceList } from '../features/workspaces/workspace-list.js';
-import { WorkspacePage } from '../features/workspaces/workspace-page.js';
-import { ProjectPage } from '../features/workspaces/project-page.js';
+const Templates = lazy(() => import('../features/templates/templates.js').then((m) => ({ default: m.Templates })));
+const TemplateEditor = lazy(() => import('../features/templates/templates.js').then((m) => ({ default: m.TemplateEditor })));
+const Settings = lazy(() => import('../features/settings/settings.js').then((m) => ({ default: m.Settings })));
+const WorkspaceList = lazy(() => import('../features/workspaces/workspace-list.js').then((m) => ({ default: m.WorkspaceList })));
+const WorkspacePage = lazy(() => import('../features/workspaces/workspace-page.js').then((m) => ({ default: m.WorkspacePage })));
+const ProjectPage = lazy(() => import('../features/workspaces/project-page.js').then((m) => ({ default: m.ProjectPage })));
 
 export function App() {
   const { path } = useLocation();
@@ -142,7 +145,9 @@ function SignedIn({ me, setMe, path }: { me: User; setMe: (user: User | null) =>
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        <Screen path={path} />
+        <Suspense fallback={<Loading what="the page" />}>
+          <Screen path={path} />
+        </Suspense>
       </main>
     </SessionContext.Provider>
   );
@@ -160,13 +165,7 @@ function Screen({ path }: { path: string }) {
   if ((params = match('/reports/:id/edit', path))) return <ReportForm id={params.id ?? ''} />;
   if ((params = match('/reports/:id', path))) return <ReportPage id={params.id ?? ''} />;
   if (match('/time', path)) return <TimeEntries />;
-  if (match('/import', path)) {
-    return (
-      <Suspense fallback={<Loading what="the import" />}>
-        <Import />
-      </Suspense>
-    );
-  }
+  if (match('/import', path)) return <Import />;
   if (match('/templates', path)) return <Templates />;
   if ((params = match('/templates/:id', path))) return <TemplateEditor id={params.id ?? ''} />;
   if (match('/workspaces', path)) return <WorkspaceList />;
