@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { detectDateFormat, parseClockDuration, parseDate, parseDecimalHours, parseTime, splitTags } from '../../packages/import/src/formats.js';
+import {
+  detectDateFormat,
+  parseClockDuration,
+  parseDate,
+  parseDecimalHours,
+  parseTime,
+  splitTags,
+} from '../../packages/import/src/formats.js';
 import { readExport } from '../../packages/import/src/read-export.js';
 
 describe('export cells', () => {
