@@ -12,6 +12,8 @@ export interface EntryFilters {
   workspaceId?: string;
   userId?: string;
   projectId?: string;
+  /** Entries carrying this tag. */
+  tag?: string;
   from?: Date;
   to?: Date;
 }
@@ -69,6 +71,7 @@ function listCondition(readerId: string, filters: EntryFilters): SQL | undefined
     filters.workspaceId === undefined ? undefined : eq(timeEntries.workspaceId, filters.workspaceId),
     filters.userId === undefined ? undefined : eq(timeEntries.userId, filters.userId),
     filters.projectId === undefined ? undefined : eq(timeEntries.projectId, filters.projectId),
+    filters.tag === undefined ? undefined : sql`${timeEntries.tags} @> array[${filters.tag}]::text[]`,
     filters.from === undefined ? undefined : gte(timeEntries.start, filters.from),
     filters.to === undefined ? undefined : lt(timeEntries.start, filters.to),
   );

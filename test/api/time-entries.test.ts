@@ -373,6 +373,28 @@ describe('GET /api/v1/time-entries: filters, order and paging', () => {
     expect((await list({ workspaceId: w.ws2 })).body).toEqual([]);
   });
 
+  it('filters by tag, exactly, together with the other filters; a tag of over 50 characters is a 400', async () => {
+    const tagged = await log(w.admin.token, {
+      workspaceId: w.ws,
+      start: '2026-01-06T00:00:00Z',
+      userId: w.alice.id,
+      tags: ['design', 'urgent'],
+    });
+    const other = await log(w.admin.token, { workspaceId: w.ws, start: '2026-01-07T00:00:00Z', userId: w.bob.id, tags: ['Design'] });
+    try {
+      const res = await list({ tag: 'design' });
+      expect(ids(res.body)).toEqual([tagged.id]);
+      expect(res.headers['x-total-count']).toBe('1');
+      expect(ids((await list({ tag: 'Design' })).body)).toEqual([other.id]);
+      expect((await list({ tag: 'design', userId: w.bob.id })).body).toEqual([]);
+      expect((await list({ tag: 'desig' })).body).toEqual([]);
+      expectProblem(await list({ tag: 'x'.repeat(51) }), 400);
+      expectProblem(await list({ tag: '' }), 400);
+    } finally {
+      for (const e of [tagged, other]) expect((await t.del(`${ENTRIES}/${e.id}`, w.admin.token)).status).toBe(204);
+    }
+  });
+
   it('bounds start as [from, to)', async () => {
     const res = await list({ from: '2026-01-02T00:00:00Z', to: '2026-01-05T00:00:00Z' });
     expect(ids(res.body)).toEqual(ids([byStart[1]!, byStart[2]!, byStart[3]!]));

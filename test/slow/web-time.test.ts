@@ -124,9 +124,16 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
   );
 
   it(
-    'narrows the list by person, project and dates, and says when nothing matches',
+    'narrows the list by tag, person, project and dates, and says when nothing matches',
     async () => {
       const filters = page.getByRole('search', { name: 'Filter entries' });
+      // Only "Wireframes" carries the tag "design".
+      await filters.getByLabel('Tag').fill('design');
+      await until(() => entryRow('Client call').count()).toBe(0);
+      expect(await entryRow('Wireframes').count()).toBe(1);
+      await filters.getByLabel('Tag').fill('');
+      await until(() => entryRow('Client call').count()).toBe(1);
+
       await filters.getByLabel('Person').selectOption({ label: 'Nora Newyork (you)' });
       await until(() => entryRow('Support shift').count()).toBe(0);
       await until(() => dayRow('Tue, Oct 6, 2026').textContent()).toContain('3:15');

@@ -4804,6 +4804,8 @@ export interface operations {
                 userId?: string;
                 /** @description Opaque id (UUID v7). */
                 projectId?: string;
+                /** @description Keeps entries carrying this tag (exact match). */
+                tag?: string;
                 /** @description Keeps entries starting at or after this instant. */
                 from?: string;
                 /** @description Keeps entries starting before this instant (exclusive). */

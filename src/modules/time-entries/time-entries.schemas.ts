@@ -91,6 +91,7 @@ export const ListTimeEntriesQuery = Type.Object(
     workspaceId: Type.Optional(Id),
     userId: Type.Optional(Id),
     projectId: Type.Optional(Id),
+    tag: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Keeps entries carrying this tag (exact match).' })),
     from: Type.Optional(instant('Keeps entries starting at or after this instant.')),
     to: Type.Optional(instant('Keeps entries starting before this instant (exclusive).')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),

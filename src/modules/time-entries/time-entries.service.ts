@@ -198,6 +198,7 @@ export async function listEntries(ctx: AppContext, actor: Actor, query: ListTime
     ...(query.workspaceId === undefined ? {} : { workspaceId: query.workspaceId }),
     ...(query.userId === undefined ? {} : { userId: query.userId }),
     ...(query.projectId === undefined ? {} : { projectId: query.projectId }),
+    ...(query.tag === undefined ? {} : { tag: query.tag }),
     ...(from === undefined ? {} : { from }),
     ...(to === undefined ? {} : { to }),
   };

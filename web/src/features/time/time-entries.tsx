@@ -34,10 +34,11 @@ interface Filters {
   workspaceId: string;
   projectId: string;
   userId: string;
+  tag: string;
   from: string;
   to: string;
 }
-const NO_FILTERS: Filters = { workspaceId: '', projectId: '', userId: '', from: '', to: '' };
+const NO_FILTERS: Filters = { workspaceId: '', projectId: '', userId: '', tag: '', from: '', to: '' };
 
 /** Dates and times of one zone, in the browser's language. */
 function zoneFormats(zone: string) {
@@ -64,6 +65,7 @@ function listQuery(filters: Filters, zone: string): ListQuery {
     ...(filters.workspaceId ? { workspaceId: filters.workspaceId } : {}),
     ...(filters.projectId ? { projectId: filters.projectId } : {}),
     ...(filters.userId ? { userId: filters.userId } : {}),
+    ...(filters.tag.trim() ? { tag: filters.tag.trim() } : {}),
     ...(filters.from ? { from: startOfDay(filters.from, zone).toISOString() } : {}),
     ...(filters.to ? { to: startOfDay(addDays(filters.to, 1), zone).toISOString() } : {}),
   };
@@ -232,6 +234,15 @@ export function TimeEntries() {
           ]}
         />
         <InputField
+          label="Tag"
+          type="search"
+          maxLength={50}
+          value={filters.tag}
+          onChange={(tag) => {
+            change({ tag });
+          }}
+        />
+        <InputField
           label="From"
           type="date"
           value={filters.from}
@@ -262,7 +273,6 @@ export function TimeEntries() {
           </button>
         ) : null}
       </FilterForm>
-      <p className="filter-note hint">The list cannot be filtered by tag yet: the tags of each entry are shown in its row.</p>
       {deleted ? <Status>{deleted}</Status> : null}
       <ErrorMessage error={remove.error} />
       {entries.error ? <ErrorMessage error={entries.error} /> : null}
