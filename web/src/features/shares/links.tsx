@@ -22,29 +22,33 @@ export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string 
   return (
     <section aria-labelledby={`links-${id}`}>
       <h2 id={`links-${id}`}>Public links</h2>
-      <Form onSubmit={submit} className="inline-form">
-        <InputField
-          label="Passcode (optional)"
-          hint="4 to 128 characters; readers must type it."
-          type="text"
-          autoComplete="off"
-          minLength={4}
-          maxLength={128}
-          value={passcode}
-          onChange={setPasscode}
-        />
-        <InputField
-          label="Expires after (days, optional)"
-          type="number"
-          min={1}
-          max={365}
-          inputMode="numeric"
-          value={days}
-          onChange={setDays}
-        />
-        <button type="submit" disabled={mint.busy}>
-          {mint.busy ? 'Creating…' : 'Create link'}
-        </button>
+      <Form onSubmit={submit} className="stack">
+        <div className="grid">
+          <InputField
+            label="Passcode (optional)"
+            hint="4 to 128 characters; readers must type it."
+            type="text"
+            autoComplete="off"
+            minLength={4}
+            maxLength={128}
+            value={passcode}
+            onChange={setPasscode}
+          />
+          <InputField
+            label="Expires after (days, optional)"
+            type="number"
+            min={1}
+            max={365}
+            inputMode="numeric"
+            value={days}
+            onChange={setDays}
+          />
+        </div>
+        <p>
+          <button type="submit" disabled={mint.busy}>
+            {mint.busy ? 'Creating…' : 'Create link'}
+          </button>
+        </p>
       </Form>
       <ErrorMessage error={mint.error} />
       {loaded.error ? <ErrorMessage error={loaded.error} /> : null}
