@@ -1,19 +1,14 @@
 /**
- * The API reference at /docs (its CSP, that it renders in a real browser and can call the API with
- * a bearer token), the OpenAPI document's servers and license, and CORS_ORIGINS.
+ * The API reference at /docs (its CSP; test/slow/docs-browser.test.ts renders it in Chromium and
+ * calls the API from it), the OpenAPI document's servers and license, and CORS_ORIGINS.
  */
-import { existsSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loggerOptions } from '../../src/http/logging.js';
 import { ADMIN_TOKEN, buildTestApp, testConfig, type TestContext } from '../helpers/test-app.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 
 describe('the API reference and CORS', () => {
   let t: TestContext;
@@ -105,71 +100,7 @@ describe('the API reference and CORS', () => {
       await plain.close();
     }
   });
-
-  describe.skipIf(!hasChromium)('in Chromium', () => {
-    let browser: Browser | undefined;
-    let served: TestContext | undefined;
-    let base: string;
-    beforeAll(async () => {
-      // "Try it out" calls the document's server, PUBLIC_BASE_URL: here the address it listens on.
-      const port = await freePort();
-      base = `http://127.0.0.1:${port}`;
-      served = await buildTestApp({ config: { publicBaseUrl: base } });
-      await served.app.listen({ port, host: '127.0.0.1' });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await served?.close();
-    });
-
-    it('renders the reference with no CSP violation, and "try it out" calls the API with a bearer token', async () => {
-      const page = await browser!.newPage();
-      const violations: string[] = [];
-      page.on('console', (message) => {
-        if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-      });
-      const outside: string[] = [];
-      page.on('request', (request) => {
-        if (!request.url().startsWith(base) && !request.url().startsWith('data:')) outside.push(request.url());
-      });
-      await page.goto(`${base}/docs`);
-      await page.getByText('Chronicle API').first().waitFor();
-      await page.locator('.opblock').first().waitFor();
-      expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
-
-      // Authorize with a bearer token, then call GET /api/v1/me from the page.
-      await page.locator('button.authorize').first().click();
-      await page.locator('.auth-container input').first().fill(ADMIN_TOKEN);
-      await page.locator('.auth-btn-wrapper button.authorize').click();
-      await page.locator('.btn-done').click();
-      const me = page.locator('.opblock', { has: page.locator('[data-path="/api/v1/me"]') }).first();
-      await me.locator('.opblock-summary').click();
-      await me.getByRole('button', { name: 'Try it out' }).click();
-      const answered = page.waitForResponse((response) => response.url() === `${base}/api/v1/me`);
-      await me.getByRole('button', { name: 'Execute' }).click();
-      const response = await answered;
-      expect(response.status()).toBe(200);
-      expect(response.request().headers().authorization).toBe(`Bearer ${ADMIN_TOKEN}`);
-      expect(violations).toEqual([]);
-      expect(outside).toEqual([]);
-      await page.close();
-    });
-  });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-    server.once('error', reject);
-  });
-}
 
 describe('path probes of the API reference', () => {
   let log = '';
