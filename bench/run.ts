@@ -231,6 +231,16 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           statements: 2,
         },
         {
+          name: 'GET /api/v1/time-entries?tag= (one workspace, one tag, limit=50)',
+          path: '/api/v1/time-entries?workspaceId=w00&tag=meeting&limit=50',
+          method: 'GET',
+          headers: auth(BENCH_USER),
+          connections: 50,
+          metric: 'p99',
+          target: 3,
+          statements: 3,
+        },
+        {
           name: 'discussion, 300 comments + 750 reactions',
           path: smallThread,
           method: 'GET',
