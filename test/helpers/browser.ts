@@ -5,6 +5,7 @@
  * Browser-side code is passed to page.evaluate as strings (no DOM types here).
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -125,9 +126,11 @@ async function colourScheme(page: Page, scheme: 'light' | 'dark'): Promise<void>
  * Checks the screen as it is now: axe-core (no serious or critical violation) in the light and the
  * dark colour scheme, then at 320, 390 and 1440 px that the page does not scroll sideways (polled,
  * as the layout follows the resize); a screenshot at each width when SCREENSHOTS_DIR is set
- * (`${name}-320.png` ...). Leaves the page light and at the size it had.
+ * (`${name}-320.png` ...; a name with a folder, `journey/inbox`, writes into that folder). Leaves
+ * the page light and at the size it had.
  */
 export async function checkScreen(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) mkdirSync(dirname(`${SCREENSHOTS}/${name}`), { recursive: true });
   expect(await axeViolations(page), `axe on ${name}, light`).toEqual([]);
   await colourScheme(page, 'dark');
   expect(await axeViolations(page), `axe on ${name}, dark`).toEqual([]);

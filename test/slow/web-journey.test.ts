@@ -9,8 +9,8 @@
  * used only to check what was stored, with the token the first start printed.
  *
  * Every screen visited is checked by checkScreen: axe-core in light and dark, and no sideways
- * scroll at 320, 390 and 1440 px (screenshots only when SCREENSHOTS_DIR is set). Waits poll for
- * what a user would see, never the clock.
+ * scroll at 320, 390 and 1440 px (screenshots only when SCREENSHOTS_DIR is set, in its folder
+ * `journey/`). Waits poll for what a user would see, never the clock.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -77,14 +77,14 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       ({ page } = await newPage(browser, cspErrors, { width: WIDE }));
       await page.goto(adminLink);
       await until(() => heading(page)).toBe('Set your password');
-      await checkScreen(page, 'journey-set-password');
+      await checkScreen(page, 'journey/set-password');
       await page.getByLabel('New password').fill(PASSWORD);
       await page.getByLabel('Repeat the password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Set password and sign in' }).click();
       await until(() => heading(page)).toBe('Inbox');
       const checklist = page.getByRole('region', { name: 'Getting started' });
       await until(() => checklist.textContent()).toContain('0 of 6 done');
-      await checkScreen(page, 'journey-inbox-checklist');
+      await checkScreen(page, 'journey/inbox-checklist');
     },
     STEP_TIMEOUT,
   );
@@ -95,7 +95,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await page.getByRole('region', { name: 'Getting started' }).getByRole('link', { name: 'Create a workspace' }).click();
       await until(() => heading(page)).toBe('Workspaces');
       await until(() => page.locator('main').textContent()).toContain('You are in no workspace yet');
-      await checkScreen(page, 'journey-workspaces-empty');
+      await checkScreen(page, 'journey/workspaces-empty');
       const form = page.getByRole('form', { name: 'Create a workspace' });
       await form.getByLabel('Workspace name').fill('Acme');
       await form.getByRole('button', { name: 'Create workspace' }).click();
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       const workspaces = await get<{ id: string; name: string; role: string }[]>('/api/v1/workspaces');
       expect(workspaces.map((w) => [w.name, w.role])).toEqual([['Acme', 'owner']]);
       workspaceId = workspaces[0]?.id ?? '';
-      await checkScreen(page, 'journey-workspace-new');
+      await checkScreen(page, 'journey/workspace-new');
 
       await nav('Settings').click();
       const people = page.getByRole('region', { name: 'People' });
@@ -116,14 +116,14 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       }
       const users = await get<{ name: string; email: string }[]>('/api/v1/users');
       expect(users.map((u) => u.email).sort()).toEqual(['admin@localhost', PEOPLE.ana.email, PEOPLE.ben.email]);
-      await checkScreen(page, 'journey-settings-people');
+      await checkScreen(page, 'journey/settings-people');
 
       await people.getByRole('button', { name: `Set-password link for ${PEOPLE.ana.name}` }).click();
       const shown = people.getByRole('status').filter({ hasText: `Set-password link for ${PEOPLE.ana.name}` });
       await until(() => shown.locator('code').count()).toBe(1);
       anaLink = (await shown.locator('code').textContent()) ?? '';
       expect(anaLink).toMatch(new RegExp(`^${base}/app/set-password#\\S+$`));
-      await checkScreen(page, 'journey-settings-password-link');
+      await checkScreen(page, 'journey/settings-password-link');
     },
     STEP_TIMEOUT,
   );
@@ -148,7 +148,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
         [PEOPLE.ana.name, 'member'],
         [PEOPLE.ben.name, 'member'],
       ]);
-      await checkScreen(page, 'journey-workspace-members');
+      await checkScreen(page, 'journey/workspace-members');
 
       const create = page.getByRole('form', { name: 'Create a project' });
       await create.getByLabel('Project name').fill('Website relaunch');
@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => heading(page)).toBe('Website relaunch');
       const projects = await get<{ id: string; name: string }[]>(`/api/v1/workspaces/${workspaceId}/projects`);
       expect(projects.map((p) => p.name)).toEqual(['Website relaunch']);
-      await checkScreen(page, 'journey-project-empty');
+      await checkScreen(page, 'journey/project-empty');
 
       const add = page.getByRole('form', { name: 'Add a member' });
       await add.getByLabel('Person').selectOption({ label: `${PEOPLE.ana.name} (${PEOPLE.ana.email})` });
@@ -165,7 +165,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => projectMembers.getByRole('list', { name: 'Project members' }).textContent()).toContain(PEOPLE.ana.name);
       const onProject = await get<{ name: string }[]>(`/api/v1/projects/${projects[0]?.id ?? ''}/members`);
       expect(onProject.map((m) => m.name)).toEqual([PEOPLE.ana.name]);
-      await checkScreen(page, 'journey-project');
+      await checkScreen(page, 'journey/project');
     },
     STEP_TIMEOUT,
   );
@@ -176,7 +176,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await nav('Import').click();
       await until(() => heading(page)).toBe('Import time');
       await until(() => page.getByLabel('CSV file').count()).toBe(1);
-      await checkScreen(page, 'journey-import');
+      await checkScreen(page, 'journey/import');
       await page.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Acme' });
       await page.getByLabel('CSV file').setInputFiles({ name: 'toggl.csv', mimeType: 'text/csv', buffer: TOGGL });
       await page.getByLabel('Time zone of the export').fill('Europe/Berlin');
@@ -188,7 +188,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       const checked = page.getByRole('status').filter({ hasText: 'would be imported' });
       await until(() => checked.textContent()).toContain('6 entries would be imported, 1 skipped, 2 cannot be imported');
       expect(await entries()).toEqual([]);
-      await checkScreen(page, 'journey-import-checked');
+      await checkScreen(page, 'journey/import-checked');
 
       await page.getByRole('button', { name: 'Import 6 entries' }).click();
       await until(() => page.getByRole('status').filter({ hasText: 'Imported 6 entries' }).count()).toBe(1);
@@ -203,7 +203,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       ]);
       const projects = await get<{ name: string }[]>(`/api/v1/workspaces/${workspaceId}/projects`);
       expect(projects.map((p) => p.name).sort()).toEqual(['Data pipeline', 'Internal', 'Website relaunch']);
-      await checkScreen(page, 'journey-import-done');
+      await checkScreen(page, 'journey/import-done');
     },
     STEP_TIMEOUT,
   );
@@ -213,7 +213,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
     async () => {
       await nav('Reports').click();
       await until(() => heading(page)).toBe('Reports');
-      await checkScreen(page, 'journey-reports-empty');
+      await checkScreen(page, 'journey/reports-empty');
       await page.getByRole('link', { name: 'New report' }).click();
       const form = page.getByRole('form', { name: 'New report' });
       await form.getByLabel('Template').selectOption({ label: 'Timesheet' });
@@ -228,7 +228,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => preview.textContent()).toContain('Homepage hero, second pass');
       await form.getByLabel('Name', { exact: true }).fill('Acme in October');
       await until(() => preview.getAttribute('aria-busy')).toBe('false');
-      await checkScreen(page, 'journey-report-new');
+      await checkScreen(page, 'journey/report-new');
       await form.getByRole('button', { name: 'Create report' }).click();
       await until(() => heading(page)).toBe('Acme in October v1');
       reportId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
@@ -237,7 +237,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       const report = await get<{ filters: { userIds: string[]; workspaceIds: string[] } }>(`/api/v1/reports/${reportId}`);
       expect(report.filters).toMatchObject({ workspaceIds: [workspaceId], userIds: [me.id, anaId] });
       await until(() => page.getByRole('region', { name: 'Document' }).textContent()).toContain('Unassigned reading');
-      await checkScreen(page, 'journey-report-v1');
+      await checkScreen(page, 'journey/report-v1');
 
       for (const [field, value, version] of [
         ['Note (optional, Markdown)', 'Checked with Ana.', 2],
@@ -248,7 +248,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
         await until(() => edit.getByLabel(PEOPLE.ana.name).isChecked()).toBe(true);
         await edit.getByLabel(field, { exact: true }).fill(value);
         await until(() => page.getByRole('region', { name: 'Preview' }).getAttribute('aria-busy')).toBe('false');
-        if (version === 2) await checkScreen(page, 'journey-report-edit');
+        if (version === 2) await checkScreen(page, 'journey/report-edit');
         await edit.getByRole('button', { name: 'Save as a new version' }).click();
         await until(() => heading(page)).toMatch(new RegExp(` v${version}$`));
       }
@@ -265,7 +265,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => changes.count()).toBe(1);
       await until(() => changes.locator('ins').allTextContents()).toContain('+Added: Checked with Ana.\n');
       expect(await changes.textContent()).toContain('Acme, October 2026');
-      await checkScreen(page, 'journey-report-changes');
+      await checkScreen(page, 'journey/report-changes');
     },
     STEP_TIMEOUT,
   );
@@ -281,7 +281,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => page.getByRole('region', { name: 'Sent' }).textContent()).toContain('Read by 0 of 1');
       const sends = await get<{ version: number; recipients: { name: string }[] }[]>(`/api/v1/reports/${reportId}/sends`);
       expect(sends).toMatchObject([{ version: 3, recipients: [{ name: PEOPLE.ana.name }] }]);
-      await checkScreen(page, 'journey-report-sent');
+      await checkScreen(page, 'journey/report-sent');
     },
     STEP_TIMEOUT,
   );
@@ -300,7 +300,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       const message = ana.getByRole('link', { name: /Acme, October 2026/ });
       await until(() => message.count()).toBe(1);
       expect(await ana.getByRole('region', { name: 'Getting started' }).count()).toBe(0);
-      await checkScreen(ana, 'journey-ana-inbox');
+      await checkScreen(ana, 'journey/ana-inbox');
 
       await message.click();
       await until(() => heading(ana)).toBe('Acme, October 2026 v3');
@@ -309,7 +309,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await ana.getByLabel('Add a comment').fill(COMMENT);
       await ana.getByRole('button', { name: 'Comment' }).click();
       await until(() => ana.getByRole('listitem').filter({ hasText: COMMENT }).count()).toBe(1);
-      await checkScreen(ana, 'journey-ana-message');
+      await checkScreen(ana, 'journey/ana-message');
       await context.close();
 
       const versions = await get<{ version: number; reportContentId: string }[]>(`/api/v1/reports/${reportId}/versions`);
@@ -321,7 +321,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => heading(page)).toBe('Acme, October 2026 v3');
       await until(() => page.getByRole('region', { name: 'Discussion' }).textContent()).toContain(COMMENT);
       await until(() => page.getByRole('region', { name: 'Sent' }).textContent()).toContain('Read by 1 of 1');
-      await checkScreen(page, 'journey-report-discussion');
+      await checkScreen(page, 'journey/report-discussion');
     },
     STEP_TIMEOUT,
   );
@@ -336,17 +336,17 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => link.textContent()).toContain('Passcode');
       shareUrl = (await link.getByRole('link').textContent()) ?? '';
       expect(shareUrl).toMatch(new RegExp(`^${base}/share/[A-Za-z0-9_-]{22}$`));
-      await checkScreen(page, 'journey-report-link');
+      await checkScreen(page, 'journey/report-link');
 
       const client = await newPage(browser, cspErrors, { width: 390 });
       await client.page.goto(shareUrl);
       await until(() => client.page.getByLabel(/passcode/i).count()).toBe(1);
-      await checkScreen(client.page, 'journey-share-passcode');
+      await checkScreen(client.page, 'journey/share-passcode');
       await client.page.getByLabel(/passcode/i).fill('open sesame');
       await client.page.getByRole('button').click();
       await until(() => heading(client.page)).toBe('Acme, October 2026');
       expect(await client.page.locator('body').textContent()).toContain('Homepage hero, second pass');
-      await checkScreen(client.page, 'journey-share-page');
+      await checkScreen(client.page, 'journey/share-page');
       await client.context.close();
     },
     STEP_TIMEOUT,
@@ -359,17 +359,17 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
       await until(() => heading(page)).toBe('Time');
       const row = page.locator('table.entries tbody tr').filter({ hasText: 'Backfill job' });
       await until(() => row.count()).toBe(1);
-      await checkScreen(page, 'journey-time');
+      await checkScreen(page, 'journey/time');
       await row.getByRole('button', { name: /^Delete/ }).click();
       await until(() => row.getByRole('button', { name: 'Delete this entry' }).count()).toBe(1);
-      await checkScreen(page, 'journey-time-confirm');
+      await checkScreen(page, 'journey/time-confirm');
       await row.getByRole('button', { name: 'Delete this entry' }).click();
       await until(() => row.count()).toBe(0);
       await until(() => page.getByRole('status').filter({ hasText: 'Deleted the entry' }).count()).toBe(1);
       const left = await entries();
       expect(left).toHaveLength(5);
       expect(left.map((e) => e.description)).not.toContain('Backfill job');
-      await checkScreen(page, 'journey-time-deleted');
+      await checkScreen(page, 'journey/time-deleted');
     },
     STEP_TIMEOUT,
   );
