@@ -5,6 +5,7 @@
  * Browser-side code is passed to page.evaluate as strings (no DOM types here).
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -106,4 +107,46 @@ export async function signIn(page: Page, base: string, email: string): Promise<v
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Inbox');
+}
+
+/** The widths every screen of a journey must fit: a small phone, a common phone, a wide screen. */
+export const CHECKED_WIDTHS = [320, 390, 1440] as const;
+
+async function resizeTo(page: Page, width: number, height: number): Promise<void> {
+  await page.setViewportSize({ width, height });
+  await until(() => page.evaluate('window.innerWidth')).toBe(width);
+}
+
+async function colourScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await until(() => page.evaluate(`matchMedia('(prefers-color-scheme: ${scheme})').matches`)).toBe(true);
+}
+
+/**
+ * Checks the screen as it is now: axe-core (no serious or critical violation) in the light and the
+ * dark colour scheme, then at 320, 390 and 1440 px that the page does not scroll sideways (polled,
+ * as the layout follows the resize); a screenshot at each width when SCREENSHOTS_DIR is set
+ * (`${name}-320.png` ...; a name with a folder, `journey/inbox`, writes into that folder). Leaves
+ * the page light and at the size it had.
+ */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) mkdirSync(dirname(`${SCREENSHOTS}/${name}`), { recursive: true });
+  expect(await axeViolations(page), `axe on ${name}, light`).toEqual([]);
+  await colourScheme(page, 'dark');
+  expect(await axeViolations(page), `axe on ${name}, dark`).toEqual([]);
+  await colourScheme(page, 'light');
+
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
+  for (const width of CHECKED_WIDTHS) {
+    await resizeTo(page, width, size.height);
+    // How far the page is wider than the window (0 or less: it does not pan sideways).
+    await expect
+      .poll(() => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'), {
+        timeout: 30_000,
+        message: `${name} at ${width} px scrolls sideways by this many pixels`,
+      })
+      .toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await resizeTo(page, size.width, size.height);
 }
