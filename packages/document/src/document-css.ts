@@ -1,0 +1,63 @@
+/**
+ * The one stylesheet of a report document's content, wherever a document is shown: the public
+ * share page inlines it (its CSP names the page's stylesheet by hash), the web app serves it as a
+ * stylesheet file of its own (docs/web.md "Report documents").
+ *
+ * Every rule is scoped under `.document`, the element that holds the rendered Markdown, and reads
+ * colours and the measure only from these custom properties, which the page around it defines for
+ * light and dark (and print, where it differs):
+ * `--doc-ink` (text), `--doc-muted` (secondary text), `--doc-line` (rules and borders),
+ * `--doc-surface` (the paper under the document), `--doc-measure` (the prose's line length),
+ * `--doc-zebra` (even rows, code blocks), `--doc-head` (header cells), `--doc-total` and
+ * `--doc-grand` (total and grand-total rows), `--doc-shade` (a table's scrolling edge).
+ *
+ * - Prose keeps a readable measure; tables take the width they need, so no cell breaks inside a
+ *   token ("09:00", "2026-11-11", "Wednesday") while the screen has room. A table wider than its
+ *   column scrolls inside its own `.table-wrap`, whose edges show a shadow while there is more to
+ *   scroll to (backgrounds that scroll with the content cover the shadows at the ends: CSS alone,
+ *   no script).
+ * - Header cells never break inside a word and ignore the host page's own table styling; rows the
+ *   Markdown renderer marks `total` / `grand-total` stand out (their shade replaces the zebra).
+ * - Alignment classes replace markdown-it's inline `style` (which a strict CSP blocks).
+ * - Print drops the scrolling, lets tables use the page width and keeps every row whole; the page
+ *   around the document drops its own chrome.
+ */
+export const DOCUMENT_CSS = `
+.document{line-height:1.6;overflow-wrap:break-word}
+.document :is(h1,h2,h3,h4,h5,h6){line-height:1.25;margin:1.6em 0 .5em;max-width:var(--doc-measure);overflow-wrap:anywhere}
+.document :is(p,ul,ol,blockquote,dl){max-width:var(--doc-measure)}
+.document :is(p,ul,ol,blockquote,pre){margin:0 0 1em}
+.document blockquote{margin-left:0;padding-left:1rem;border-left:4px solid var(--doc-line);color:var(--doc-muted)}
+.document code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+.document pre{overflow-x:auto;padding:.75rem;border:1px solid var(--doc-line);border-radius:8px;background:var(--doc-zebra)}
+.document hr{border:0;border-top:1px solid var(--doc-line);margin:2rem 0}
+.document .table-wrap{overflow-x:auto;margin:0 0 1.5rem;background-color:var(--doc-surface);background-image:linear-gradient(to right,var(--doc-surface) 35%,transparent),linear-gradient(to left,var(--doc-surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--doc-shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--doc-shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
+.document table{border-collapse:collapse;width:max-content;min-width:min(100%,var(--doc-measure));font-variant-numeric:tabular-nums}
+.document :is(th,td){border:1px solid var(--doc-line);padding:.4rem .7rem;text-align:left;vertical-align:top;max-width:40rem}
+.document th{white-space:nowrap;word-break:keep-all;overflow-wrap:normal;hyphens:manual;font-size:inherit;text-transform:none;letter-spacing:normal;color:inherit}
+.document thead th{background:var(--doc-head);font-weight:600}
+.document tbody tr:nth-child(even){background:var(--doc-zebra)}
+.document tbody tr.total{background:var(--doc-total)}
+.document tbody tr.grand-total{background:var(--doc-grand)}
+.document tr.total td{border-top:2px solid var(--doc-muted)}
+.document tr.grand-total td{border-top:3px double var(--doc-ink)}
+.document :is(td.align-right,td.align-center){white-space:nowrap}
+@media screen and (max-width:40rem){.document :is(th,td){max-width:15rem}}
+.document .align-left{text-align:left}
+.document .align-center{text-align:center}
+.document .align-right{text-align:right}
+.document .image-alt{font-style:italic;color:var(--doc-muted)}
+.document .image-alt::before{content:"[image: "}
+.document .image-alt::after{content:"]"}
+@media print{
+.document .table-wrap{overflow:visible}
+.document table{width:100%;min-width:0;font-size:9pt}
+.document :is(th,td){max-width:none;white-space:normal;overflow-wrap:anywhere;padding:.2rem .4rem}
+.document th{overflow-wrap:normal}
+.document tr.total{font-weight:700}
+.document thead{display:table-header-group}
+.document pre{white-space:pre-wrap;overflow:visible}
+.document :is(tr,pre,blockquote){break-inside:avoid}
+.document :is(h1,h2,h3,h4,h5,h6){break-after:avoid}
+}
+`;
