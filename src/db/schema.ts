@@ -144,9 +144,19 @@ export const workspaces = pgTable(
   {
     id: text('id').primaryKey(),
     name: text('name').notNull(),
+    /** ISO 4217 code of every amount in the workspace; the service checks it against the runtime's list. */
+    currency: text('currency').notNull().default('EUR'),
+    /** Who may see rates and amounts: `admins` (admins and owners) or `members` (every member). */
+    ratesVisibleTo: text('rates_visible_to', { enum: ['admins', 'members'] })
+      .notNull()
+      .default('admins'),
     createdAt: createdAt(),
   },
-  (t) => [check('workspaces_name_length', sql`char_length(${t.name}) between 1 and 100`)],
+  (t) => [
+    check('workspaces_name_length', sql`char_length(${t.name}) between 1 and 100`),
+    check('workspaces_currency_code', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('workspaces_rates_visible_to_valid', sql`${t.ratesVisibleTo} in ('admins','members')`),
+  ],
 );
 
 export const workspaceMembers = pgTable(
@@ -168,6 +178,26 @@ export const workspaceMembers = pgTable(
   ],
 );
 
+/** A workspace's clients: projects are done for them. Names are unique per workspace, ignoring case. */
+export const clients = pgTable(
+  'clients',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('clients_workspace_name_lower_key').on(t.workspaceId, sql`lower(${t.name})`),
+    unique('clients_id_workspace_key').on(t.id, t.workspaceId),
+    check('clients_name_length', sql`char_length(${t.name}) between 1 and 100`),
+  ],
+);
+
 export const projects = pgTable(
   'projects',
   {
@@ -176,10 +206,22 @@ export const projects = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** A client of the project's own workspace, or none; deleting the client sets it to null. */
+    clientId: text('client_id'),
+    /** What `billable` a new entry on the project gets when its request leaves it out. */
+    billableByDefault: boolean('billable_by_default').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     unique('projects_id_workspace_key').on(t.id, t.workspaceId),
+    // ON DELETE SET NULL of client_id alone (the migration writes the column list, which Drizzle
+    // cannot): the project stays in its workspace when its client goes.
+    foreignKey({
+      name: 'projects_client_workspace_fk',
+      columns: [t.clientId, t.workspaceId],
+      foreignColumns: [clients.id, clients.workspaceId],
+    }).onDelete('set null'),
+    index('projects_client_idx').on(t.clientId),
     index('projects_workspace_idx').on(t.workspaceId),
     check('projects_name_length', sql`char_length(${t.name}) between 1 and 100`),
   ],
@@ -227,6 +269,7 @@ export const timeEntries = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    billable: boolean('billable').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: instant('updated_at').notNull().defaultNow(),
   },

@@ -26,12 +26,27 @@ export function listProjects(db: Db, workspaceId: string, userId: string): Promi
       id: projects.id,
       workspaceId: projects.workspaceId,
       name: projects.name,
+      clientId: projects.clientId,
+      billableByDefault: projects.billableByDefault,
       createdAt: projects.createdAt,
       isMember: sql<boolean>`exists (select 1 from ${projectMembers} pm where pm.project_id = ${projects.id} and pm.user_id = ${userId})`,
     })
     .from(projects)
     .where(eq(projects.workspaceId, workspaceId))
     .orderBy(desc(projects.createdAt), desc(projects.id));
+}
+
+/** The foreign key that keeps a project's client in the project's workspace. */
+export const PROJECT_CLIENT_KEY = 'projects_client_workspace_fk';
+
+/** A client of another workspace, or none, fails PROJECT_CLIENT_KEY. */
+export async function updateProject(
+  db: Db,
+  id: string,
+  patch: Partial<Pick<typeof projects.$inferInsert, 'name' | 'clientId' | 'billableByDefault'>>,
+): Promise<ProjectRow | undefined> {
+  const [row] = await db.update(projects).set(patch).where(eq(projects.id, id)).returning();
+  return row;
 }
 
 /** Adds the member unless already there. */

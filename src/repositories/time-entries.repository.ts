@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
-import { timeEntries } from '../db/schema.js';
+import { projects, timeEntries } from '../db/schema.js';
 import { entryReadableBy, mayAssignProject, mayLogEntry, type Arg, type NewEntryKeys } from '../modules/access/predicates.js';
 import { factColumns, factsOf, firstFailing, type Facts } from './access.repository.js';
 
@@ -23,14 +23,26 @@ export type NewEntry = Required<
     typeof timeEntries.$inferInsert,
     'id' | 'workspaceId' | 'projectId' | 'userId' | 'start' | 'minutes' | 'description' | 'tags' | 'createdAt'
   >
->;
+> & {
+  /** null: the project's `billableByDefault` (false for an unassigned entry), decided by the insert itself. */
+  billable: boolean | null;
+};
 
 const p = (name: string) => sql.placeholder(name);
 
 /**
+ * An entry's `billable`: the one its request gave, else its project's `billableByDefault` as the
+ * statement that inserts the entry reads it, else false (an unassigned entry). Deciding it in the
+ * insert leaves no moment between reading the default and writing the entry.
+ */
+const billableOf = (given: SQL, projectId: SQL, workspaceId: SQL): SQL =>
+  sql`coalesce(${given}, (select pb.billable_by_default from ${projects} pb
+    where pb.id = ${projectId} and pb.workspace_id = ${workspaceId}), false)`;
+
+/**
  * Inserts the entry in one statement that also checks the whole rule of logging it
- * (predicates.ts `mayLogEntry`). Undefined when any part of the rule fails; the caller then asks
- * why (the slow path, only for refusals).
+ * (predicates.ts `mayLogEntry`) and decides its `billable` (billableOf). Undefined when any part
+ * of the rule fails; the caller then asks why (the slow path, only for refusals).
  */
 const insertIfAllowed = prepared((db) =>
   db
@@ -38,6 +50,7 @@ const insertIfAllowed = prepared((db) =>
     .select(
       sql`select ${p('id')}::text, ${p('workspaceId')}::text, ${p('projectId')}::text, ${p('userId')}::text,
           ${p('start')}::timestamptz, ${p('minutes')}::int, ${p('description')}::text, ${p('tags')}::text[],
+          ${billableOf(sql`${p('billable')}::boolean`, sql`${p('projectId')}::text`, sql`${p('workspaceId')}::text`)},
           ${p('createdAt')}::timestamptz, ${p('createdAt')}::timestamptz
         where ${mayLogEntry({ actorId: p('actorId'), workspaceId: p('workspaceId'), userId: p('userId'), projectId: p('projectId') })}`,
     )
@@ -138,12 +151,13 @@ function batchParams(entries: readonly NewEntry[]): BatchParams {
     minutes: e.minutes,
     description: e.description,
     tags: e.tags,
+    billable: e.billable,
   }));
   return { triples: JSON.stringify(triples), rows: JSON.stringify(rows), tripleOf };
 }
 
 const TRIPLES = sql.raw('t(k int, workspace_id text, project_id text, user_id text)');
-const ROWS = sql.raw('v(k int, id text, start timestamptz, minutes int, description text, tags text[])');
+const ROWS = sql.raw('v(k int, id text, start timestamptz, minutes int, description text, tags text[], billable boolean)');
 
 /** A row's keys in the batch statements: the columns of its triple. */
 const tripleKeys = (actorId: Arg): NewEntryKeys => ({
@@ -168,19 +182,28 @@ const insertBatchIfAllowed = prepared((db) =>
       sql`with t as (select * from jsonb_to_recordset(${p('triples')}::jsonb) as ${TRIPLES}),
         allowed as (select 1 from t where ${mayLogEntry(tripleKeys(p('actorId')))})
         select v.id, t.workspace_id, t.project_id, t.user_id, v.start, v.minutes, v.description, v.tags,
+          ${billableOf(sql`v.billable`, sql`t.project_id`, sql`t.workspace_id`)},
           ${p('createdAt')}::timestamptz, ${p('createdAt')}::timestamptz
         from jsonb_to_recordset(${p('rows')}::jsonb) as ${ROWS} join t on t.k = v.k
         where (select count(*) from allowed) = (select count(*) from t)`,
     )
-    .returning({ id: timeEntries.id })
+    .returning({ id: timeEntries.id, billable: timeEntries.billable })
     .prepare('insert_time_entries_batch'),
 );
 
-/** The number of rows inserted: `entries.length`, or 0 when any row was refused. */
-export async function insertEntriesIfAllowed(db: Db, entries: readonly NewEntry[], actorId: string, createdAt: Date): Promise<number> {
+/**
+ * The `billable` of every row inserted, by entry id: all of the batch, or none when any row was
+ * refused. The statement decides `billable` (billableOf), so it comes back from the database.
+ */
+export async function insertEntriesIfAllowed(
+  db: Db,
+  entries: readonly NewEntry[],
+  actorId: string,
+  createdAt: Date,
+): Promise<Map<string, boolean>> {
   const { triples, rows } = batchParams(entries);
   const inserted = await insertBatchIfAllowed(db).execute({ triples, rows, actorId, createdAt: createdAt.toISOString() });
-  return inserted.length;
+  return new Map(inserted.map((row) => [row.id, row.billable]));
 }
 
 /** Which parts of predicates.ts `mayLogEntry` hold for an entry. */

@@ -43,15 +43,25 @@ export async function lockWorkspace(db: Db, id: string): Promise<boolean> {
 /** The user's workspaces with their role, newest first. */
 export function listWorkspacesOf(db: Db, userId: string): Promise<WorkspaceWithRoleRow[]> {
   return db
-    .select({ id: workspaces.id, name: workspaces.name, createdAt: workspaces.createdAt, role: workspaceMembers.role })
+    .select({
+      id: workspaces.id,
+      name: workspaces.name,
+      currency: workspaces.currency,
+      ratesVisibleTo: workspaces.ratesVisibleTo,
+      createdAt: workspaces.createdAt,
+      role: workspaceMembers.role,
+    })
     .from(workspaceMembers)
     .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
     .where(eq(workspaceMembers.userId, userId))
     .orderBy(desc(workspaces.createdAt), desc(workspaces.id));
 }
 
-export async function renameWorkspace(db: Db, id: string, name: string): Promise<WorkspaceRow | undefined> {
-  const [row] = await db.update(workspaces).set({ name }).where(eq(workspaces.id, id)).returning();
+/** The fields of a workspace its admins change (docs/api.md "Workspaces and projects"). */
+export type WorkspacePatch = Partial<Pick<typeof workspaces.$inferInsert, 'name' | 'currency' | 'ratesVisibleTo'>>;
+
+export async function updateWorkspace(db: Db, id: string, patch: WorkspacePatch): Promise<WorkspaceRow | undefined> {
+  const [row] = await db.update(workspaces).set(patch).where(eq(workspaces.id, id)).returning();
   return row;
 }
 

@@ -27,7 +27,14 @@ describe('POST /api/v1/workspaces/:id/projects', () => {
     try {
       const res = await t.post(projectsOf(workspace.id), { name: 'Website' }, admin.token);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: res.body.id, workspaceId: workspace.id, name: 'Website', createdAt: '2026-03-04T05:06:07.089Z' });
+      expect(res.body).toEqual({
+        id: res.body.id,
+        workspaceId: workspace.id,
+        name: 'Website',
+        clientId: null,
+        billableByDefault: false,
+        createdAt: '2026-03-04T05:06:07.089Z',
+      });
     } finally {
       t.clock.reset();
     }
@@ -66,6 +73,112 @@ describe('POST /api/v1/workspaces/:id/projects', () => {
   });
 });
 
+describe('Projects: client and billableByDefault', () => {
+  const clientsOf = (workspaceId: string) => `/api/v1/workspaces/${workspaceId}/clients`;
+  const projectUrl = (id: string) => `/api/v1/projects/${id}`;
+
+  /** A team with one project and one client, and a client of another workspace of the owner's. */
+  async function billingTeam() {
+    const members = await team();
+    const client = (await t.post(clientsOf(members.workspace.id), { name: 'Acme' }, members.owner.token)).body as { id: string };
+    const elsewhere = await newWorkspace(t, members.owner);
+    const foreign = (await t.post(clientsOf(elsewhere.id), { name: 'Foreign' }, members.owner.token)).body as { id: string };
+    return { ...members, client, foreign };
+  }
+
+  it('creates a project with a client and billable by default', async () => {
+    const { admin, workspace, client } = await billingTeam();
+    const res = await t.post(projectsOf(workspace.id), { name: 'Billed', clientId: client.id, billableByDefault: true }, admin.token);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ workspaceId: workspace.id, name: 'Billed', clientId: client.id, billableByDefault: true });
+    const explicitNull = await t.post(projectsOf(workspace.id), { name: 'None', clientId: null, billableByDefault: false }, admin.token);
+    expect(explicitNull.body).toMatchObject({ clientId: null, billableByDefault: false });
+    const listed = (await t.get(projectsOf(workspace.id), admin.token)).body.find((p: { id: string }) => p.id === res.body.id);
+    expect(listed).toMatchObject({ clientId: client.id, billableByDefault: true, isMember: false });
+  });
+
+  it.each([
+    ['of another workspace', 'foreign'],
+    ['unknown', 'unknown'],
+  ] as const)('is 400 naming /clientId for a client %s, on create and on patch', async (_label, which) => {
+    const { owner, workspace, project, foreign } = await billingTeam();
+    const clientId = which === 'foreign' ? foreign.id : 'no-such-client';
+    const created = expectProblem(await t.post(projectsOf(workspace.id), { name: 'X', clientId }, owner.token), 400);
+    expect(created.errors).toEqual([{ path: '/clientId', message: 'is not a client of this workspace' }]);
+    const patched = expectProblem(await t.patch(projectUrl(project.id), { clientId }, owner.token), 400);
+    expect(patched.errors).toEqual([{ path: '/clientId', message: 'is not a client of this workspace' }]);
+    expect((await t.get(projectsOf(workspace.id), owner.token)).body.map((p: { clientId: null }) => p.clientId)).toEqual([null]);
+  });
+
+  it.each([
+    [{ name: 'P', clientId: 7 }, '/clientId'],
+    [{ name: 'P', clientId: '' }, '/clientId'],
+    [{ name: 'P', billableByDefault: 'yes' }, '/billableByDefault'],
+    [{ name: 'P', billableByDefault: null }, '/billableByDefault'],
+  ])('400 on create for %j', async (body, path) => {
+    const { owner, workspace } = await billingTeam();
+    const problem = expectProblem(await t.post(projectsOf(workspace.id), body, owner.token), 400);
+    expect(problem.errors?.map((e) => e.path)).toContain(path);
+  });
+});
+
+describe('PATCH /api/v1/projects/:id', () => {
+  const projectUrl = (id: string) => `/api/v1/projects/${id}`;
+
+  it('changes the name, client and billableByDefault for an owner or admin', async () => {
+    const { owner, admin, workspace, project } = await team();
+    const client = (await t.post(`/api/v1/workspaces/${workspace.id}/clients`, { name: 'Acme' }, owner.token)).body as { id: string };
+    const res = await t.patch(projectUrl(project.id), { name: 'Renamed', clientId: client.id, billableByDefault: true }, admin.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...project, name: 'Renamed', clientId: client.id, billableByDefault: true, createdAt: res.body.createdAt });
+    const cleared = await t.patch(projectUrl(project.id), { clientId: null }, owner.token);
+    expect(cleared.body).toMatchObject({ name: 'Renamed', clientId: null, billableByDefault: true });
+    const listed = (await t.get(projectsOf(workspace.id), owner.token)).body[0];
+    expect(listed).toMatchObject({ id: project.id, name: 'Renamed', clientId: null, billableByDefault: true });
+  });
+
+  it('answers an empty patch with the project unchanged', async () => {
+    const { owner, project } = await team();
+    const res = await t.patch(projectUrl(project.id), {}, owner.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ...project, clientId: null, billableByDefault: false });
+  });
+
+  it('lets an instance admin change a project of a workspace they are not in', async () => {
+    const { project } = await team();
+    const instanceAdmin = await newUser(t, { instanceAdmin: true });
+    expect((await t.patch(projectUrl(project.id), { billableByDefault: true }, instanceAdmin.token)).body.billableByDefault).toBe(true);
+  });
+
+  it('is 403 for a member (a project member too), 404 for a non-member or a missing project, and needs the write scope', async () => {
+    const { owner, plain, outsider, workspace, project } = await team();
+    await addProjectMember(t, project.id, plain.id, owner.token);
+    expectProblem(await t.patch(projectUrl(project.id), { name: 'No' }, plain.token), 403);
+    expectProblem(await t.patch(projectUrl(project.id), { name: 'No' }, outsider.token), 404);
+    expectProblem(await t.patch(projectUrl('no-such-project'), { name: 'No' }, owner.token), 404);
+    expectProblem(await t.patch(projectUrl(project.id), { name: 'No' }, await readOnlyToken(t, owner)), 403);
+    expect((await t.get(projectsOf(workspace.id), owner.token)).body[0].name).toBe(project.name);
+  });
+
+  it.each([
+    [{ name: '' }, '/name'],
+    [{ name: 'x'.repeat(101) }, '/name'],
+    [{ name: 7 }, '/name'],
+    [{ clientId: 7 }, '/clientId'],
+    [{ billableByDefault: 'true' }, '/billableByDefault'],
+    [{ workspaceId: 'w' }, '/workspaceId'],
+  ])('400 for %j', async (body, path) => {
+    const { owner, project } = await team();
+    const problem = expectProblem(await t.patch(projectUrl(project.id), body, owner.token), 400);
+    expect(problem.errors?.map((e) => e.path)).toContain(path);
+  });
+
+  it('takes a name of 100 characters', async () => {
+    const { owner, project } = await team();
+    expect((await t.patch(projectUrl(project.id), { name: 'x'.repeat(100) }, owner.token)).status).toBe(200);
+  });
+});
+
 describe('GET /api/v1/workspaces/:id/projects', () => {
   it('lists every project, newest first, with isMember for the caller', async () => {
     const { owner, plain, workspace, project } = await team();
@@ -83,6 +196,8 @@ describe('GET /api/v1/workspaces/:id/projects', () => {
       id: later.id,
       workspaceId: workspace.id,
       name: 'Later',
+      clientId: null,
+      billableByDefault: false,
       createdAt: '2099-01-01T00:00:00.000Z',
       isMember: true,
     });

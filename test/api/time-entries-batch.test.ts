@@ -92,7 +92,7 @@ describe('POST /api/v1/time-entries/batch', () => {
     expect(second).toMatchObject({ projectId: null, description: '', tags: [], minutes: 15 });
     expect(third.description).toBe('line 1\nline 2');
     expect(Object.keys(first).sort()).toEqual(
-      ['createdAt', 'description', 'id', 'minutes', 'projectId', 'start', 'tags', 'updatedAt', 'userId', 'workspaceId'].sort(),
+      ['billable', 'createdAt', 'description', 'id', 'minutes', 'projectId', 'start', 'tags', 'updatedAt', 'userId', 'workspaceId'].sort(),
     );
     expect(await countEntries(w.alice.token, w.ws)).toBe(before + 3);
     const fetched = await t.get('/api/v1/time-entries', w.alice.token, {
@@ -262,5 +262,50 @@ describe('POST /api/v1/time-entries/batch', () => {
     expectProblem(refused, 400);
     expect(good2.status).toBe(201);
     expect(await countEntries(w.alice.token, w.ws)).toBe(before + 500);
+  });
+});
+
+describe('POST /api/v1/time-entries/batch: billable', () => {
+  /** A start no other test uses, so the stored rows can be listed alone. */
+  const ALONE = '2031-01-01T09:00:00.000Z';
+
+  it("takes each row's billable, else its project's default, else false when unassigned", async () => {
+    expect((await t.patch(`/api/v1/projects/${w.p}`, { billableByDefault: true }, w.owner.token)).status).toBe(200);
+    try {
+      const entries = [
+        { workspaceId: w.ws, projectId: w.p, start: ALONE, minutes: 10 },
+        { workspaceId: w.ws, projectId: w.p, start: ALONE, minutes: 11, billable: false },
+        { workspaceId: w.ws, start: ALONE, minutes: 12 },
+        { workspaceId: w.ws, start: ALONE, minutes: 13, billable: true },
+        { workspaceId: w.ws, projectId: w.q, userId: w.bob.id, start: ALONE, minutes: 14 },
+        { workspaceId: w.ws, projectId: w.q, userId: w.bob.id, start: ALONE, minutes: 15, billable: true },
+      ];
+      const res = await t.post(BATCH, { entries }, w.admin.token);
+      expect(res.status).toBe(201);
+      expect(res.body.entries.map((e: { minutes: number; billable: boolean }) => [e.minutes, e.billable])).toEqual([
+        [10, true],
+        [11, false],
+        [12, false],
+        [13, true],
+        [14, false],
+        [15, true],
+      ]);
+      // The answer is what was stored.
+      const stored = await t.get('/api/v1/time-entries', w.admin.token, {
+        workspaceId: w.ws,
+        from: ALONE,
+        to: '2031-01-01T09:00:01Z',
+      });
+      expect(stored.body).toHaveLength(entries.length);
+      for (const entry of res.body.entries) expect(stored.body).toContainEqual(entry);
+    } finally {
+      expect((await t.patch(`/api/v1/projects/${w.p}`, { billableByDefault: false }, w.owner.token)).status).toBe(200);
+    }
+  });
+
+  it('is 400 naming the row for a billable that is not a boolean', async () => {
+    const entries = [...aliceEntries(2), { workspaceId: w.ws, start: START, minutes: 5, billable: 'no' }];
+    const problem = expectProblem(await t.post(BATCH, { entries }, w.alice.token), 400);
+    expect(problem.errors?.map((e) => e.path)).toContain('/entries/2/billable');
   });
 });

@@ -20,6 +20,7 @@ interface Entry {
   minutes: number;
   description: string;
   tags: string[];
+  billable: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -94,6 +95,7 @@ describe('POST /api/v1/time-entries', () => {
         minutes: 90,
         description: '',
         tags: [],
+        billable: false,
         createdAt: '2026-03-03T10:00:00.000Z',
         updatedAt: '2026-03-03T10:00:00.000Z',
       });
@@ -594,5 +596,77 @@ describe('PATCH and DELETE /api/v1/time-entries/:id', () => {
     expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { minutes: 5 }, readOnly), 403);
     expectProblem(await t.del(`${ENTRIES}/${entry.id}`, readOnly), 403);
     expectProblem(await t.del(`${ENTRIES}/${entry.id}`, null), 401);
+  });
+});
+
+describe('billable entries', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world();
+  });
+
+  const setDefault = async (projectId: string, billableByDefault: boolean) => {
+    const res = await t.patch(`/api/v1/projects/${projectId}`, { billableByDefault }, w.owner.token);
+    expect(res.status).toBe(200);
+  };
+
+  it("takes the project's billableByDefault when the request leaves billable out, and false when unassigned", async () => {
+    await setDefault(w.p, true);
+    try {
+      expect((await log(w.alice.token, { workspaceId: w.ws, projectId: w.p })).billable).toBe(true);
+      expect((await log(w.bob.token, { workspaceId: w.ws, projectId: w.q })).billable).toBe(false);
+      expect((await log(w.alice.token, { workspaceId: w.ws })).billable).toBe(false);
+      expect((await log(w.alice.token, { workspaceId: w.ws, projectId: null })).billable).toBe(false);
+    } finally {
+      await setDefault(w.p, false);
+    }
+  });
+
+  it('keeps a billable the request gives, whatever the default', async () => {
+    await setDefault(w.p, true);
+    try {
+      expect((await log(w.alice.token, { workspaceId: w.ws, projectId: w.p, billable: false })).billable).toBe(false);
+    } finally {
+      await setDefault(w.p, false);
+    }
+    expect((await log(w.alice.token, { workspaceId: w.ws, projectId: w.p, billable: true })).billable).toBe(true);
+    expect((await log(w.alice.token, { workspaceId: w.ws, billable: true })).billable).toBe(true);
+  });
+
+  it("never changes existing entries when the project's default changes", async () => {
+    const before = await log(w.alice.token, { workspaceId: w.ws, projectId: w.p });
+    expect(before.billable).toBe(false);
+    await setDefault(w.p, true);
+    try {
+      const during = await log(w.alice.token, { workspaceId: w.ws, projectId: w.p });
+      expect(during.billable).toBe(true);
+      await setDefault(w.p, false);
+      const listed = (await t.get(ENTRIES, w.alice.token, { workspaceId: w.ws, projectId: w.p, limit: 1000 })).body as Entry[];
+      expect(listed.find((e) => e.id === before.id)?.billable).toBe(false);
+      expect(listed.find((e) => e.id === during.id)?.billable).toBe(true);
+    } finally {
+      await setDefault(w.p, false);
+    }
+  });
+
+  it('changes billable on PATCH, and leaves it when a patch moves the entry to another project', async () => {
+    const entry = await log(w.alice.token, { workspaceId: w.ws, projectId: w.p });
+    const patched = await t.patch(`${ENTRIES}/${entry.id}`, { billable: true }, w.alice.token);
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id: entry.id, billable: true, minutes: entry.minutes });
+    const moved = await t.patch(`${ENTRIES}/${entry.id}`, { projectId: null }, w.alice.token);
+    expect(moved.body).toMatchObject({ projectId: null, billable: true });
+    expect((await t.patch(`${ENTRIES}/${entry.id}`, { billable: false }, w.admin.token)).body.billable).toBe(false);
+    // Changing billable is editing the entry: others are refused as for any edit.
+    expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { billable: true }, w.bob.token), 404);
+    expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { billable: true }, w.outsider.token), 404);
+  });
+
+  it.each([['yes'], [1], [null]])('is 400 naming /billable for %j, on create and on PATCH', async (billable) => {
+    const created = expectProblem(await t.post(ENTRIES, { workspaceId: w.ws, start: START, minutes: 30, billable }, w.alice.token), 400);
+    expect(created.errors?.map((e) => e.path)).toContain('/billable');
+    const entry = await log(w.alice.token, { workspaceId: w.ws });
+    const patched = expectProblem(await t.patch(`${ENTRIES}/${entry.id}`, { billable }, w.alice.token), 400);
+    expect(patched.errors?.map((e) => e.path)).toContain('/billable');
   });
 });

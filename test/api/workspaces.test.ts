@@ -18,7 +18,7 @@ describe('POST /api/v1/workspaces', () => {
     const user = await newUser(t);
     const res = await t.post('/api/v1/workspaces', { name: 'Acme' }, user.token);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'id', 'name', 'role']);
+    expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'currency', 'id', 'name', 'ratesVisibleTo', 'role']);
     expect(res.body).toMatchObject({ name: 'Acme', role: 'owner' });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const members = await t.get(`${ws(res.body.id)}/members`, user.token);
@@ -73,7 +73,14 @@ describe('GET /api/v1/workspaces', () => {
         [second.id, 'admin'],
         [first.id, 'owner'],
       ]);
-      expect(res.body[2]).toEqual({ id: first.id, name: 'First', role: 'owner', createdAt: '2026-01-01T00:00:00.000Z' });
+      expect(res.body[2]).toEqual({
+        id: first.id,
+        name: 'First',
+        role: 'owner',
+        currency: 'EUR',
+        ratesVisibleTo: 'admins',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
     } finally {
       t.clock.reset();
     }
@@ -166,6 +173,59 @@ describe('PATCH /api/v1/workspaces/:id', () => {
     const { owner, workspace } = await team();
     const problem = expectProblem(await t.patch(ws(workspace.id), body, owner.token), 400);
     expect(problem.errors?.map((e) => e.path)).toContain(path);
+  });
+});
+
+describe('PATCH /api/v1/workspaces/:id: currency and ratesVisibleTo', () => {
+  it('starts in EUR with rates visible to admins, and lets owners and admins change both', async () => {
+    const { owner, admin, plain, workspace } = await team();
+    expect((await t.get(ws(workspace.id), plain.token)).body).toMatchObject({ currency: 'EUR', ratesVisibleTo: 'admins' });
+    const res = await t.patch(ws(workspace.id), { currency: 'JPY', ratesVisibleTo: 'members' }, admin.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: workspace.id, name: workspace.name, currency: 'JPY', ratesVisibleTo: 'members' });
+    expect((await t.patch(ws(workspace.id), { currency: 'USD' }, owner.token)).body).toMatchObject({
+      currency: 'USD',
+      ratesVisibleTo: 'members',
+    });
+    // Every workspace answer carries them, to every member.
+    expect((await t.get(ws(workspace.id), plain.token)).body).toMatchObject({ currency: 'USD', ratesVisibleTo: 'members' });
+    const listed = (await t.get('/api/v1/workspaces', plain.token)).body.find((w: { id: string }) => w.id === workspace.id);
+    expect(listed).toMatchObject({ currency: 'USD', ratesVisibleTo: 'members' });
+    expect((await t.patch(ws(workspace.id), { name: 'Renamed' }, owner.token)).body).toMatchObject({
+      name: 'Renamed',
+      currency: 'USD',
+      ratesVisibleTo: 'members',
+    });
+  });
+
+  it('is 403 for a member, 404 for a non-member, 403 for a read-only token', async () => {
+    const { owner, plain, outsider, workspace } = await team();
+    expectProblem(await t.patch(ws(workspace.id), { currency: 'USD' }, plain.token), 403);
+    expectProblem(await t.patch(ws(workspace.id), { ratesVisibleTo: 'members' }, plain.token), 403);
+    expectProblem(await t.patch(ws(workspace.id), { currency: 'USD' }, outsider.token), 404);
+    expectProblem(await t.patch(ws(workspace.id), { currency: 'USD' }, await readOnlyToken(t, owner)), 403);
+    expect((await t.get(ws(workspace.id), owner.token)).body).toMatchObject({ currency: 'EUR', ratesVisibleTo: 'admins' });
+  });
+
+  it.each([
+    [{ currency: 'usd' }, '/currency', 'lower case'],
+    [{ currency: 'XYZ' }, '/currency', 'not an ISO 4217 code'],
+    [{ currency: 'EURO' }, '/currency', 'four letters'],
+    [{ currency: '' }, '/currency', 'empty'],
+    [{ currency: null }, '/currency', 'null'],
+    [{ ratesVisibleTo: 'everyone' }, '/ratesVisibleTo', 'unknown value'],
+    [{ ratesVisibleTo: null }, '/ratesVisibleTo', 'null'],
+  ])('400 for %j (%s: %s)', async (body, path, _label) => {
+    const { owner, workspace } = await team();
+    const problem = expectProblem(await t.patch(ws(workspace.id), body, owner.token), 400);
+    expect(problem.errors?.map((e) => e.path)).toContain(path);
+    expect((await t.get(ws(workspace.id), owner.token)).body).toMatchObject({ currency: 'EUR', ratesVisibleTo: 'admins' });
+  });
+
+  it('changes nothing when one field of the patch is refused', async () => {
+    const { owner, workspace } = await team();
+    expectProblem(await t.patch(ws(workspace.id), { name: 'New', currency: 'XYZ' }, owner.token), 400);
+    expect((await t.get(ws(workspace.id), owner.token)).body.name).toBe(workspace.name);
   });
 });
 

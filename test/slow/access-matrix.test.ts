@@ -62,6 +62,7 @@ interface World {
   w1: { id: string };
   w2: { id: string };
   project: { id: string };
+  client: { id: string };
   templateId: string;
   disabledTemplateId: string;
   entryId: string;
@@ -181,6 +182,7 @@ async function buildWorld(): Promise<World> {
   await addMember(t, w2.id, multiWsAdmin!, 'admin', wsOwner!.token);
   const project = await newProject(t, w1.id, wsOwner!.token, 'P');
   await addProjectMember(t, project.id, spare!.id, wsOwner!.token);
+  const client = check('client', await t.post(`/api/v1/workspaces/${w1.id}/clients`, { name: 'Client' }, wsOwner!.token), 201).body;
   const templateId = await newTemplate(t);
   const disabledTemplateId = await newTemplate(t, 'x', { enabled: false });
   const entry = check(
@@ -228,6 +230,7 @@ async function buildWorld(): Promise<World> {
     w1,
     w2,
     project,
+    client,
     templateId,
     disabledTemplateId,
     entryId: entry.body.id,
@@ -434,6 +437,44 @@ const ROWS: Row[] = [
     route: '/api/v1/workspaces/:id/projects',
     request: async (c) => ({ url: api(`/workspaces/${c.w.w1.id}/projects`) }),
     expected: [401, 200, 403, 200, 200, 200, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/projects/:id',
+    request: async (c) => ({ url: api(`/projects/${c.w.project.id}`), body: { billableByDefault: false } }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/clients',
+    request: async (c) => ({ url: api(`/workspaces/${c.w.w1.id}/clients`), body: { name: `C${++fresh}` } }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 201, 201, 201, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/clients',
+    request: async (c) => ({ url: api(`/workspaces/${c.w.w1.id}/clients`) }),
+    expected: [401, 200, 403, 200, 200, 200, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/clients/:id',
+    request: async (c) => ({ url: api(`/clients/${c.w.client.id}`), body: { archived: false } }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/clients/:id',
+    variant: 'a fresh client',
+    request: async (c) => {
+      const client = check(
+        'client',
+        await t.post(api(`/workspaces/${c.w.w1.id}/clients`), { name: `D${++fresh}` }, c.w.wsOwner.token),
+        201,
+      );
+      return { url: api(`/clients/${client.body.id}`) };
+    },
+    expected: [401, 403, 403, 403, 403, 403, 404, 204, 204, 204, 404, 401],
   },
   {
     method: 'PUT',

@@ -40,6 +40,7 @@ beforeAll(async () => {
   for (const decoy of decoys) await addMember(t, ws.id, decoy, 'member', owner.token);
   const project = await newProject(t, ws.id, owner.token);
   await addProjectMember(t, project.id, recipient.id, owner.token);
+  const client = await t.post(`/api/v1/workspaces/${ws.id}/clients`, { name: 'Client' }, owner.token);
   const entry = await t.post(
     '/api/v1/time-entries',
     { workspaceId: ws.id, projectId: project.id, start: '2026-11-02T09:00:00.000Z', minutes: 60, description: 'Work', tags: ['a'] },
@@ -61,6 +62,7 @@ beforeAll(async () => {
       ...decoys.map((d) => d.id),
       ws.id,
       project.id,
+      client.body.id,
       entry.body.id,
       templateId,
       report.id,

@@ -39,6 +39,7 @@ beforeAll(async () => {
   await addMember(t, ws.id, recipient, 'member', owner.token);
   const project = await newProject(t, ws.id, owner.token);
   await addProjectMember(t, project.id, recipient.id, owner.token);
+  const client = await t.post(`/api/v1/workspaces/${ws.id}/clients`, { name: 'Client' }, owner.token);
   const entry = await t.post(
     '/api/v1/time-entries',
     { workspaceId: ws.id, projectId: project.id, start: '2026-11-02T09:00:00.000Z', minutes: 60, description: 'Work' },
@@ -57,6 +58,7 @@ beforeAll(async () => {
     workspaceId: ws.id,
     projects: project.id,
     projectId: project.id,
+    clients: client.body.id,
     'time-entries': entry.body.id,
     templates: templateId,
     templateId,

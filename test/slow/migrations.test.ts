@@ -200,3 +200,46 @@ describe('0006_version_history', () => {
     }
   });
 });
+
+describe('0011_billing_clients', () => {
+  it('makes existing entries non-billable, existing projects clientless, existing workspaces EUR with rates for admins', async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(11);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(sql`insert into users (id, name, email) values ('u1', 'Owner', 'owner@example.com')`);
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w1', 'W')`);
+      await database.db.execute(sql`insert into projects (id, workspace_id, name) values ('p1', 'w1', 'P')`);
+      await database.db.execute(
+        sql`insert into time_entries (id, workspace_id, project_id, user_id, start, minutes) values
+          ('e1', 'w1', 'p1', 'u1', '2026-11-02T09:00:00Z', 30), ('e2', 'w1', null, 'u1', '2026-11-02T10:00:00Z', 15)`,
+      );
+
+      await database.migrate();
+      const entries = rowsOf<{ id: string; billable: boolean }>(
+        await database.db.execute(sql`select id, billable from time_entries order by id`),
+      );
+      expect(entries).toEqual([
+        { id: 'e1', billable: false },
+        { id: 'e2', billable: false },
+      ]);
+      const projects = rowsOf(await database.db.execute(sql`select client_id, billable_by_default from projects`));
+      expect(projects).toEqual([{ client_id: null, billable_by_default: false }]);
+      const workspaces = rowsOf(await database.db.execute(sql`select currency, rates_visible_to from workspaces`));
+      expect(workspaces).toEqual([{ currency: 'EUR', rates_visible_to: 'admins' }]);
+
+      // A client of another workspace is refused; deleting a client keeps its project, without a client.
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w2', 'Other')`);
+      await database.db.execute(sql`insert into clients (id, workspace_id, name) values ('c1', 'w1', 'Acme'), ('c2', 'w2', 'Acme')`);
+      await expect(database.db.execute(sql`update projects set client_id = 'c2' where id = 'p1'`)).rejects.toThrow();
+      await database.db.execute(sql`update projects set client_id = 'c1' where id = 'p1'`);
+      await expect(database.db.execute(sql`insert into clients (id, workspace_id, name) values ('c3', 'w1', 'ACME')`)).rejects.toThrow();
+      await database.db.execute(sql`delete from clients where id = 'c1'`);
+      const after = rowsOf(await database.db.execute(sql`select id, workspace_id, client_id from projects`));
+      expect(after).toEqual([{ id: 'p1', workspace_id: 'w1', client_id: null }]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
+    }
+  });
+});

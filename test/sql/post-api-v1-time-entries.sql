@@ -20,13 +20,15 @@ select count(pg_advisory_xact_lock(k)) from (
       order by k
     ) s;
 
-insert into "time_entries" ("id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "created_at", "updated_at") select $1::text, $2::text, $3::text, $4::text,
+insert into "time_entries" ("id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "billable", "created_at", "updated_at") select $1::text, $2::text, $3::text, $4::text,
           $5::timestamptz, $6::int, $7::text, $8::text[],
-          $9::timestamptz, $10::timestamptz
-        where (($11 in (select wm.workspace_id from "workspace_members" wm where wm.user_id = $12)) and ($13 = $14 or ($15 in (select wa.workspace_id from "workspace_members" wa
-    where wa.user_id = $16 and wa.role in ('owner', 'admin')))) and ($17 in (select wm.workspace_id from "workspace_members" wm where wm.user_id = $18)) and (($19)::text is null
-      or exists (select 1 from "projects" pr where pr.id = $20 and pr.workspace_id = $21)) and (($22)::text is null or (($23 in (select wa.workspace_id from "workspace_members" wa
-    where wa.user_id = $24 and wa.role in ('owner', 'admin'))) or ($25 in (select pm.project_id from "project_members" pm where pm.user_id = $26))))) returning "id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "created_at", "updated_at";
+          coalesce($9::boolean, (select pb.billable_by_default from "projects" pb
+    where pb.id = $10::text and pb.workspace_id = $11::text), false),
+          $12::timestamptz, $13::timestamptz
+        where (($14 in (select wm.workspace_id from "workspace_members" wm where wm.user_id = $15)) and ($16 = $17 or ($18 in (select wa.workspace_id from "workspace_members" wa
+    where wa.user_id = $19 and wa.role in ('owner', 'admin')))) and ($20 in (select wm.workspace_id from "workspace_members" wm where wm.user_id = $21)) and (($22)::text is null
+      or exists (select 1 from "projects" pr where pr.id = $23 and pr.workspace_id = $24)) and (($25)::text is null or (($26 in (select wa.workspace_id from "workspace_members" wa
+    where wa.user_id = $27 and wa.role in ('owner', 'admin'))) or ($28 in (select pm.project_id from "project_members" pm where pm.user_id = $29))))) returning "id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "billable", "created_at", "updated_at";
 
 select q.user_id as "userId", q.workspace_id as "workspaceId"
     from (select distinct * from jsonb_to_recordset($1::jsonb) as q(user_id text, workspace_id text)) q

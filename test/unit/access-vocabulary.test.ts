@@ -37,6 +37,7 @@ const RULES: Record<Rule, SqlHalf> = {
   requireMemberRemover: ['isWorkspaceAdmin'],
   refuseLastOwner: { none: 'an invariant of the workspace, counted by the service, not a right of the caller' },
   projectAccess: ['isWorkspaceMember'],
+  clientAccess: ['isWorkspaceMember'],
   // Time entries.
   requireProjectForEntry: ['mayAssignProject'],
   explainEntryRefusal: ['mayLogEntry'],

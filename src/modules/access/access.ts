@@ -21,6 +21,7 @@ import {
   type ReportStanding,
   type Role,
 } from '../../repositories/access.repository.js';
+import { findClient, type ClientRow } from '../../repositories/clients.repository.js';
 import type { ContentState } from '../../repositories/discussion.repository.js';
 import { findDeliveryForRecipient, type DeliveryRow } from '../../repositories/inbox.repository.js';
 import { findProject, type ProjectRow } from '../../repositories/projects.repository.js';
@@ -159,6 +160,13 @@ export async function projectAccess(db: Db, actor: Actor, projectId: string): Pr
   const project = await findProject(db, projectId);
   if (!project) throw notFound();
   return { project, access: await workspaceAccess(db, actor, project.workspaceId) };
+}
+
+/** A client is behind its workspace's gate, as a project is: 404 for anyone who may not see the workspace. */
+export async function clientAccess(db: Db, actor: Actor, clientId: string): Promise<{ client: ClientRow; access: WorkspaceAccess }> {
+  const client = await findClient(db, clientId);
+  if (!client) throw notFound();
+  return { client, access: await workspaceAccess(db, actor, client.workspaceId) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,14 @@ import { IdParams, NoContent } from '../../http/schemas.js';
 import { actorOf } from '../auth/auth.js';
 import { NOT_MEMBER } from '../workspaces/workspaces.schemas.js';
 import * as service from './projects.service.js';
-import { CreateProjectBody, ProjectListItemSchema, ProjectMemberParams, ProjectMemberSchema, ProjectSchema } from './projects.schemas.js';
+import {
+  CreateProjectBody,
+  PatchProjectBody,
+  ProjectListItemSchema,
+  ProjectMemberParams,
+  ProjectMemberSchema,
+  ProjectSchema,
+} from './projects.schemas.js';
 
 const tags = ['projects'];
 
@@ -18,7 +25,7 @@ export const projectRoutes: FeatureRoutes = (app, { ctx }, done) => {
       tags,
       operationId: 'createProject',
       summary: 'Create a project',
-      description: `Workspace admins (403 for members). ${NOT_MEMBER}`,
+      description: `Workspace admins (403 for members). A clientId that is not a client of this workspace is 400. ${NOT_MEMBER}`,
       params: IdParams,
       body: CreateProjectBody,
       response: { 201: ProjectSchema },
@@ -38,6 +45,22 @@ export const projectRoutes: FeatureRoutes = (app, { ctx }, done) => {
       params: IdParams,
       response: { 200: Type.Array(ProjectListItemSchema) },
       handler: async (request) => service.listProjects(ctx, actorOf(request), request.params.id),
+    }),
+  );
+  app.route(
+    route({
+      method: 'PATCH',
+      url: '/projects/:id',
+      scope: 'write',
+      tags,
+      operationId: 'updateProject',
+      summary: 'Change a project',
+      description:
+        "Its name, client (null for none) or billableByDefault; a new default applies to entries logged from then on, never to existing ones. Workspace admins (403 for members); a clientId that is not a client of the project's workspace is 400. A project in a workspace the caller is not a member of answers 404.",
+      params: IdParams,
+      body: PatchProjectBody,
+      response: { 200: ProjectSchema },
+      handler: async (request) => service.patchProject(ctx, actorOf(request), request.params.id, request.body),
     }),
   );
   app.route(

@@ -6,6 +6,8 @@ export const ProjectSchema = Type.Object(
     id: Id,
     workspaceId: Id,
     name: Type.String(),
+    clientId: Type.Union([Id, Type.Null()], { description: 'A client of the same workspace, or null.' }),
+    billableByDefault: Type.Boolean({ description: 'The `billable` of a new entry on the project when its request leaves it out.' }),
     createdAt: Instant,
   },
   { $id: 'Project' },
@@ -21,8 +23,23 @@ export const ProjectListItemSchema = Type.Object(
 );
 export type ProjectListItem = Static<typeof ProjectListItemSchema>;
 
-export const CreateProjectBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const ClientId = Type.Union([Id, Type.Null()], { description: 'A client of the same workspace (else 400), or null for none.' });
+const BillableByDefault = Type.Boolean({
+  description: 'Whether new entries on the project are billable when their request leaves `billable` out; existing entries never change.',
+});
+
+export const CreateProjectBody = Type.Object(
+  { name: Name, clientId: Type.Optional(ClientId), billableByDefault: Type.Optional(BillableByDefault) },
+  { additionalProperties: false },
+);
 export type CreateProjectInput = Static<typeof CreateProjectBody>;
+
+export const PatchProjectBody = Type.Object(
+  { name: Type.Optional(Name), clientId: Type.Optional(ClientId), billableByDefault: Type.Optional(BillableByDefault) },
+  { additionalProperties: false },
+);
+export type PatchProjectInput = Static<typeof PatchProjectBody>;
 
 export const ProjectMemberSchema = Type.Object({ userId: Id, name: Type.String() }, { $id: 'ProjectMember' });
 export type ProjectMember = Static<typeof ProjectMemberSchema>;

@@ -1,15 +1,22 @@
 /** Projects and project memberships (docs/api.md "Workspaces and projects"). */
-import { pgErrorCode } from '../../db/errors.js';
+import { pgConstraint, pgErrorCode } from '../../db/errors.js';
 import type { Actor, AppContext } from '../../context.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { workspaceRole } from '../../repositories/access.repository.js';
 import { projectAccess, requireWorkspaceAdmin, workspaceAccess } from '../access/access.js';
 import * as repo from '../../repositories/projects.repository.js';
-import type { CreateProjectInput, Project, ProjectListItem, ProjectMember } from './projects.schemas.js';
+import type { CreateProjectInput, PatchProjectInput, Project, ProjectListItem, ProjectMember } from './projects.schemas.js';
 
 function toProject(row: repo.ProjectRow): Project {
-  return { id: row.id, workspaceId: row.workspaceId, name: row.name, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    clientId: row.clientId,
+    billableByDefault: row.billableByDefault,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 function toProjectListItem(row: repo.ProjectListRow): ProjectListItem {
@@ -20,10 +27,52 @@ function toProjectMember(row: repo.ProjectMemberRow): ProjectMember {
   return { userId: row.userId, name: row.name };
 }
 
+/**
+ * A project's client must be one of the project's workspace. The foreign key on (client, workspace)
+ * checks it in the write itself, so a client deleted or of another workspace is a 400 naming
+ * `/clientId` whatever happens in between; an unknown client reads the same as a foreign one.
+ */
+async function guardClient<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (pgErrorCode(error) === '23503' && pgConstraint(error) === repo.PROJECT_CLIENT_KEY) {
+      throw badRequest('The request is not valid.', [{ path: '/clientId', message: 'is not a client of this workspace' }]);
+    }
+    throw error;
+  }
+}
+
 export async function createProject(ctx: AppContext, actor: Actor, workspaceId: string, input: CreateProjectInput): Promise<Project> {
   requireWorkspaceAdmin(await workspaceAccess(ctx.db, actor, workspaceId));
-  // A workspace deleted meanwhile fails the foreign key: the error handler answers 404.
-  return toProject(await repo.insertProject(ctx.db, { id: newId(), workspaceId, name: input.name, createdAt: ctx.clock.now() }));
+  const row = {
+    id: newId(),
+    workspaceId,
+    name: input.name,
+    clientId: input.clientId ?? null,
+    billableByDefault: input.billableByDefault ?? false,
+    createdAt: ctx.clock.now(),
+  };
+  // A workspace deleted meanwhile fails its own foreign key: the error handler answers 404.
+  return toProject(await guardClient(() => repo.insertProject(ctx.db, row)));
+}
+
+/**
+ * Changes a project's name, client or default billability. A new default applies to entries
+ * logged from now on; existing entries keep their `billable`.
+ */
+export async function patchProject(ctx: AppContext, actor: Actor, projectId: string, input: PatchProjectInput): Promise<Project> {
+  const { project, access } = await projectAccess(ctx.db, actor, projectId);
+  requireWorkspaceAdmin(access);
+  const patch = {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.clientId === undefined ? {} : { clientId: input.clientId }),
+    ...(input.billableByDefault === undefined ? {} : { billableByDefault: input.billableByDefault }),
+  };
+  if (Object.keys(patch).length === 0) return toProject(project);
+  const row = await guardClient(() => repo.updateProject(ctx.db, projectId, patch));
+  if (!row) throw notFound();
+  return toProject(row);
 }
 
 export async function listProjects(ctx: AppContext, actor: Actor, workspaceId: string): Promise<ProjectListItem[]> {

@@ -15,6 +15,7 @@ export const TimeEntrySchema = Type.Object(
     minutes: Type.Integer(),
     description: Type.String(),
     tags: Type.Array(Type.String()),
+    billable: Type.Boolean(),
     createdAt: Instant,
     updatedAt: Instant,
   },
@@ -42,6 +43,9 @@ export const CreateTimeEntryBody = Type.Object(
     minutes: Minutes,
     description: Type.Optional(Description),
     tags: Type.Optional(Tags),
+    billable: Type.Optional(
+      Type.Boolean({ description: "Default: the project's billableByDefault, as it is when the entry is stored (false when unassigned)." }),
+    ),
     userId: Type.Optional(id('Whose time this is (default: the caller); another member only for workspace admins/owners.')),
   },
   { $id: 'CreateTimeEntryBody', additionalProperties: false },
@@ -81,6 +85,7 @@ export const PatchTimeEntryBody = Type.Object(
     minutes: Type.Optional(Minutes),
     description: Type.Optional(Description),
     tags: Type.Optional(Tags),
+    billable: Type.Optional(Type.Boolean({ description: 'Left out: unchanged, even when the patch moves the entry to another project.' })),
   },
   { $id: 'PatchTimeEntryBody', additionalProperties: false },
 );

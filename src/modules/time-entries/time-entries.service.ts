@@ -29,6 +29,7 @@ function toTimeEntry(
     minutes: row.minutes,
     description: row.description,
     tags: row.tags,
+    billable: row.billable,
     createdAt: stamps.createdAt,
     updatedAt: stamps.updatedAt,
   };
@@ -89,6 +90,7 @@ function newEntry(actor: Actor, input: CreateTimeEntryInput, start: Date, create
     minutes: input.minutes,
     description: input.description ?? '',
     tags: input.tags ?? [],
+    billable: input.billable ?? null,
     createdAt,
   };
 }
@@ -166,13 +168,16 @@ export async function createEntries(ctx: AppContext, actor: Actor, input: Create
       ctx,
       entries,
       (tx) => repo.insertEntriesIfAllowed(tx, entries, actor.user.id, createdAt),
-      (n) => n > 0,
+      (billable) => billable.size > 0,
     );
-    // The statement stores exactly what it was given, so the answer is built from the batch itself.
-    if (inserted === entries.length) {
+    // The statement stores what it was given and decides only `billable`, which it returns: the
+    // answer is built from the batch itself and those.
+    if (inserted.size === entries.length) {
       const stamp = createdAt.toISOString();
       const stamps = { createdAt: stamp, updatedAt: stamp };
-      return { entries: entries.map((entry) => toTimeEntry({ ...entry, updatedAt: createdAt }, stamps)) };
+      return {
+        entries: entries.map((entry) => toTimeEntry({ ...entry, billable: inserted.get(entry.id) ?? false, updatedAt: createdAt }, stamps)),
+      };
     }
     const refusals = await explainBatchRefusals(ctx.db, actor, entries);
     if (refusals.length > 0) throw badRequest('Some entries were refused; none was stored.', refusals);
@@ -226,6 +231,7 @@ export async function patchEntry(ctx: AppContext, actor: Actor, id: string, inpu
       ...(input.minutes === undefined ? {} : { minutes: input.minutes }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...(input.tags === undefined ? {} : { tags: input.tags }),
+      ...(input.billable === undefined ? {} : { billable: input.billable }),
     };
     if (Object.keys(patch).length === 0) return toTimeEntry(entry);
     const row = await repo.updateEntry(tx, id, { ...patch, updatedAt: ctx.clock.now() });

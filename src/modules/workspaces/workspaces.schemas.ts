@@ -5,6 +5,16 @@ export const RoleSchema = Type.Enum(['owner', 'admin', 'member'], { $id: 'Worksp
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 
+export const RatesVisibleToSchema = Type.Enum(['admins', 'members'], {
+  $id: 'RatesVisibleTo',
+  description: 'Who may see rates and amounts in the workspace: its admins and owners, or every member.',
+});
+
+const Currency = Type.String({
+  pattern: '^[A-Z]{3}$',
+  description: 'ISO 4217 code of every amount in the workspace, e.g. EUR, USD, JPY.',
+});
+
 export const WorkspaceSchema = Type.Object(
   {
     id: Id,
@@ -12,6 +22,8 @@ export const WorkspaceSchema = Type.Object(
     role: Type.Enum(['owner', 'admin', 'member'], {
       description: 'The caller\'s role; an instance admin who is not a member sees "owner", the role they act with.',
     }),
+    currency: Type.String({ description: 'ISO 4217 code of every amount in the workspace (default EUR).' }),
+    ratesVisibleTo: RatesVisibleToSchema,
     createdAt: Instant,
   },
   { $id: 'Workspace' },
@@ -21,7 +33,10 @@ export type Workspace = Static<typeof WorkspaceSchema>;
 export const CreateWorkspaceBody = Type.Object({ name: Name }, { additionalProperties: false });
 export type CreateWorkspaceInput = Static<typeof CreateWorkspaceBody>;
 
-export const PatchWorkspaceBody = Type.Object({ name: Type.Optional(Name) }, { additionalProperties: false });
+export const PatchWorkspaceBody = Type.Object(
+  { name: Type.Optional(Name), currency: Type.Optional(Currency), ratesVisibleTo: Type.Optional(RatesVisibleToSchema) },
+  { additionalProperties: false },
+);
 export type PatchWorkspaceInput = Static<typeof PatchWorkspaceBody>;
 
 export const MemberSchema = Type.Object(
@@ -42,7 +57,7 @@ export type PutMemberInput = Static<typeof PutMemberBody>;
 export const MemberParams = Type.Object({ id: Id, userId: Id });
 
 /** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
-export const WORKSPACE_SCHEMAS: readonly TSchema[] = [WorkspaceSchema, RoleSchema, MemberSchema];
+export const WORKSPACE_SCHEMAS: readonly TSchema[] = [WorkspaceSchema, RoleSchema, RatesVisibleToSchema, MemberSchema];
 
 /** How a workspace route answers someone outside the workspace, as route descriptions say it. */
 export const NOT_MEMBER = 'A workspace the caller is not a member of answers 404, as if it did not exist.';

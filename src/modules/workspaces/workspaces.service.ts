@@ -1,6 +1,7 @@
 /** Workspaces and their memberships (docs/api.md "Workspaces and projects"). */
 import type { Actor, AppContext } from '../../context.js';
-import { notFound } from '../../lib/errors.js';
+import { isCurrencyCode } from '../../lib/currency.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { workspaceRole, type Role } from '../../repositories/access.repository.js';
 import {
@@ -16,7 +17,14 @@ import * as repo from '../../repositories/workspaces.repository.js';
 import type { CreateWorkspaceInput, Member, PatchWorkspaceInput, PutMemberInput, Workspace } from './workspaces.schemas.js';
 
 function toWorkspace(row: repo.WorkspaceRow, role: Role): Workspace {
-  return { id: row.id, name: row.name, role, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    role,
+    currency: row.currency,
+    ratesVisibleTo: row.ratesVisibleTo,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 function toMember(row: repo.MemberRow): Member {
@@ -48,10 +56,22 @@ export async function getWorkspace(ctx: AppContext, actor: Actor, id: string): P
   return toWorkspace(row, shownRole(access));
 }
 
+/**
+ * Renames the workspace, or changes its currency or who sees its rates. The currency is a code of
+ * the runtime's ISO 4217 list (lib/currency.ts); the schema has already checked its shape.
+ */
 export async function patchWorkspace(ctx: AppContext, actor: Actor, id: string, input: PatchWorkspaceInput): Promise<Workspace> {
   const access = await workspaceAccess(ctx.db, actor, id);
   requireWorkspaceAdmin(access);
-  const row = input.name === undefined ? await repo.findWorkspace(ctx.db, id) : await repo.renameWorkspace(ctx.db, id, input.name);
+  if (input.currency !== undefined && !isCurrencyCode(input.currency)) {
+    throw badRequest('The request is not valid.', [{ path: '/currency', message: 'is not an ISO 4217 currency code' }]);
+  }
+  const patch = {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.currency === undefined ? {} : { currency: input.currency }),
+    ...(input.ratesVisibleTo === undefined ? {} : { ratesVisibleTo: input.ratesVisibleTo }),
+  };
+  const row = Object.keys(patch).length === 0 ? await repo.findWorkspace(ctx.db, id) : await repo.updateWorkspace(ctx.db, id, patch);
   if (!row) throw notFound();
   return toWorkspace(row, shownRole(access));
 }
