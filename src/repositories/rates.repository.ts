@@ -23,7 +23,11 @@ export function levelOf(keys: RateLevel): RateRow['level'] {
  * The workspace's currency and whether `userId` may manage its rates (predicates.ts
  * `mayManageRates`), in one statement; undefined when the workspace does not exist.
  */
-export async function rateStanding(db: Db, workspaceId: string, userId: string): Promise<{ currency: string; manages: boolean } | undefined> {
+export async function rateStanding(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+): Promise<{ currency: string; manages: boolean } | undefined> {
   const [row] = await db
     .select({ currency: workspaces.currency, manages: sql<boolean>`${mayManageRates(workspaces.id, userId)}` })
     .from(workspaces)

@@ -162,9 +162,7 @@ describe('PUT on a rate', () => {
   it('takes 0 and the highest amount', async () => {
     const x = await team();
     expect((await t.put(LEVELS.workspace(x), { hourly: eur(0), effectiveFrom: '2026-01-01' }, x.owner.token)).status).toBe(200);
-    expect((await t.put(LEVELS.workspace(x), { hourly: eur(100_000_000), effectiveFrom: '2026-01-02' }, x.owner.token)).status).toBe(
-      200,
-    );
+    expect((await t.put(LEVELS.workspace(x), { hourly: eur(100_000_000), effectiveFrom: '2026-01-02' }, x.owner.token)).status).toBe(200);
   });
 
   it('needs the write scope', async () => {

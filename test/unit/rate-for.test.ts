@@ -35,7 +35,12 @@ describe('rateFor', () => {
   });
 
   it('takes the most specific level that has a rate in force', () => {
-    const rates = [workspace('2026-01-01', 100), workspaceMember('2026-01-01', 200), project('2026-01-01', 300), projectMember('2026-01-01', 400)];
+    const rates = [
+      workspace('2026-01-01', 100),
+      workspaceMember('2026-01-01', 200),
+      project('2026-01-01', 300),
+      projectMember('2026-01-01', 400),
+    ];
     const at = '2026-03-01T10:00:00Z';
     expect(rateFor(entry(at), rates)).toEqual(eur(400));
     expect(rateFor(entry(at), rates.slice(0, 3))).toEqual(eur(300));

@@ -17,7 +17,9 @@ export type Money = Static<typeof MoneySchema>;
 export const RateSchema = Type.Object(
   {
     hourly: Type.Union([MoneySchema, Type.Null()], { description: 'null: the level ends from effectiveFrom.' }),
-    effectiveFrom: Type.String({ description: "YYYY-MM-DD: the rate applies to entries that start at or after 00:00 of this date in their user's time zone." }),
+    effectiveFrom: Type.String({
+      description: "YYYY-MM-DD: the rate applies to entries that start at or after 00:00 of this date in their user's time zone.",
+    }),
     createdAt: Instant,
   },
   { $id: 'Rate' },

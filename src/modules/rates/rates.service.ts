@@ -72,9 +72,7 @@ export async function listRates(ctx: AppContext, { level }: Target): Promise<Rat
  */
 export async function putRate(ctx: AppContext, actor: Actor, { level, currency }: Target, input: PutRateInput): Promise<Rate> {
   if (input.hourly && input.hourly.currency !== currency) {
-    throw badRequest('The request is not valid.', [
-      { path: '/hourly/currency', message: `must be the workspace's currency, ${currency}` },
-    ]);
+    throw badRequest('The request is not valid.', [{ path: '/hourly/currency', message: `must be the workspace's currency, ${currency}` }]);
   }
   const now = ctx.clock.now();
   const effectiveFrom = input.effectiveFrom ?? resolvePreset('today', actor.user.timezone, now).from;
