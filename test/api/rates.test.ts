@@ -151,6 +151,8 @@ describe('PUT on a rate', () => {
     [{ hourly: eur(1), effectiveFrom: '2026-3-1' }, '/effectiveFrom', 'not YYYY-MM-DD'],
     [{ hourly: eur(1), effectiveFrom: '2026-03-01T00:00:00Z' }, '/effectiveFrom', 'a date-time'],
     [{ hourly: eur(1), effectiveFrom: null }, '/effectiveFrom', 'null date'],
+    [{ hourly: eur(1), effectiveFrom: '0999-12-31' }, '/effectiveFrom', 'before the year 1000'],
+    [{ hourly: eur(1), effectiveFrom: '0000-01-01' }, '/effectiveFrom', 'the year 0'],
     [{ hourly: eur(1), level: 'project' }, '/level', 'unknown property'],
   ])('400 for %j (%s: %s)', async (body, path, _label) => {
     const x = await team();
@@ -159,8 +161,11 @@ describe('PUT on a rate', () => {
     expect((await t.get(LEVELS.workspace(x), x.owner.token)).body).toEqual([]);
   });
 
-  it('takes 0 and the highest amount', async () => {
+  it('takes 0 and the highest amount, and the first and last dates', async () => {
     const x = await team();
+    for (const effectiveFrom of ['1000-01-01', '9999-12-31']) {
+      expect((await t.put(LEVELS.project(x), { hourly: eur(1), effectiveFrom }, x.owner.token)).status).toBe(200);
+    }
     expect((await t.put(LEVELS.workspace(x), { hourly: eur(0), effectiveFrom: '2026-01-01' }, x.owner.token)).status).toBe(200);
     expect((await t.put(LEVELS.workspace(x), { hourly: eur(100_000_000), effectiveFrom: '2026-01-02' }, x.owner.token)).status).toBe(200);
   });

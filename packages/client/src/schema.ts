@@ -5067,7 +5067,7 @@ export interface operations {
                     hourly: components["schemas"]["Money"] | null;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD; by default today in the caller's time zone.
+                     * @description YYYY-MM-DD, in years 1000 to 9999; by default today in the caller's time zone.
                      */
                     effectiveFrom?: string;
                 };
@@ -5271,7 +5271,7 @@ export interface operations {
                     hourly: components["schemas"]["Money"] | null;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD; by default today in the caller's time zone.
+                     * @description YYYY-MM-DD, in years 1000 to 9999; by default today in the caller's time zone.
                      */
                     effectiveFrom?: string;
                 };
@@ -5479,7 +5479,7 @@ export interface operations {
                     hourly: components["schemas"]["Money"] | null;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD; by default today in the caller's time zone.
+                     * @description YYYY-MM-DD, in years 1000 to 9999; by default today in the caller's time zone.
                      */
                     effectiveFrom?: string;
                 };
@@ -5683,7 +5683,7 @@ export interface operations {
                     hourly: components["schemas"]["Money"] | null;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD; by default today in the caller's time zone.
+                     * @description YYYY-MM-DD, in years 1000 to 9999; by default today in the caller's time zone.
                      */
                     effectiveFrom?: string;
                 };

@@ -31,7 +31,12 @@ export const PutRateBody = Type.Object(
     hourly: Type.Union([MoneySchema, Type.Null()], {
       description: "The hourly rate, in the workspace's currency; null ends the level from effectiveFrom.",
     }),
-    effectiveFrom: Type.Optional({ ...CalendarDate, description: "YYYY-MM-DD; by default today in the caller's time zone." }),
+    effectiveFrom: Type.Optional({
+      ...CalendarDate,
+      // Years 1000 to 9999, as a time entry's start.
+      pattern: '^[1-9]\\d{3}-\\d{2}-\\d{2}$',
+      description: "YYYY-MM-DD, in years 1000 to 9999; by default today in the caller's time zone.",
+    }),
   },
   { additionalProperties: false },
 );
