@@ -50,6 +50,8 @@ import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
 import { WORKSPACE_SCHEMAS } from './modules/workspaces/workspaces.schemas.js';
 import { clientRoutes } from './modules/clients/clients.routes.js';
 import { CLIENT_SCHEMAS } from './modules/clients/clients.schemas.js';
+import { rateRoutes } from './modules/rates/rates.routes.js';
+import { RATE_SCHEMAS } from './modules/rates/rates.schemas.js';
 import { projectRoutes } from './modules/projects/projects.routes.js';
 import { PROJECT_SCHEMAS } from './modules/projects/projects.schemas.js';
 import { timeEntryRoutes } from './modules/time-entries/time-entries.routes.js';
@@ -82,6 +84,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: authRoutes, schemas: AUTH_SCHEMAS },
   { prefix: '/api/v1', routes: workspaceRoutes, schemas: WORKSPACE_SCHEMAS },
   { prefix: '/api/v1', routes: clientRoutes, schemas: CLIENT_SCHEMAS },
+  { prefix: '/api/v1', routes: rateRoutes, schemas: RATE_SCHEMAS },
   { prefix: '/api/v1', routes: projectRoutes, schemas: PROJECT_SCHEMAS },
   { prefix: '/api/v1', routes: timeEntryRoutes, schemas: TIME_ENTRY_SCHEMAS },
   { prefix: '/api/v1', routes: templateRoutes, schemas: TEMPLATE_SCHEMAS },

@@ -227,6 +227,51 @@ export const projects = pgTable(
   ],
 );
 
+/**
+ * Hourly rates at four levels (docs/api.md "Rates"): a row with a project and a user is a project
+ * member rate, with a project alone a project rate, with a user alone a workspace member rate, with
+ * neither a workspace rate. A row applies from its date until the next row of its level; a row
+ * with `minor` null ends its level from that date. One row per level and date: the unique key
+ * treats the null keys as equal, so concurrent writes for one date cannot make two rows.
+ */
+export const rates = pgTable(
+  'rates',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    projectId: text('project_id'),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    level: text('level', { enum: ['project_member', 'project', 'workspace_member', 'workspace'] }).notNull(),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    /** Minor units per hour; null ends the level from `effectiveFrom`. */
+    minor: integer('minor'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'rates_project_workspace_fk',
+      columns: [t.projectId, t.workspaceId],
+      foreignColumns: [projects.id, projects.workspaceId],
+    }).onDelete('cascade'),
+    unique('rates_level_date_key').on(t.workspaceId, t.projectId, t.userId, t.effectiveFrom).nullsNotDistinct(),
+    check(
+      'rates_level_keys',
+      sql`case ${t.level}
+        when 'project_member' then ${t.projectId} is not null and ${t.userId} is not null
+        when 'project' then ${t.projectId} is not null and ${t.userId} is null
+        when 'workspace_member' then ${t.projectId} is null and ${t.userId} is not null
+        when 'workspace' then ${t.projectId} is null and ${t.userId} is null
+        else false end`,
+    ),
+    check('rates_currency_code', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('rates_minor_range', sql`${t.minor} between 0 and 100000000`),
+    index('rates_user_idx').on(t.userId),
+  ],
+);
+
 export const projectMembers = pgTable(
   'project_members',
   {

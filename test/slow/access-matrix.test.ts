@@ -495,6 +495,70 @@ const ROWS: Row[] = [
     expected: [401, 200, 403, 200, 200, 200, 404, 200, 200, 200, 404, 401],
   },
 
+  // Rates: workspace admins and owners (and instance admins) only; members of the workspace get 404 as everyone else.
+  // The project member rate names the workspace admin, who may log time on every project of it.
+  //                                                                             anon  ro   wo   own  rcp  tm   out  wsa  mwa  ia   lost del
+  {
+    method: 'PUT',
+    route: '/api/v1/projects/:id/members/:userId/rates',
+    request: async (c) => ({
+      url: api(`/projects/${c.w.project.id}/members/${c.w.wsAdmin.id}/rates`),
+      body: { hourly: { currency: 'EUR', minor: 100 }, effectiveFrom: '2026-01-01' },
+    }),
+    expected: [401, 403, 404, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/projects/:id/members/:userId/rates',
+    request: async (c) => ({ url: api(`/projects/${c.w.project.id}/members/${c.w.wsAdmin.id}/rates`) }),
+    expected: [401, 404, 403, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'PUT',
+    route: '/api/v1/projects/:id/rates',
+    request: async (c) => ({
+      url: api(`/projects/${c.w.project.id}/rates`),
+      body: { hourly: { currency: 'EUR', minor: 100 }, effectiveFrom: '2026-01-01' },
+    }),
+    expected: [401, 403, 404, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/projects/:id/rates',
+    request: async (c) => ({ url: api(`/projects/${c.w.project.id}/rates`) }),
+    expected: [401, 404, 403, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'PUT',
+    route: '/api/v1/workspaces/:id/members/:userId/rates',
+    request: async (c) => ({
+      url: api(`/workspaces/${c.w.w1.id}/members/${c.w.spare.id}/rates`),
+      body: { hourly: { currency: 'EUR', minor: 100 }, effectiveFrom: '2026-01-01' },
+    }),
+    expected: [401, 403, 404, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/members/:userId/rates',
+    request: async (c) => ({ url: api(`/workspaces/${c.w.w1.id}/members/${c.w.spare.id}/rates`) }),
+    expected: [401, 404, 403, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'PUT',
+    route: '/api/v1/workspaces/:id/rates',
+    request: async (c) => ({
+      url: api(`/workspaces/${c.w.w1.id}/rates`),
+      body: { hourly: { currency: 'EUR', minor: 100 }, effectiveFrom: '2026-01-01' },
+    }),
+    expected: [401, 403, 404, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/rates',
+    request: async (c) => ({ url: api(`/workspaces/${c.w.w1.id}/rates`) }),
+    expected: [401, 404, 403, 404, 404, 404, 404, 200, 200, 200, 404, 401],
+  },
+
   // Time entries (the target entry is the owner's, unassigned, in the first workspace).
   //                                                                             anon  ro   wo   own  rcp  tm   out  wsa  mwa  ia   lost del
   {

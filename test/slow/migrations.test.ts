@@ -243,3 +243,50 @@ describe('0011_billing_clients', () => {
     }
   });
 });
+
+describe('0012_billing_rates', () => {
+  it('adds rates to an existing database: one row per level and date, keys that match the level, rows that go with their project or user', async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(12);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(sql`insert into users (id, name, email) values ('u1', 'Owner', 'owner@example.com')`);
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w1', 'W'), ('w2', 'Other')`);
+      await database.db.execute(sql`insert into projects (id, workspace_id, name) values ('p1', 'w1', 'P'), ('p2', 'w2', 'Q')`);
+
+      await database.migrate();
+      const insert = (id: string, project: string | null, user: string | null, level: string, minor: number | null = 100) =>
+        database.db.execute(
+          sql`insert into rates (id, workspace_id, project_id, user_id, level, effective_from, currency, minor)
+            values (${id}, 'w1', ${project}, ${user}, ${level}, '2026-01-01', 'EUR', ${minor})`,
+        );
+      await insert('r1', 'p1', 'u1', 'project_member');
+      await insert('r2', 'p1', null, 'project');
+      await insert('r3', null, 'u1', 'workspace_member');
+      await insert('r4', null, null, 'workspace', null);
+      // A second row for a level and date, null keys included, is refused.
+      await expect(insert('r5', null, null, 'workspace')).rejects.toThrow();
+      await expect(insert('r6', 'p1', null, 'project')).rejects.toThrow();
+      // Keys that do not match the level, a project of another workspace, a bad amount or currency.
+      await expect(insert('r7', 'p1', null, 'workspace')).rejects.toThrow();
+      await expect(insert('r8', null, 'u1', 'project_member')).rejects.toThrow();
+      await expect(insert('r9', 'p2', null, 'project')).rejects.toThrow();
+      await expect(insert('r10', null, 'u1', 'other')).rejects.toThrow();
+      await expect(insert('r11', 'p1', 'u1', 'project_member', -1)).rejects.toThrow();
+      await expect(insert('r12', 'p1', 'u1', 'project_member', 100_000_001)).rejects.toThrow();
+      await expect(
+        database.db.execute(
+          sql`insert into rates (id, workspace_id, level, effective_from, currency, minor) values ('r13', 'w1', 'workspace', '2026-02-01', 'eur', 1)`,
+        ),
+      ).rejects.toThrow();
+
+      await database.db.execute(sql`delete from projects where id = 'p1'`);
+      expect(rowsOf(await database.db.execute(sql`select id from rates order by id`))).toEqual([{ id: 'r3' }, { id: 'r4' }]);
+      await database.db.execute(sql`delete from users where id = 'u1'`);
+      expect(rowsOf(await database.db.execute(sql`select id from rates order by id`))).toEqual([{ id: 'r4' }]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
+    }
+  });
+});

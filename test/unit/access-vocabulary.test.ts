@@ -38,6 +38,8 @@ const RULES: Record<Rule, SqlHalf> = {
   refuseLastOwner: { none: 'an invariant of the workspace, counted by the service, not a right of the caller' },
   projectAccess: ['isWorkspaceMember'],
   clientAccess: ['isWorkspaceMember'],
+  // Rates.
+  rateAccess: ['mayManageRates'],
   // Time entries.
   requireProjectForEntry: ['mayAssignProject'],
   explainEntryRefusal: ['mayLogEntry'],

@@ -25,6 +25,7 @@ import { findClient, type ClientRow } from '../../repositories/clients.repositor
 import type { ContentState } from '../../repositories/discussion.repository.js';
 import { findDeliveryForRecipient, type DeliveryRow } from '../../repositories/inbox.repository.js';
 import { findProject, type ProjectRow } from '../../repositories/projects.repository.js';
+import { rateStanding } from '../../repositories/rates.repository.js';
 import type { ReportRow } from '../../repositories/reports.repository.js';
 import type { RecipientStanding } from '../../repositories/sending.repository.js';
 import type { TemplateRow } from '../../repositories/templates.repository.js';
@@ -167,6 +168,21 @@ export async function clientAccess(db: Db, actor: Actor, clientId: string): Prom
   const client = await findClient(db, clientId);
   if (!client) throw notFound();
   return { client, access: await workspaceAccess(db, actor, client.workspaceId) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rates (docs/api.md "Rates")
+
+/**
+ * Rates are managed and read by the workspace's admins and owners and by instance admins
+ * (predicates.ts `mayManageRates`); everyone else, members of the workspace included, gets the
+ * same 404 as for a workspace that does not exist, so a rate's existence stays hidden. Returns the
+ * workspace's currency, which every rate of it must use.
+ */
+export async function rateAccess(db: Db, actor: Actor, workspaceId: string): Promise<{ currency: string }> {
+  const standing = await rateStanding(db, workspaceId, actor.user.id);
+  if (!standing?.manages) throw notFound();
+  return { currency: standing.currency };
 }
 
 // ---------------------------------------------------------------------------------------------

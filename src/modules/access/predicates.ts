@@ -17,7 +17,7 @@
  * worse there (several times slower on PostgreSQL).
  */
 import { inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { projectMembers, projects, timeEntries, workspaceMembers } from '../../db/schema.js';
+import { projectMembers, projects, timeEntries, users, workspaceMembers } from '../../db/schema.js';
 
 /** A value, a column or a placeholder. */
 export type Arg = string | SQLWrapper;
@@ -164,4 +164,16 @@ export function mayReceiveReport(report: RecipientScope, userId: Arg): SQL {
   const memberOfAny = sql`exists (select 1 from ${workspaceMembers}
     where ${workspaceMembers.userId} = ${userId} and ${inArray(workspaceMembers.workspaceId, [...report.workspaceIds])})`;
   return sql`(${userId} <> ${report.ownerUserId} and ${memberOfAny}${readsEveryProject})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rates (docs/api.md "Rates")
+
+/**
+ * "May manage rates": the user is an admin/owner of the workspace, or an instance admin (who acts
+ * as an owner everywhere). Everyone else, members included, may not know a rate exists.
+ */
+export function mayManageRates(workspaceId: Arg, userId: Arg): SQL {
+  return sql`(${isWorkspaceAdmin(workspaceId, userId)}
+    or ${userId} in (select ia.id from ${users} ia where ia.instance_admin))`;
 }
