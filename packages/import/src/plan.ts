@@ -232,16 +232,16 @@ const lines = (rows: readonly Planned[]) => `lines ${rows[0]?.row.line}-${rows.a
  * Creates a client, or finds the one of that name (ignoring case) created since the plan was made
  * (the server answers 409 for a name the workspace has).
  */
-async function createClient(api: ChronicleClient, workspaceId: string, name: string): Promise<string> {
+async function createClient(api: ChronicleClient, workspaceId: string, name: string): Promise<{ id: string; created: boolean }> {
   const path = { id: workspaceId };
   try {
-    return (await unwrap(api.POST('/api/v1/workspaces/{id}/clients', { params: { path }, body: { name } }))).id;
+    return { id: (await unwrap(api.POST('/api/v1/workspaces/{id}/clients', { params: { path }, body: { name } }))).id, created: true };
   } catch (error) {
     if (!(error instanceof ChronicleError) || error.status !== 409) throw error;
     const clients = await unwrap(api.GET('/api/v1/workspaces/{id}/clients', { params: { path } }));
     const found = clients.find((c) => c.name.toLowerCase() === name.toLowerCase());
     if (!found) throw error;
-    return found.id;
+    return { id: found.id, created: false };
   }
 }
 
@@ -249,8 +249,9 @@ async function createClient(api: ChronicleClient, workspaceId: string, name: str
 export async function sendImport(api: ChronicleClient, plan: ImportPlan, options: SendOptions): Promise<number> {
   const clientIds = new Map<string, string>();
   for (const name of plan.clientsToCreate) {
-    clientIds.set(name.toLowerCase(), await createClient(api, options.workspaceId, name));
-    options.onClientCreated?.(name);
+    const client = await createClient(api, options.workspaceId, name);
+    clientIds.set(name.toLowerCase(), client.id);
+    if (client.created) options.onClientCreated?.(name);
   }
   const created = new Map<string, string>();
   for (const { name, client } of plan.toCreate) {
