@@ -68,7 +68,18 @@ interface Entry {
   minutes: number;
   description: string;
   tags: string[];
+  billable: boolean;
 }
+
+interface Project {
+  id: string;
+  name: string;
+  clientId: string | null;
+}
+
+const projectsOf = async (workspace: string) => (await t.get(`/api/v1/workspaces/${workspace}/projects`, olivia.token)).body as Project[];
+const clientsOf = async (workspace: string) =>
+  (await t.get(`/api/v1/workspaces/${workspace}/clients`, olivia.token)).body as { id: string; name: string }[];
 
 async function entries(): Promise<Entry[]> {
   const res = await t.get('/api/v1/time-entries', olivia.token, { workspaceId: ws, limit: 1000 });
@@ -90,6 +101,13 @@ describe('chronicle import toggl', () => {
     expect(res.stderr).toContain('line 10, column "Duration": cannot read "1h" as a duration (H:MM:SS)');
     expect(res.stderr).toContain('skipped line 6, column "Duration": is under 30 seconds (0 minutes)');
     expect(res.stderr).toMatch(/entries: 5\/5 \(100%\)/);
+    // The projects exist without a client: they keep it, and the file's client is a warning.
+    expect(res.stderr).toContain(
+      'warning: line 2, column "Client": project "Website relaunch" exists without a client; an import never changes a project\'s client, so "Acme, Inc." is not applied',
+    );
+    expect(res.stderr).toContain('warning: line 5, column "Client": project "Data pipeline" exists without a client');
+    expect((await projectsOf(ws)).map((p) => p.clientId)).toEqual([null, null]);
+    expect(await clientsOf(ws)).toEqual([]);
 
     const got = await entries();
     expect(got).toHaveLength(5);
@@ -105,6 +123,8 @@ describe('chronicle import toggl', () => {
     expect(got[2]).toMatchObject({ userId: ben.id, projectId: pipeline, minutes: 120, tags: ['ops'] });
     expect(got[3]).toMatchObject({ userId: ana.id, projectId: null, minutes: 45, description: 'Unassigned reading' });
     expect(got[4]).toMatchObject({ start: '2026-10-06T20:00:00.000Z', minutes: 195, tags: ['ops', 'on-call'] });
+    // Billable per row, as the file says (Yes, No, No, No, Yes).
+    expect(got.map((e) => e.billable)).toEqual([true, false, true, false, true]);
   });
 
   it('imports nothing when a row cannot be imported, unless told to skip it', async () => {
@@ -120,11 +140,12 @@ describe('chronicle import toggl', () => {
       ['import', 'toggl', TOGGL, '-w', ws, '--timezone', 'Europe/Berlin', '--create-projects', '--dry-run'],
       as(olivia.token),
     );
-    expect(dry.stdout).toContain('would create project "Internal"');
+    expect(dry.stdout).toContain('would create client "Globex"\nwould create project "Internal" (client "Globex")');
     expect(dry.stdout).toContain('Dry run: 6 entries would be imported, 1 skipped, 2 failed');
     expect(dry.code).toBe(1);
     expect(await entries()).toHaveLength(0);
-    expect((await t.get(`/api/v1/workspaces/${ws}/projects`, olivia.token)).body).toHaveLength(2);
+    expect(await projectsOf(ws)).toHaveLength(2);
+    expect(await clientsOf(ws)).toEqual([]);
 
     const res = await runCli(
       ['import', 'toggl', TOGGL, '-w', ws, '--timezone', 'Europe/Berlin', '--create-projects', '--skip-invalid', '--batch-size', '2'],
@@ -132,14 +153,89 @@ describe('chronicle import toggl', () => {
     );
     expect(res.stdout).toContain('Imported 6 entries, skipped 1, failed 2.');
     expect(res.stderr).toContain('2 rows were not imported.');
-    expect(res.stderr).toContain('created project "Internal"');
+    expect(res.stderr).toContain('created client "Globex"\ncreated project "Internal"');
     expect(res.stderr).toMatch(/entries: 2\/6 \(33%\)\nentries: 4\/6 \(66%\)\nentries: 6\/6 \(100%\)/);
-    const projects = (await t.get(`/api/v1/workspaces/${ws}/projects`, olivia.token)).body as { id: string; name: string }[];
+    const projects = await projectsOf(ws);
     const internal = projects.find((p) => p.name === 'Internal')!;
+    const clients = await clientsOf(ws);
+    expect(clients.map((c) => c.name)).toEqual(['Globex']);
+    expect(internal.clientId).toBe(clients[0]!.id);
+    expect(projects.filter((p) => p.name !== 'Internal').map((p) => p.clientId)).toEqual([null, null]);
     expect((await t.get(`/api/v1/projects/${internal.id}/members`, olivia.token)).body.map((m: { userId: string }) => m.userId)).toEqual([
       ana.id,
     ]);
     expect((await entries()).filter((e) => e.projectId === internal.id)).toHaveLength(1);
+  });
+
+  it("gives a created project the workspace's client of that name, or a new one; billable as the file says", async () => {
+    const northwind = (await t.post(`/api/v1/workspaces/${ws}/clients`, { name: 'Northwind' }, olivia.token)).body as { id: string };
+    const file = join(dir, 'clients.csv');
+    const header = readFileSync(TOGGL, 'utf8').split('\n')[0];
+    writeFileSync(
+      file,
+      [
+        header,
+        'Ana Souza,ana@example.com,northwind,Audit,,One,yes,2026-10-05,09:00:00,,,01:00:00,,100.00',
+        'Ana Souza,ana@example.com,"Acme, Inc.",Mobile app,,Two,FALSE,2026-10-05,11:00:00,,,01:00:00,,0.00',
+        'Ana Souza,ana@example.com,"ACME, INC.",Kiosk,,Three,true,2026-10-05,13:00:00,,,01:00:00,,100.00',
+      ].join('\n'),
+    );
+    const args = ['import', 'toggl', file, '-w', ws, '--timezone', 'UTC', '--create-projects'];
+    const dry = await runCli([...args, '--dry-run'], as(olivia.token));
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(
+      [
+        'would create client "Acme, Inc."',
+        'would create project "Audit" (client "Northwind")',
+        'would create project "Mobile app" (client "Acme, Inc.")',
+        'would create project "Kiosk" (client "Acme, Inc.")',
+      ].join('\n'),
+    );
+    expect(dry.stdout).not.toContain('would create client "Northwind"');
+    expect(await clientsOf(ws)).toHaveLength(1);
+
+    const res = await runCli(args, as(olivia.token));
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Imported 3 entries, skipped 0, failed 0.');
+    const clients = await clientsOf(ws);
+    const acme = clients.find((c) => c.name === 'Acme, Inc.')!;
+    expect(clients).toHaveLength(2);
+    const byName = new Map((await projectsOf(ws)).map((p) => [p.name, p.clientId]));
+    expect(Object.fromEntries(byName)).toEqual({
+      'Website relaunch': null,
+      'Data pipeline': null,
+      Audit: northwind.id,
+      'Mobile app': acme.id,
+      Kiosk: acme.id,
+    });
+    expect((await entries()).map((e) => [e.description, e.billable])).toEqual([
+      ['One', true],
+      ['Two', false],
+      ['Three', true],
+    ]);
+  });
+
+  it('names an unreadable Billable cell, and leaves billable to the project without the column', async () => {
+    const bad = join(dir, 'billable.csv');
+    const header = readFileSync(TOGGL, 'utf8').split('\n')[0];
+    writeFileSync(bad, [header, 'Ana Souza,ana@example.com,,Website relaunch,,One,Sometimes,2026-10-05,09:00:00,,,01:00:00,,'].join('\n'));
+    const refused = await runCli(['import', 'toggl', bad, '-w', ws, '--timezone', 'UTC'], as(olivia.token));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('line 2, column "Billable": cannot read "Sometimes" as billable (Yes, No, true or false)');
+    expect(await entries()).toHaveLength(0);
+
+    expect((await t.patch(`/api/v1/projects/${website}`, { billableByDefault: true }, olivia.token)).status).toBe(200);
+    const none = join(dir, 'no-billable.csv');
+    writeFileSync(
+      none,
+      [
+        'Email,Project,Description,Start date,Start time,Duration',
+        'ana@example.com,Website relaunch,One,2026-10-05,09:00:00,01:00:00',
+      ].join('\n'),
+    );
+    const res = await runCli(['import', 'toggl', none, '-w', ws, '--timezone', 'UTC'], as(olivia.token));
+    expect(res.code).toBe(0);
+    expect((await entries()).map((e) => e.billable)).toEqual([true]);
   });
 
   it('exits 0 when every row is imported', async () => {
@@ -229,6 +325,7 @@ describe('chronicle import clockify', () => {
     // No duration: end minus start (5 min 30 s rounds to 6).
     expect(got[2]).toMatchObject({ projectId: null, start: '2026-10-06T20:15:00.000Z', minutes: 6 });
     expect(got[3]).toMatchObject({ minutes: 60, tags: ['review'] });
+    expect(got.map((e) => e.billable)).toEqual([true, true, false, true]);
   });
 
   it('reads day-first dates when the file says so, or when told', async () => {

@@ -94,15 +94,60 @@ describe.skipIf(!hasChromium)('the Import screen in Chromium', () => {
   );
 
   it(
-    'imports the other rows when told to leave the bad ones out, and shows them under Time',
+    'lists the clients and projects an import would create, and the clients it leaves out, still changing nothing',
+    async () => {
+      await page.getByLabel(/^Create missing projects/).check();
+      await page.getByRole('button', { name: 'Check the file' }).click();
+      const status = page.getByRole('status').filter({ hasText: 'would be imported' });
+      await until(() => status.textContent()).toContain('6 entries would be imported, 1 skipped, 2 cannot be imported');
+      const result = page.getByRole('region', { name: 'What the import would do' });
+      expect(await result.getByText('Clients to create:').textContent()).toBe('Clients to create: “Globex”.');
+      expect(await result.getByText('Projects to create:').textContent()).toBe('Projects to create: “Internal” (client “Globex”).');
+      // The fixture's projects exist without a client here: they keep it, and say so.
+      const leftOut = await page.getByRole('list', { name: 'Imported, with something left out' }).textContent();
+      expect(leftOut).toContain('Line 2, column Client: project "Website relaunch" exists without a client');
+      expect(leftOut).toContain('"Acme, Inc." is not applied');
+      expect(await entryCount()).toBe(0);
+      expect((await t.get(`/api/v1/workspaces/${workspaceId}/clients`, owner.token)).body).toEqual([]);
+      await screen(page, 'import-clients');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'imports the other rows when told to leave the bad ones out, with their billable and the new client, and shows them under Time',
     async () => {
       await page.getByLabel('Import the other rows when some cannot be imported').check();
-      await page.getByRole('button', { name: 'Import 5 entries' }).click();
-      await until(() => page.getByRole('status').filter({ hasText: 'Imported 5 entries' }).count()).toBe(1);
-      expect(await entryCount()).toBe(5);
-      const entries = (await t.get('/api/v1/time-entries', owner.token, { workspaceId, limit: 1000 })).body as { start: string }[];
+      await page.getByRole('button', { name: 'Import 6 entries' }).click();
+      await until(() => page.getByRole('status').filter({ hasText: 'Imported 6 entries' }).count()).toBe(1);
+      expect(await entryCount()).toBe(6);
+      const entries = (await t.get('/api/v1/time-entries', owner.token, { workspaceId, limit: 1000 })).body as {
+        start: string;
+        description: string;
+        billable: boolean;
+      }[];
       // 09:00 in Berlin on 5 October is 07:00 UTC.
       expect(entries.map((e) => e.start)).toContain('2026-10-05T07:00:00.000Z');
+      // Billable as the file's column says.
+      expect(Object.fromEntries(entries.map((e) => [e.description.split('\n')[0], e.billable]))).toEqual({
+        'Homepage hero, second pass': true,
+        Standup: false,
+        'Backfill job': true,
+        Expenses: false,
+        'Unassigned reading': false,
+        'Overnight incident': true,
+      });
+      const clients = (await t.get(`/api/v1/workspaces/${workspaceId}/clients`, owner.token)).body as { id: string; name: string }[];
+      expect(clients.map((c) => c.name)).toEqual(['Globex']);
+      const projects = (await t.get(`/api/v1/workspaces/${workspaceId}/projects`, owner.token)).body as {
+        name: string;
+        clientId: string | null;
+      }[];
+      expect(Object.fromEntries(projects.map((p) => [p.name, p.clientId]))).toEqual({
+        'Website relaunch': null,
+        'Data pipeline': null,
+        Internal: clients[0]?.id,
+      });
       await page.getByRole('link', { name: 'See them under Time' }).click();
       await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Time');
       expect(cspErrors).toEqual([]);

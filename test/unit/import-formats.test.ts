@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   detectDateFormat,
+  parseBillable,
   parseClockDuration,
   parseDate,
   parseDecimalHours,
@@ -51,6 +52,12 @@ describe('export cells', () => {
     expect(parseDecimalHours('abc')).toBeNull();
   });
 
+  it('reads Billable as Yes/No or true/false, in any case', () => {
+    expect(['Yes', 'yes', ' TRUE ', 'true'].map(parseBillable)).toEqual([true, true, true, true]);
+    expect(['No', 'NO', 'false', 'False'].map(parseBillable)).toEqual([false, false, false, false]);
+    expect(['', 'Y', '1', 'maybe', 'yes please'].map(parseBillable)).toEqual([null, null, null, null, null]);
+  });
+
   it('splits tags, dropping blanks and duplicates', () => {
     expect(splitTags('design, review,design, ,')).toEqual(['design', 'review']);
     expect(splitTags('')).toEqual([]);
@@ -98,5 +105,45 @@ describe('readExport', () => {
       '3 Description is 2001 characters long; at most 2000',
       '4 Tags has a tag of 51 characters; at most 50',
     ]);
+  });
+
+  it("reads each row's Billable and client; an unreadable Billable is a problem naming the column", () => {
+    const text = [
+      header,
+      'A,a@x.io,"Acme, Inc.",P,,one,Yes,2026-03-02,09:00:00,,,00:30:00,,10.00',
+      'A,a@x.io,,P,,two,false,2026-03-02,10:00:00,,,00:30:00,,0.00',
+      'A,a@x.io, Globex ,,,three,TRUE,2026-03-02,11:00:00,,,00:30:00,,0.00',
+      'A,a@x.io,,P,,four,maybe,2026-03-02,12:00:00,,,00:30:00,,0.00',
+      'A,a@x.io,,P,,five,,2026-03-02,13:00:00,,,00:30:00,,0.00',
+    ].join('\n');
+    const read = readExport(text, 'toggl', { timezone: 'UTC' });
+    expect(read.rows.map((r) => [r.line, r.client, r.billable])).toEqual([
+      [2, 'Acme, Inc.', true],
+      [3, null, false],
+      [4, 'Globex', true],
+    ]);
+    expect(read.failed).toEqual([
+      { line: 5, column: 'Billable', message: 'cannot read "maybe" as billable (Yes, No, true or false)' },
+      { line: 6, column: 'Billable', message: 'cannot read "" as billable (Yes, No, true or false)' },
+    ]);
+    expect(read.columns).toMatchObject({ billable: 'Billable', client: 'Client' });
+  });
+
+  it("reads Clockify's Billable and Client columns", () => {
+    const text = [
+      '"Project","Client","Description","Email","Billable","Start Date","Start Time","Duration (h)","Billable Rate (USD)"',
+      '"P","Northwind","x","a@x.io","No","10/05/2026","09:00:00 AM","01:00:00","100.00"',
+    ].join('\n');
+    const read = readExport(text, 'clockify', { timezone: 'UTC' });
+    expect(read.rows[0]).toMatchObject({ client: 'Northwind', billable: false, minutes: 60 });
+  });
+
+  it('leaves billable out, and the client empty, when the file has no such columns', () => {
+    const text = ['Email,Project,Description,Start date,Start time,Duration', 'a@x.io,P,x,2026-03-02,09:00:00,00:30:00'].join('\n');
+    const read = readExport(text, 'toggl', { timezone: 'UTC' });
+    expect(read.failed).toEqual([]);
+    expect(read.rows[0]).toMatchObject({ client: null, project: 'P' });
+    expect(read.rows[0]).not.toHaveProperty('billable');
+    expect(read.columns).not.toHaveProperty('billable');
   });
 });

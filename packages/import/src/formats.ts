@@ -5,13 +5,32 @@
  */
 export type ExportFormat = 'toggl' | 'clockify';
 
-export type Field = 'email' | 'project' | 'description' | 'tags' | 'startDate' | 'startTime' | 'endDate' | 'endTime' | 'duration' | 'hours';
+export type Field =
+  | 'email'
+  | 'client'
+  | 'project'
+  | 'description'
+  | 'billable'
+  | 'tags'
+  | 'startDate'
+  | 'startTime'
+  | 'endDate'
+  | 'endTime'
+  | 'duration'
+  | 'hours';
+
+/*
+ * Rate and amount columns (Toggl's "Amount (USD)", Clockify's "Billable Rate (USD)" and
+ * "Billable Amount (USD)") are not read: comparing them with Chronicle's rates comes with rates.
+ */
 
 export const COLUMNS: Record<ExportFormat, Partial<Record<Field, readonly string[]>>> = {
   // User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (USD)
   toggl: {
     email: ['Email'],
+    client: ['Client'],
     project: ['Project'],
+    billable: ['Billable'],
     description: ['Description'],
     tags: ['Tags'],
     startDate: ['Start date'],
@@ -24,7 +43,9 @@ export const COLUMNS: Record<ExportFormat, Partial<Record<Field, readonly string
   // Duration (h),Duration (decimal),Billable Rate (USD),Billable Amount (USD)
   clockify: {
     email: ['Email'],
+    client: ['Client'],
     project: ['Project'],
+    billable: ['Billable'],
     description: ['Description'],
     tags: ['Tags', 'Tag'],
     startDate: ['Start Date'],
@@ -104,6 +125,14 @@ export function parseDecimalHours(value: string): number | null {
   const m = /^(\d{1,4})(?:[.,](\d+))?$/.exec(value.trim());
   if (!m) return null;
   return Math.round(Number(`${m[1]}.${m[2] ?? '0'}`) * 3600);
+}
+
+/** `Yes`/`No` (Toggl, Clockify) or `true`/`false`, any case: the entry's billable, or null. */
+export function parseBillable(value: string): boolean | null {
+  const v = value.trim().toLowerCase();
+  if (v === 'yes' || v === 'true') return true;
+  if (v === 'no' || v === 'false') return false;
+  return null;
 }
 
 /** Tags as exported: one cell, comma separated; blanks dropped, duplicates once. */

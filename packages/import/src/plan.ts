@@ -1,6 +1,6 @@
 /**
  * What an import of a read export would do, and doing it: rows matched to the workspace's members
- * by e-mail and to its projects by name, each row that cannot be imported named with its line,
+ * by e-mail, to its projects by name and a project to be created to its client by name, each row that cannot be imported named with its line,
  * column and reason; then the entries sent in batches through `POST /time-entries/batch` (each
  * batch all or nothing). The CLI (`chronicle import`) and the web app's Import screen both run it.
  */
@@ -10,11 +10,12 @@ import type { ExportRow, ReadResult, RowProblem } from './read-export.js';
 
 export type Role = 'owner' | 'admin' | 'member';
 
-/** Who imports, into what: the caller, and the workspace's members and projects. */
+/** Who imports, into what: the caller, and the workspace's members, projects and clients. */
 export interface ImportDirectory {
   callerId: string;
   members: readonly { userId: string; email: string; role: Role }[];
-  projects: readonly { id: string; name: string }[];
+  projects: readonly { id: string; name: string; clientId: string | null }[];
+  clients: readonly { id: string; name: string }[];
   /** The user ids of a project's members (asked only for projects the rows name). */
   projectMembers(projectId: string): Promise<readonly string[]>;
 }
@@ -27,10 +28,20 @@ export interface Planned {
   project: { id: string } | { create: string } | null;
 }
 
+/** A project the import creates, with its client: one of the workspace's, one to create, or none. */
+export interface ProjectToCreate {
+  name: string;
+  client: { id: string; name: string } | { create: string } | null;
+}
+
 export interface ImportPlan {
   toSend: Planned[];
   /** Projects to create first (only a workspace admin or owner may). */
-  toCreate: string[];
+  toCreate: ProjectToCreate[];
+  /** Clients to create before those projects, by the name the file first gives them. */
+  clientsToCreate: string[];
+  /** Rows imported, but with something of them left out (a client the project does not have). */
+  warnings: RowProblem[];
   /** Rows that cannot be imported, in line order. */
   failed: RowProblem[];
   /** Rows the export marks as nothing to import (running timers and the like). */
@@ -91,6 +102,9 @@ export async function planImport(read: ReadResult, directory: ImportDirectory, o
       } else if (row.project.length > 100) {
         failed.push({ line: row.line, column: column('project'), message: 'is over 100 characters, too long for a project name' });
         continue;
+      } else if (row.client !== null && row.client.length > 100) {
+        failed.push({ line: row.line, column: column('client'), message: 'is over 100 characters, too long for a client name' });
+        continue;
       } else project = { create: row.project };
     }
     planned.push({ row, userId: member.userId, project });
@@ -108,14 +122,69 @@ export async function planImport(read: ReadResult, directory: ImportDirectory, o
     failed.push({ line: p.row.line, column: column('project'), message: `${p.row.email} is not a member of project "${p.row.project}"` });
     return false;
   });
-  const toCreate = [...new Set(toSend.flatMap((p) => (p.project && 'create' in p.project ? [p.project.create] : [])))];
+  const { toCreate, clientsToCreate, warnings } = planClients(toSend, directory, column('client'));
+  // Creating a client needs the same right as creating a project, and happens only with one.
   if (toCreate.length > 0 && !isAdmin(callerRole)) {
     throw new ImportRefusedError(
       `Only a workspace admin or owner may create projects; leave out ${options.createProjectsHint} or ask one.`,
     );
   }
   failed.sort((a, b) => a.line - b.line);
-  return { toSend, toCreate, failed, skipped: read.skipped, roles };
+  return { toSend, toCreate, clientsToCreate, warnings, failed, skipped: read.skipped, roles };
+}
+
+/**
+ * The projects to create with their clients (docs/cli.md "Clients and billable"): a created
+ * project takes the first client its rows name, found by name ignoring case or created; a project
+ * that exists keeps its client. A row naming another client is imported with a warning, given
+ * once per project and client name (on its first row) so a long file stays readable.
+ */
+function planClients(toSend: readonly Planned[], directory: ImportDirectory, clientColumn: string) {
+  const projectsById = new Map(directory.projects.map((p) => [p.id, p]));
+  const clientsById = new Map(directory.clients.map((c) => [c.id, c]));
+  const clientsByName = new Map(directory.clients.map((c) => [c.name.toLowerCase(), c]));
+  const created = new Map<string, { line: number; client: string | null }>();
+  for (const { row, project } of toSend) {
+    if (!project || !('create' in project)) continue;
+    const first = created.get(project.create);
+    if (!first) created.set(project.create, { line: row.line, client: row.client });
+    else if (first.client === null && row.client !== null) first.client = row.client;
+  }
+
+  const warnings: RowProblem[] = [];
+  const warned = new Set<string>();
+  for (const { row, project } of toSend) {
+    if (!project || row.client === null) continue;
+    const client = row.client;
+    let message: string | null = null;
+    if ('id' in project) {
+      const existing = projectsById.get(project.id);
+      const current = existing?.clientId ? (clientsById.get(existing.clientId)?.name ?? null) : null;
+      if (current?.toLowerCase() !== client.toLowerCase())
+        message =
+          `project "${existing?.name ?? row.project}" exists ${current === null ? 'without a client' : `with client "${current}"`}` +
+          `; an import never changes a project's client, so "${client}" is not applied`;
+    } else {
+      const planned = created.get(project.create)?.client ?? null;
+      if (planned !== null && planned.toLowerCase() !== client.toLowerCase())
+        message = `project "${project.create}" is created with client "${planned}", named first; "${client}" is not applied`;
+    }
+    const key = `${'id' in project ? project.id : project.create}\u0000${client.toLowerCase()}`;
+    if (message !== null && !warned.has(key)) {
+      warned.add(key);
+      warnings.push({ line: row.line, column: clientColumn, message: `${message} (noted on the first such row only)` });
+    }
+  }
+
+  const clientsToCreate = new Map<string, string>();
+  const toCreate: ProjectToCreate[] = [...created].map(([name, { client }]) => {
+    if (client === null) return { name, client: null };
+    const found = clientsByName.get(client.toLowerCase());
+    if (found) return { name, client: { id: found.id, name: found.name } };
+    if (!clientsToCreate.has(client.toLowerCase())) clientsToCreate.set(client.toLowerCase(), client);
+    return { name, client: { create: clientsToCreate.get(client.toLowerCase()) ?? client } };
+  });
+  return { toCreate, clientsToCreate: [...clientsToCreate.values()], warnings };
 }
 
 /** A batch the server refused: nothing of it was stored, and nothing after it was sent. */
@@ -139,6 +208,7 @@ const SERVER_FIELDS: Record<string, Field> = {
   start: 'startDate',
   minutes: 'duration',
   description: 'description',
+  billable: 'billable',
   tags: 'tags',
 };
 
@@ -148,6 +218,8 @@ export interface SendOptions {
   batchSize: number;
   /** The export's header names, to name the column of a refused field. */
   columns: ReadResult['columns'];
+  /** After each client created. */
+  onClientCreated?(name: string): void;
   /** After each project created. */
   onProjectCreated?(name: string): void;
   /** After each batch stored, with the entries stored so far. */
@@ -156,12 +228,36 @@ export interface SendOptions {
 
 const lines = (rows: readonly Planned[]) => `lines ${rows[0]?.row.line}-${rows.at(-1)?.row.line}`;
 
-/** Creates the plan's projects, then sends its entries batch by batch; the number of entries stored. */
+/**
+ * Creates a client, or finds the one of that name (ignoring case) created since the plan was made
+ * (the server answers 409 for a name the workspace has).
+ */
+async function createClient(api: ChronicleClient, workspaceId: string, name: string): Promise<{ id: string; created: boolean }> {
+  const path = { id: workspaceId };
+  try {
+    return { id: (await unwrap(api.POST('/api/v1/workspaces/{id}/clients', { params: { path }, body: { name } }))).id, created: true };
+  } catch (error) {
+    if (!(error instanceof ChronicleError) || error.status !== 409) throw error;
+    const clients = await unwrap(api.GET('/api/v1/workspaces/{id}/clients', { params: { path } }));
+    const found = clients.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (!found) throw error;
+    return { id: found.id, created: false };
+  }
+}
+
+/** Creates the plan's clients and projects, then sends its entries batch by batch; the number of entries stored. */
 export async function sendImport(api: ChronicleClient, plan: ImportPlan, options: SendOptions): Promise<number> {
+  const clientIds = new Map<string, string>();
+  for (const name of plan.clientsToCreate) {
+    const client = await createClient(api, options.workspaceId, name);
+    clientIds.set(name.toLowerCase(), client.id);
+    if (client.created) options.onClientCreated?.(name);
+  }
   const created = new Map<string, string>();
-  for (const name of plan.toCreate) {
+  for (const { name, client } of plan.toCreate) {
+    const clientId = client === null ? null : 'id' in client ? client.id : (clientIds.get(client.create.toLowerCase()) ?? null);
     const project = await unwrap(
-      api.POST('/api/v1/workspaces/{id}/projects', { params: { path: { id: options.workspaceId } }, body: { name } }),
+      api.POST('/api/v1/workspaces/{id}/projects', { params: { path: { id: options.workspaceId } }, body: { name, clientId } }),
     );
     created.set(name, project.id);
     options.onProjectCreated?.(name);
@@ -184,6 +280,7 @@ export async function sendImport(api: ChronicleClient, plan: ImportPlan, options
       minutes: row.minutes,
       description: row.description,
       tags: row.tags,
+      ...(row.billable === undefined ? {} : { billable: row.billable }),
     }));
     try {
       await unwrap(api.POST('/api/v1/time-entries/batch', { body: { entries } }));

@@ -8,6 +8,7 @@ import {
   COLUMNS,
   detectDateFormat,
   parseClockDuration,
+  parseBillable,
   parseDate,
   parseDecimalHours,
   parseTime,
@@ -34,7 +35,11 @@ export interface ExportRow {
   line: number;
   email: string;
   project: string | null;
+  /** The project's client as the file names it; null when the cell is empty or absent. */
+  client: string | null;
   description: string;
+  /** Absent when the file has no Billable column: the server then uses the project's default. */
+  billable?: boolean;
   tags: string[];
   /** ISO 8601 with the offset of the import's time zone. */
   start: string;
@@ -137,6 +142,9 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
     const durationSeconds = readDuration(cells, cell, start, dateFormat, fail);
     const description = cell(cells, 'description');
     if (description.length > MAX_DESCRIPTION) fail('description', `is ${description.length} characters long; at most ${MAX_DESCRIPTION}`);
+    const billableText = cell(cells, 'billable');
+    const billable = index.billable === undefined ? undefined : parseBillable(billableText);
+    if (billable === null) fail('billable', `cannot read "${billableText}" as billable (Yes, No, true or false)`);
     const tags = splitTags(cell(cells, 'tags'));
     if (tags.length > MAX_TAGS) fail('tags', `has ${tags.length} tags; at most ${MAX_TAGS}`);
     const longTag = tags.find((t) => t.length > MAX_TAG);
@@ -160,11 +168,14 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
       continue;
     }
     const project = cell(cells, 'project').trim();
+    const client = cell(cells, 'client').trim();
     result.rows.push({
       line,
       email,
       project: project === '' ? null : project,
+      client: client === '' ? null : client,
       description,
+      ...(billable === undefined || billable === null ? {} : { billable }),
       tags,
       start: start.toISO({ suppressMilliseconds: true }) ?? '',
       minutes,

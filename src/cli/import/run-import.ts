@@ -69,7 +69,7 @@ export async function runImport(api: ChronicleClient, options: ImportOptions, io
     if (error instanceof ExportFormatError) throw new FailedError(error.message);
     throw error;
   }
-  const [members, projects] = await workspaceDirectory(api, options.workspace);
+  const [members, projects, clients] = await workspaceDirectory(api, options.workspace);
   let plan: ImportPlan;
   try {
     plan = await planImport(
@@ -78,6 +78,7 @@ export async function runImport(api: ChronicleClient, options: ImportOptions, io
         callerId: me.id,
         members,
         projects,
+        clients,
         projectMembers: async (id) =>
           (await unwrap(api.GET('/api/v1/projects/{id}/members', { params: { path: { id } } }))).map((m) => m.userId),
       },
@@ -90,10 +91,15 @@ export async function runImport(api: ChronicleClient, options: ImportOptions, io
 
   for (const problem of plan.failed) io.err(describeProblem(problem));
   for (const skip of plan.skipped) io.err(`skipped ${describeProblem(skip)}`);
+  for (const warning of plan.warnings) io.err(`warning: ${describeProblem(warning)}`);
   const summary: ImportSummary = { imported: 0, skipped: plan.skipped.length, failed: plan.failed.length };
 
   if (options.dryRun) {
-    for (const name of plan.toCreate) io.out(`would create project "${name}"`);
+    for (const name of plan.clientsToCreate) io.out(`would create client "${name}"`);
+    for (const { name, client } of plan.toCreate) {
+      const of = client === null ? '' : ` (client "${'id' in client ? client.name : client.create}")`;
+      io.out(`would create project "${name}"${of}`);
+    }
     io.out(
       `Dry run: ${plan.toSend.length} entries would be imported, ${summary.skipped} skipped, ${summary.failed} failed` +
         ` (dates read as ${read.dateFormat}, times in ${timezone}); nothing was changed.`,
@@ -112,6 +118,9 @@ export async function runImport(api: ChronicleClient, options: ImportOptions, io
       workspaceId: options.workspace,
       batchSize: options.batchSize,
       columns: read.columns,
+      onClientCreated: (name) => {
+        io.err(`created client "${name}"`);
+      },
       onProjectCreated: (name) => {
         io.err(`created project "${name}"`);
       },
@@ -139,6 +148,7 @@ async function workspaceDirectory(api: ChronicleClient, workspaceId: string) {
     return await Promise.all([
       unwrap(api.GET('/api/v1/workspaces/{id}/members', { params: { path } })),
       unwrap(api.GET('/api/v1/workspaces/{id}/projects', { params: { path } })),
+      unwrap(api.GET('/api/v1/workspaces/{id}/clients', { params: { path } })),
     ]);
   } catch (error) {
     if (error instanceof ChronicleError && error.status === 404) {

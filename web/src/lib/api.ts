@@ -128,6 +128,7 @@ export const api = {
   projects: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/projects', id(workspaceId))),
   createProject: (workspaceId: string, name: string) =>
     call(client.POST('/api/v1/workspaces/{id}/projects', { ...id(workspaceId), body: { name } })),
+  clients: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/clients', id(workspaceId))),
   projectMembers: (projectId: string) => call(client.GET('/api/v1/projects/{id}/members', id(projectId))),
   addProjectMember: (projectId: string, userId: string) =>
     call(client.PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),

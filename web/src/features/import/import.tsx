@@ -37,11 +37,12 @@ async function check(
 ): Promise<Checked> {
   if (file.size > MAX_FILE_BYTES)
     throw new Error(`The file is ${(file.size / 1048576).toFixed(1)} MB; the app reads exports up to 20 MB (the CLI reads any size).`);
-  const [reader, text, members, projects] = await Promise.all([
+  const [reader, text, members, projects, clients] = await Promise.all([
     import('../../../../packages/import/src/index.js'),
     file.text(),
     api.members(workspaceId),
     api.projects(workspaceId),
+    api.clients(workspaceId),
   ]);
   let read;
   try {
@@ -52,7 +53,7 @@ async function check(
   }
   const plan = await reader.planImport(
     read,
-    { callerId: me.id, members, projects, projectMembers: async (id) => (await api.projectMembers(id)).map((m) => m.userId) },
+    { callerId: me.id, members, projects, clients, projectMembers: async (id) => (await api.projectMembers(id)).map((m) => m.userId) },
     { createProjects, createProjectsHint: '"Create missing projects"' },
   );
   return { reader, plan, read, timezone, workspaceId };
@@ -245,7 +246,29 @@ function CheckResult({
         {count} {count === 1 ? 'entry' : 'entries'} would be imported, {plan.skipped.length} skipped, {plan.failed.length} cannot be
         imported (dates read as {read.dateFormat}, times in {timezone}). Nothing has been changed.
       </Status>
-      {plan.toCreate.length > 0 && <p>Projects to create: {plan.toCreate.map((name) => `“${name}”`).join(', ')}.</p>}
+      {plan.clientsToCreate.length > 0 && <p>Clients to create: {plan.clientsToCreate.map((name) => `“${name}”`).join(', ')}.</p>}
+      {plan.toCreate.length > 0 && (
+        <p>
+          Projects to create:{' '}
+          {plan.toCreate
+            .map(({ name, client }) => `“${name}”${client === null ? '' : ` (client “${'id' in client ? client.name : client.create}”)`}`)
+            .join(', ')}
+          .
+        </p>
+      )}
+      {plan.warnings.length > 0 && (
+        <>
+          <h3 id="import-warnings">Imported, with something left out</h3>
+          <ul aria-labelledby="import-warnings">
+            {plan.warnings.slice(0, 100).map((w) => (
+              <li key={`${w.line}:${w.message}`}>
+                Line {w.line}, column {w.column ?? '—'}: {w.message}
+              </li>
+            ))}
+          </ul>
+          {plan.warnings.length > 100 && <p>Only the first 100 of them are listed.</p>}
+        </>
+      )}
       {plan.failed.length + plan.skipped.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Rows that will not be imported">
           <table>
