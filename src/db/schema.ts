@@ -38,6 +38,7 @@ export const users = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     timezone: text('timezone').notNull().default('UTC'),
+    locale: text('locale').notNull().default('en'),
     imageUrl: text('image_url'),
     instanceAdmin: boolean('instance_admin').notNull().default(false),
     createdAt: createdAt(),
@@ -45,6 +46,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     check('users_name_length', sql`char_length(${t.name}) between 1 and 100`),
+    check('users_locale_length', sql`char_length(${t.locale}) between 1 and 35`),
   ],
 );
 

@@ -42,6 +42,7 @@ interface CountedUserRow {
   name: string;
   email: string;
   timezone: string;
+  locale: string;
   image_url: string | null;
   instance_admin: boolean;
   created_at: Date | string;
@@ -74,6 +75,7 @@ function userOf(row: CountedUserRow): UserRow {
     name: row.name,
     email: row.email,
     timezone: row.timezone,
+    locale: row.locale,
     imageUrl: row.image_url,
     instanceAdmin: row.instance_admin,
     createdAt: asDate(row.created_at),
@@ -136,7 +138,7 @@ export async function findActiveTokenCounting(
   const result = await db.execute(sql`
     with found as (
       select k.id as token_id, k.scopes, k.expires_at as token_expires_at,
-        u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
+        u.id, u.name, u.email, u.timezone, u.locale, u.image_url, u.instance_admin, u.created_at
       from api_tokens k join users u on u.id = k.user_id
       where k.token_hash = ${tokenHash} and k.revoked_at is null
         and (k.expires_at is null or k.expires_at > ${now.toISOString()}::timestamptz)
@@ -167,7 +169,7 @@ export async function findLiveSessionCounting(
   const result = await db.execute(sql`
     with found as (
       select s.id as session_id, s.last_seen_at,
-        u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
+        u.id, u.name, u.email, u.timezone, u.locale, u.image_url, u.instance_admin, u.created_at
       from sessions s join users u on u.id = s.user_id
       where s.token_hash = ${tokenHash} and s.expires_at > ${now.toISOString()}::timestamptz
         and s.last_seen_at > ${idleSince.toISOString()}::timestamptz

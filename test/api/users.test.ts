@@ -16,6 +16,7 @@ describe('bootstrap admin', () => {
       email: 'admin@localhost',
       instanceAdmin: true,
       timezone: 'UTC',
+      locale: 'en',
       imageUrl: null,
     });
     expect(me.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -26,7 +27,14 @@ describe('POST /api/v1/users', () => {
   it('creates a user with defaults', async () => {
     const res = await t.post('/api/v1/users', { name: 'Ada', email: 'ada@example.com' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'Ada', email: 'ada@example.com', timezone: 'UTC', imageUrl: null, instanceAdmin: false });
+    expect(res.body).toMatchObject({
+      name: 'Ada',
+      email: 'ada@example.com',
+      timezone: 'UTC',
+      locale: 'en',
+      imageUrl: null,
+      instanceAdmin: false,
+    });
     const back = await t.get(`/api/v1/users/${res.body.id}`);
     expect(back.body).toEqual(res.body);
   });
@@ -44,6 +52,13 @@ describe('POST /api/v1/users', () => {
     [{ name: 42, email: 'x@example.com' }, '/name', 'wrong type'],
     [{ name: 'X', email: 'not-an-email' }, '/email', 'bad email'],
     [{ name: 'X', email: 'x@example.com', timezone: 'Mars/Olympus' }, '/timezone', 'unknown timezone'],
+    [{ name: 'X', email: 'x@example.com', locale: 'xx' }, '/locale', 'well formed but unsupported locale'],
+    [{ name: 'X', email: 'x@example.com', locale: 'und' }, '/locale', 'undetermined locale'],
+    [{ name: 'X', email: 'x@example.com', locale: 'en_US' }, '/locale', 'malformed locale'],
+    [{ name: 'X', email: 'x@example.com', locale: 'i-klingon' }, '/locale', 'grandfathered tag'],
+    [{ name: 'X', email: 'x@example.com', locale: '' }, '/locale', 'empty locale'],
+    [{ name: 'X', email: 'x@example.com', locale: `en-${'a'.repeat(33)}` }, '/locale', 'locale too long'],
+    [{ name: 'X', email: 'x@example.com', locale: ['en'] }, '/locale', 'locale of the wrong type'],
     [{ name: 'X', email: 'x@example.com', imageUrl: 'http://example.com/a.png' }, '/imageUrl', 'http image url'],
     [{ name: 'X', email: 'x@example.com', imageUrl: 'javascript:alert(1)' }, '/imageUrl', 'javascript url'],
     [{ name: 'X', email: 'x@example.com', imageUrl: 'https://' }, '/imageUrl', 'https url without a host'],
@@ -60,6 +75,31 @@ describe('POST /api/v1/users', () => {
     expect(res.body.timezone).toBe('Europe/Paris');
     const patched = await t.patch(`/api/v1/users/${res.body.id}`, { timezone: 'america/los_angeles' });
     expect(patched.body.timezone).toBe('America/Los_Angeles');
+  });
+
+  it('stores a locale in its canonical form', async () => {
+    const res = await t.post('/api/v1/users', { name: 'Loc', email: 'loc@example.com', locale: 'de-de' });
+    expect(res.status).toBe(201);
+    expect(res.body.locale).toBe('de-DE');
+    expect((await t.get(`/api/v1/users/${res.body.id}`)).body.locale).toBe('de-DE');
+    const patched = await t.patch(`/api/v1/users/${res.body.id}`, { locale: 'ZH-hant-tw' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.locale).toBe('zh-Hant-TW');
+    const listed = await t.get('/api/v1/users');
+    expect(listed.body.find((u: { id: string }) => u.id === res.body.id)).toMatchObject({ locale: 'zh-Hant-TW' });
+    // A patch without locale keeps it; a refused one changes nothing.
+    expect((await t.patch(`/api/v1/users/${res.body.id}`, { name: 'Loc 2' })).body.locale).toBe('zh-Hant-TW');
+    const problem = expectProblem(await t.patch(`/api/v1/users/${res.body.id}`, { locale: 'tlh' }), 400);
+    expect(problem.errors?.map((e) => e.path)).toEqual(['/locale']);
+    expect((await t.get(`/api/v1/users/${res.body.id}`)).body).toMatchObject({ name: 'Loc 2', locale: 'zh-Hant-TW' });
+  });
+
+  it('accepts a locale of exactly 35 characters', async () => {
+    const long = 'en-US-u-ca-gregory-nu-latn-x-abcdef';
+    expect(long).toHaveLength(35);
+    const res = await t.post('/api/v1/users', { name: 'Long', email: 'long-locale@example.com', locale: long });
+    expect(res.status).toBe(201);
+    expect(res.body.locale).toBe(long);
   });
 
   it('accepts an https image URL and a real timezone', async () => {
@@ -159,9 +199,23 @@ describe('/api/v1/me', () => {
     const a = await newUser(t, { name: 'Me Myself' });
     const res = await t.patch('/api/v1/me', { name: 'New Name', timezone: 'Asia/Tokyo' }, a.token);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: a.id, name: 'New Name', timezone: 'Asia/Tokyo' });
+    expect(res.body).toMatchObject({ id: a.id, name: 'New Name', timezone: 'Asia/Tokyo', locale: 'en' });
     expectProblem(await t.patch('/api/v1/me', { email: 'new@example.com' }, a.token), 400);
     expectProblem(await t.patch('/api/v1/me', { timezone: 'local' }, a.token), 400);
+  });
+
+  it('sets the caller\'s locale in its canonical form and refuses an unknown one', async () => {
+    const a = await newUser(t, { name: 'Locale Me' });
+    expect((await t.get('/api/v1/me', a.token)).body.locale).toBe('en');
+    const res = await t.patch('/api/v1/me', { locale: 'fr-ca' }, a.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: a.id, locale: 'fr-CA', timezone: 'UTC' });
+    expect((await t.get('/api/v1/me', a.token)).body.locale).toBe('fr-CA');
+    for (const locale of ['xx', 'en_GB', '', 'x'.repeat(36)]) {
+      const problem = expectProblem(await t.patch('/api/v1/me', { locale }, a.token), 400);
+      expect(problem.errors?.map((e) => e.path)).toEqual(['/locale']);
+    }
+    expect((await t.get('/api/v1/me', a.token)).body.locale).toBe('fr-CA');
   });
 });
 

@@ -290,3 +290,29 @@ describe('0012_billing_rates', () => {
     }
   });
 });
+
+describe('0013_user_locale', () => {
+  it("gives existing users the locale 'en' and bounds its length", async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(13);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(
+        sql`insert into users (id, name, email, timezone) values ('u1', 'Owner', 'owner@example.com', 'Europe/Berlin'), ('u2', 'Member', 'member@example.com', 'UTC')`,
+      );
+
+      await database.migrate();
+      const users = rowsOf(await database.db.execute(sql`select id, timezone, locale from users order by id`));
+      expect(users).toEqual([
+        { id: 'u1', timezone: 'Europe/Berlin', locale: 'en' },
+        { id: 'u2', timezone: 'UTC', locale: 'en' },
+      ]);
+      await database.db.execute(sql`update users set locale = 'de-DE' where id = 'u1'`);
+      await expect(database.db.execute(sql`update users set locale = '' where id = 'u1'`)).rejects.toThrow();
+      await expect(database.db.execute(sql`update users set locale = ${'a'.repeat(36)} where id = 'u1'`)).rejects.toThrow();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
+    }
+  });
+});

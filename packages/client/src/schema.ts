@@ -132,7 +132,7 @@ export interface paths {
         head?: never;
         /**
          * Edit the caller
-         * @description Any authenticated caller with a write token; changes their own name and time zone.
+         * @description Any authenticated caller with a write token; changes their own name, time zone and locale.
          */
         patch: operations["updateMe"];
         trace?: never;
@@ -1295,6 +1295,8 @@ export interface components {
             name: string;
             email: string;
             timezone: string;
+            /** @description BCP 47 language tag, in its canonical form, e.g. en-US. */
+            locale: string;
             imageUrl: string | null;
             instanceAdmin: boolean;
             /**
@@ -2281,6 +2283,8 @@ export interface operations {
                     email: string;
                     /** @description IANA time zone name, e.g. Europe/Berlin. */
                     timezone?: string;
+                    /** @description BCP 47 language tag the server supports, e.g. en-GB; stored in its canonical form (en-gb becomes en-GB). */
+                    locale?: string;
                     imageUrl?: string | null;
                     instanceAdmin?: boolean;
                 };
@@ -2599,6 +2603,8 @@ export interface operations {
                     email?: string;
                     /** @description IANA time zone name, e.g. Europe/Berlin. */
                     timezone?: string;
+                    /** @description BCP 47 language tag the server supports, e.g. en-GB; stored in its canonical form (en-gb becomes en-GB). */
+                    locale?: string;
                     imageUrl?: string | null;
                     instanceAdmin?: boolean;
                 };
@@ -2805,6 +2811,8 @@ export interface operations {
                     name?: string;
                     /** @description IANA time zone name, e.g. Europe/Berlin. */
                     timezone?: string;
+                    /** @description BCP 47 language tag the server supports, e.g. en-GB; stored in its canonical form (en-gb becomes en-GB). */
+                    locale?: string;
                     imageUrl?: string | null;
                 };
             };

@@ -114,7 +114,7 @@ export const userRoutes: FeatureRoutes = (app, { ctx }, done) => {
       tags,
       operationId: 'updateMe',
       summary: 'Edit the caller',
-      description: 'Any authenticated caller with a write token; changes their own name and time zone.',
+      description: 'Any authenticated caller with a write token; changes their own name, time zone and locale.',
       body: PatchMeBody,
       response: { 200: UserSchema },
       handler: async (request) => service.patchMe(ctx, actorOf(request), request.body),

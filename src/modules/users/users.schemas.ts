@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
+import { LOCALE_MAX_LENGTH } from '../../lib/locale.js';
 
 export const UserSchema = Type.Object(
   {
@@ -7,6 +8,7 @@ export const UserSchema = Type.Object(
     name: Type.String(),
     email: Type.String(),
     timezone: Type.String(),
+    locale: Type.String({ description: 'BCP 47 language tag, in its canonical form, e.g. en-US.' }),
     imageUrl: Nullable(Type.String()),
     instanceAdmin: Type.Boolean(),
     createdAt: Instant,
@@ -18,6 +20,11 @@ export type User = Static<typeof UserSchema>;
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name, e.g. Europe/Berlin.' });
+const Locale = Type.String({
+  minLength: 1,
+  maxLength: LOCALE_MAX_LENGTH,
+  description: 'BCP 47 language tag the server supports, e.g. en-GB; stored in its canonical form (en-gb becomes en-GB).',
+});
 // An https: URL with a host: format 'uri' alone accepts `https://`.
 const ImageUrl = Nullable(
   Type.String({ format: 'uri', pattern: '^https://[^/?#\\s@]+([/?#]\\S*)?$', maxLength: 2048, description: 'An https: URL.' }),
@@ -28,6 +35,7 @@ export const CreateUserBody = Type.Object(
     name: Name,
     email: Email,
     timezone: Type.Optional(Timezone),
+    locale: Type.Optional(Locale),
     imageUrl: Type.Optional(ImageUrl),
     instanceAdmin: Type.Optional(Type.Boolean()),
   },
@@ -39,7 +47,7 @@ export const PatchUserBody = Type.Partial(CreateUserBody, { additionalProperties
 export type PatchUserInput = Static<typeof PatchUserBody>;
 
 export const PatchMeBody = Type.Object(
-  { name: Type.Optional(Name), timezone: Type.Optional(Timezone), imageUrl: Type.Optional(ImageUrl) },
+  { name: Type.Optional(Name), timezone: Type.Optional(Timezone), locale: Type.Optional(Locale), imageUrl: Type.Optional(ImageUrl) },
   { additionalProperties: false },
 );
 

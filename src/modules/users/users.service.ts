@@ -11,6 +11,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newApiToken } from '../../lib/tokens.js';
 import { canonicalTimezone, isValidTimezone } from '../../render/date-range.js';
+import { canonicalLocale } from '../../lib/locale.js';
 import { pgConstraint, pgErrorCode } from '../../db/errors.js';
 import * as repo from '../../repositories/users.repository.js';
 import type { CreateTokenInput, CreateUserInput, PatchUserInput, Token, User } from './users.schemas.js';
@@ -23,6 +24,7 @@ export function toUser(row: repo.UserRow): User {
     name: row.name,
     email: row.email,
     timezone: row.timezone,
+    locale: row.locale,
     imageUrl: row.imageUrl,
     instanceAdmin: row.instanceAdmin,
     createdAt: row.createdAt.toISOString(),
@@ -48,6 +50,24 @@ function checkedTimezone<T extends string | undefined>(timezone: T): T {
   return canonicalTimezone(timezone) as T;
 }
 
+/** A BCP 47 tag the runtime supports, stored in its canonical form; undefined stays undefined. */
+function checkedLocale<T extends string | undefined>(locale: T): T {
+  if (locale === undefined) return locale;
+  const canonical = canonicalLocale(locale);
+  if (canonical === undefined) {
+    throw badRequest('The request is not valid.', [{ path: '/locale', message: 'is not a supported BCP 47 language tag' }]);
+  }
+  return canonical as T;
+}
+
+/** A patch with its time zone and locale checked and canonical; absent fields stay absent. */
+function checkedPatch<P extends { timezone?: string; locale?: string }>(input: P): P {
+  const patch = { ...input, timezone: checkedTimezone(input.timezone), locale: checkedLocale(input.locale) };
+  if (patch.timezone === undefined) delete patch.timezone;
+  if (patch.locale === undefined) delete patch.locale;
+  return patch;
+}
+
 /** Unique-email violations become a 409 the caller can act on. */
 async function guardEmail<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -63,12 +83,14 @@ async function guardEmail<T>(work: () => Promise<T>): Promise<T> {
 export async function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput): Promise<User> {
   requireInstanceAdmin(actor);
   const timezone = checkedTimezone(input.timezone);
+  const locale = checkedLocale(input.locale);
   const row = await guardEmail(() =>
     repo.insertUser(ctx.db, {
       id: newId(),
       name: input.name,
       email: input.email,
       timezone: timezone ?? 'UTC',
+      locale: locale ?? 'en',
       imageUrl: input.imageUrl ?? null,
       instanceAdmin: input.instanceAdmin ?? false,
       createdAt: ctx.clock.now(),
@@ -92,8 +114,7 @@ export async function getUser(ctx: AppContext, actor: Actor, id: string): Promis
 
 export async function patchUser(ctx: AppContext, actor: Actor, id: string, input: PatchUserInput): Promise<User> {
   requireInstanceAdminFor(actor, id);
-  const patch = { ...input, timezone: checkedTimezone(input.timezone) };
-  if (patch.timezone === undefined) delete patch.timezone;
+  const patch = checkedPatch(input);
   return ctx.db.transaction(async (tx) => {
     const existing = await repo.findUser(tx, id);
     if (!existing) throw notFound();
@@ -106,9 +127,12 @@ export async function patchUser(ctx: AppContext, actor: Actor, id: string, input
   });
 }
 
-export async function patchMe(ctx: AppContext, actor: Actor, input: Pick<PatchUserInput, 'name' | 'timezone' | 'imageUrl'>): Promise<User> {
-  const patch = { ...input, timezone: checkedTimezone(input.timezone) };
-  if (patch.timezone === undefined) delete patch.timezone;
+export async function patchMe(
+  ctx: AppContext,
+  actor: Actor,
+  input: Pick<PatchUserInput, 'name' | 'timezone' | 'locale' | 'imageUrl'>,
+): Promise<User> {
+  const patch = checkedPatch(input);
   const row = await repo.updateUser(ctx.db, actor.user.id, patch);
   if (!row) throw notFound();
   return toUser(row);

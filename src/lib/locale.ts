@@ -1,0 +1,21 @@
+/**
+ * BCP 47 locale tags (docs/api.md "Users and tokens"). A tag is accepted only when it is well
+ * formed (`Intl.getCanonicalLocales`) and the runtime can format in it
+ * (`Intl.DateTimeFormat.supportedLocalesOf`), so a stored locale is one Node can print with;
+ * docs/decisions.md "Locales come from the runtime" says why.
+ */
+
+/** The longest tag Chronicle stores, in its canonical form. */
+export const LOCALE_MAX_LENGTH = 35;
+
+/** The canonical spelling of `tag` (`en-us` becomes `en-US`), or undefined when it is not a tag the runtime supports. */
+export function canonicalLocale(tag: string): string | undefined {
+  let canonical: string | undefined;
+  try {
+    [canonical] = Intl.getCanonicalLocales(tag);
+  } catch {
+    return undefined;
+  }
+  if (canonical === undefined || canonical.length > LOCALE_MAX_LENGTH) return undefined;
+  return Intl.DateTimeFormat.supportedLocalesOf([canonical]).length === 1 ? canonical : undefined;
+}
