@@ -110,6 +110,7 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const ZONES = ['UTC', 'Europe/Berlin', 'America/Los_Angeles', 'Asia/Kathmandu', 'Pacific/Kiritimati', 'Australia/Lord_Howe'];
+const LOCALES = ['en', 'en-GB', 'de-DE', 'fr-ca', 'zh-Hant-TW', 'ar-EG'];
 
 const isoDate = fc
   .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true })
@@ -162,6 +163,7 @@ function stringValue(schema: Schema, pools: Pools, name: string): fc.Arbitrary<s
   if (schema.format === 'date-time') return isoDate;
   if (schema.format === 'email' || name === 'email') return fc.emailAddress();
   if (name === 'timezone') return fc.constantFrom(...ZONES);
+  if (name === 'locale') return fc.constantFrom(...LOCALES);
   if (name === 'imageUrl') return fc.webUrl({ validSchemes: ['https'] });
   if (name === 'passcode') return fc.string({ minLength: 4, maxLength: 20 });
   const minLength = (schema.minLength as number | undefined) ?? 0;

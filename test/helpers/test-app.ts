@@ -212,7 +212,7 @@ export interface TestUser {
 /** A user with a read+write token, made through the API by the bootstrap admin. */
 export async function newUser(
   t: TestContext,
-  fields: { name?: string; timezone?: string; instanceAdmin?: boolean; imageUrl?: string | null } = {},
+  fields: { name?: string; timezone?: string; locale?: string; instanceAdmin?: boolean; imageUrl?: string | null } = {},
 ): Promise<TestUser> {
   counter += 1;
   const name = fields.name ?? `User ${counter}`;

@@ -1,6 +1,6 @@
 with found as (
       select s.id as session_id, s.last_seen_at,
-        u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
+        u.id, u.name, u.email, u.timezone, u.locale, u.image_url, u.instance_admin, u.created_at
       from sessions s join users u on u.id = s.user_id
       where s.token_hash = $1 and s.expires_at > $2::timestamptz
         and s.last_seen_at > $3::timestamptz

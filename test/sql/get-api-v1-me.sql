@@ -1,6 +1,6 @@
 with found as (
       select k.id as token_id, k.scopes, k.expires_at as token_expires_at,
-        u.id, u.name, u.email, u.timezone, u.image_url, u.instance_admin, u.created_at
+        u.id, u.name, u.email, u.timezone, u.locale, u.image_url, u.instance_admin, u.created_at
       from api_tokens k join users u on u.id = k.user_id
       where k.token_hash = $1 and k.revoked_at is null
         and (k.expires_at is null or k.expires_at > $2::timestamptz)
