@@ -204,7 +204,7 @@ describe('/api/v1/me', () => {
     expectProblem(await t.patch('/api/v1/me', { timezone: 'local' }, a.token), 400);
   });
 
-  it('sets the caller\'s locale in its canonical form and refuses an unknown one', async () => {
+  it("sets the caller's locale in its canonical form and refuses an unknown one", async () => {
     const a = await newUser(t, { name: 'Locale Me' });
     expect((await t.get('/api/v1/me', a.token)).body.locale).toBe('en');
     const res = await t.patch('/api/v1/me', { locale: 'fr-ca' }, a.token);

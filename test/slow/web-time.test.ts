@@ -9,6 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidTimezone } from '../../src/render/date-range.js';
+import { canonicalLocale } from '../../src/lib/locale.js';
 import {
   hasChromium,
   launchBrowser,
@@ -304,6 +305,34 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
       await screen(page, 'settings-time-zone');
       // Back to New York for the screens above.
       expect((await t.patch('/api/v1/me', { timezone: 'America/New_York' }, owner.token)).status).toBe(200);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'picks a locale from a short list that keeps the saved one',
+    async () => {
+      // A saved locale the list lacks is offered, and chosen.
+      expect((await t.patch('/api/v1/me', { locale: 'fr-ca' }, owner.token)).body.locale).toBe('fr-CA');
+      await page.reload();
+      const profile = page.getByRole('region', { name: 'Profile' });
+      const locale = profile.getByLabel('Locale', { exact: true });
+      await until(() => locale.inputValue()).toBe('fr-CA');
+      const offered = await locale.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      expect(offered).toContain('fr-CA');
+      expect(offered).toContain('en-GB');
+      // Every tag offered is one the server takes as it is.
+      expect(offered.filter((tag) => canonicalLocale(tag) !== tag)).toEqual([]);
+      expect(await locale.locator('option[value="en-GB"]').textContent()).toBe('British English (en-GB)');
+
+      await locale.selectOption('de-DE');
+      await profile.getByRole('button', { name: 'Save profile' }).click();
+      await until(async () => (await t.get('/api/v1/me', owner.token)).body.locale).toBe('de-DE');
+      await until(() => profile.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+      // The time zone was saved unchanged beside it.
+      expect((await t.get('/api/v1/me', owner.token)).body.timezone).toBe('America/New_York');
+      await screen(page, 'settings-locale');
+      expect((await t.patch('/api/v1/me', { locale: 'en' }, owner.token)).status).toBe(200);
     },
     STEP_TIMEOUT,
   );

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, type CreatedToken, type PasswordLink } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { TimeZonePicker } from './time-zone-picker.js';
+import { LocalePicker } from './locale-picker.js';
 import { describeUserAgent } from './user-agent.js';
 import {
   CopyButton,
@@ -38,8 +39,9 @@ function Profile() {
   const { me, setMe } = useSession();
   const [name, setName] = useState(me.name);
   const [timezone, setTimezone] = useState(me.timezone);
+  const [locale, setLocale] = useState(me.locale);
   const [saved, setSaved] = useState(false);
-  const save = useAction(() => api.patchMe({ name, timezone }));
+  const save = useAction(() => api.patchMe({ name, timezone, locale }));
   const submit = async () => {
     setSaved(false);
     const user = await save.run();
@@ -57,6 +59,7 @@ function Profile() {
           {(id, hint) => <input id={id} readOnly value={me.email} aria-describedby={hint} />}
         </Field>
         <TimeZonePicker value={timezone} onChange={setTimezone} />
+        <LocalePicker value={locale} onChange={setLocale} />
         <ErrorMessage error={save.error} />
         {saved ? <Status>Saved.</Status> : null}
         <div>
