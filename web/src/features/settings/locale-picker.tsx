@@ -39,7 +39,7 @@ function describe(tag: string): string {
 
 export function LocalePicker({ value, onChange }: { value: string; onChange: (locale: string) => void }) {
   return (
-    <Field label="Locale" hint={`Chosen: ${value}. How your reports write dates, numbers and money.`}>
+    <Field label="Locale" hint={`Chosen: ${value}. The language and region for dates, numbers and money.`}>
       {(id, describedBy, invalid) => (
         <select
           id={id}
