@@ -318,7 +318,7 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
       const profile = page.getByRole('region', { name: 'Profile' });
       const locale = profile.getByLabel('Locale', { exact: true });
       await until(() => locale.inputValue()).toBe('fr-CA');
-      const offered = await locale.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      const offered = await Promise.all((await locale.locator('option').all()).map(async (o) => (await o.getAttribute('value')) ?? ''));
       expect(offered).toContain('fr-CA');
       expect(offered).toContain('en-GB');
       // Every tag offered is one the server takes as it is.
