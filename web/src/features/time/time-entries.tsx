@@ -139,6 +139,11 @@ export function TimeEntries() {
       setOffset(0);
     }
   };
+  const clearFilters = () => {
+    setFilters(NO_FILTERS);
+    setApplied(NO_FILTERS);
+    setOffset(0);
+  };
   const filtered = Object.values(applied).some(Boolean);
 
   const remove = useAction(async (entry: TimeEntry) => {
@@ -260,15 +265,7 @@ export function TimeEntries() {
           }}
         />
         {Object.values(filters).some(Boolean) ? (
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => {
-              setFilters(NO_FILTERS);
-              setApplied(NO_FILTERS);
-              setOffset(0);
-            }}
-          >
+          <button type="button" className="secondary" onClick={clearFilters}>
             Clear filters
           </button>
         ) : null}
@@ -288,15 +285,7 @@ export function TimeEntries() {
             {filtered ? (
               <>
                 <p>No entries match these filters.</p>
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => {
-                    setFilters(NO_FILTERS);
-                    setApplied(NO_FILTERS);
-                    setOffset(0);
-                  }}
-                >
+                <button type="button" className="secondary" onClick={clearFilters}>
                   Clear filters
                 </button>
               </>
