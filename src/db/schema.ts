@@ -367,6 +367,8 @@ export const reports = pgTable(
     name: text('name').notNull(),
     note: text('note'),
     filters: jsonb('filters').notNull(),
+    /** Rounding, hideAmounts, billable, durationFormat and locale (billing.md §3), every field present. */
+    options: jsonb('options').notNull(),
     workspaceIds: text('workspace_ids').array().notNull(),
     periodFrom: date('period_from', { mode: 'string' }).notNull(),
     periodTo: date('period_to', { mode: 'string' }).notNull(),
@@ -394,6 +396,7 @@ export const reports = pgTable(
     check('reports_workspaces_count', sql`cardinality(${t.workspaceIds}) between 1 and 20`),
     check('reports_period_order', sql`${t.periodFrom} <= ${t.periodTo} and ${t.periodTo} - ${t.periodFrom} < 366`),
     check('reports_version_positive', sql`${t.version} >= 1`),
+    check('reports_options_object', sql`jsonb_typeof(${t.options}) = 'object'`),
   ],
 );
 

@@ -25,8 +25,20 @@ const DAYS = '{{ groups.byDay.size }} {% if groups.byDay.size == 1 %}day{% else 
  * The report's name, period, owner and generation time are not repeated in bodies: the share page
  * and the web app show them from the version's front matter, in one format.
  */
-const HEADER = `**Total:** {{ totals.minutes | duration }} ({{ totals.hours }} h) in ${ENTRIES} over ${DAYS}
-`;
+const HEADER = `**Total:** {{ totals.minutes | duration }} ({{ totals.minutes | hours }} h) in ${ENTRIES} over ${DAYS}
+{% if totals.billableMinutes > 0 %}
+**Billable:** {{ totals.billableMinutes | duration }}{% if totals.amounts.size > 0 %} · **Amount:** {{ totals.amounts | money }}{% endif %}{% if totals.nonBillableMinutes > 0 %} · not billable: {{ totals.nonBillableMinutes | duration }}{% endif %}
+{% endif %}`;
+
+/** Sets `money` when the report has amounts to show (billing.md §5: never when money is hidden). */
+const MONEY = '{%- assign money = false -%}{%- if totals.amounts.size > 0 -%}{%- assign money = true -%}{%- endif -%}';
+/** Billable and Amount columns, only when the report has money to show. */
+const IF_MONEY = (text: string): string => `{% if money %}${text}{% endif %}`;
+
+/** How the report's rounding reads in a sentence, when it rounds. */
+const ROUNDING = `{% assign r = report.options.rounding %}{% if r.mode != "none" %}
+_Billable time is rounded {% case r.mode %}{% when "up" %}up to{% when "down" %}down to{% else %}to the nearest{% endcase %} {{ r.minutes }} {% if r.minutes == 1 %}minute{% else %}minutes{% endif %} per entry._
+{% endif %}`;
 
 const NOTE = `{% if report.note %}
 ## Note
@@ -48,15 +60,16 @@ const TIMESHEET = `${HEADER}${NOTE}
 ${EMPTY}
 {% else -%}
 {%- assign people = groups.byUser.size -%}
-| Date | Time |${IF_PEOPLE(' Person |')} Project | Description | Tags | Duration |
-|---|---|${IF_PEOPLE('---|')}---|---|---|---:|
+${MONEY}
+| Date | Time |${IF_PEOPLE(' Person |')} Project | Description | Tags | Duration |${IF_MONEY(' Billable | Amount |')}
+|---|---|${IF_PEOPLE('---|')}---|---|---|---:|${IF_MONEY('---:|---:|')}
 {% for day in groups.byDay -%}
 {% for e in day.entries -%}
-| {{ e.date }} | {{ e.time }} |${IF_PEOPLE(' {{ e.user.name | md }} |')} {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} | {{ e.tags | join: ", " | md }} | {{ e.minutes | duration }} |
+| {{ e.date }} | {{ e.time }} |${IF_PEOPLE(' {{ e.user.name | md }} |')} {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} | {{ e.tags | join: ", " | md }} | {{ e.minutes | duration }} |${IF_MONEY(' {% if e.billable %}{{ e.billableMinutes | duration }}{% endif %} | {{ e.amount | money }} |')}
 {% endfor -%}
-| **{{ day.weekday }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **Day total** | | **{{ day.minutes | duration }}** |
+| **{{ day.date | date: "%A" }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **Day total** | | **{{ day.minutes | duration }}** |${IF_MONEY(' **{{ day.billableMinutes | duration }}** | **{{ day.amounts | money }}** |')}
 {% endfor -%}
-| **Total** | |${IF_PEOPLE(' |')} | **${DAYS}, ${ENTRIES}** | | **{{ totals.minutes | duration }}** |
+| **Total** | |${IF_PEOPLE(' |')} | **${DAYS}, ${ENTRIES}** | | **{{ totals.minutes | duration }}** |${IF_MONEY(' **{{ totals.billableMinutes | duration }}** | **{{ totals.amounts | money }}** |')}
 {% endif %}${FOOTER}`;
 
 const GROUP_TABLE = (title: string, column: string, list: string, label: string): string => `
@@ -113,6 +126,57 @@ ${GROUP_TABLE('Time by project', 'Project', 'groups.byProject', PROJECT_LABEL)}
 {%- if groups.byTag.size > 0 %}${GROUP_TABLE('Time by tag', 'Tag', 'groups.byTag', '{{ g.tag | md }}')}{% endif %}
 {%- endif %}${FOOTER}`;
 
+/**
+ * What a client is invoiced for: billable time by client, then project, then person at each rate,
+ * with hours, rate and amount per line, a total per client and one per currency. Without money
+ * to show (hidden, not visible to the owner, or no rates) it lists billable hours alone.
+ */
+const INVOICE_SUMMARY = `${HEADER}${ROUNDING}${NOTE}
+{% if totals.entryCount == 0 -%}
+${EMPTY}
+{% elsif totals.nonBillableMinutes == totals.minutes -%}
+None of this time is billable: mark projects billable by default, or entries billable, to invoice it.
+
+| Client | Project | Person | Hours |
+|---|---|---|---:|
+{% for c in groups.byClient -%}
+{% for p in c.projects -%}
+{% for l in p.lines -%}
+| {% if c.id %}{{ c.name | md }}{% else %}_{{ c.name | md }}_{% endif %} | {% if p.id %}{{ p.name | md }}{% else %}_{{ p.name | md }}_{% endif %} | {{ l.user.name | md }} | {{ l.minutes | hours }} |
+{% endfor -%}
+{% endfor -%}
+{% endfor -%}
+{% else -%}
+${MONEY}
+{% for c in groups.byClient -%}
+{% if c.billableMinutes > 0 -%}
+## {% if c.id %}{{ c.name | md }}{% else %}_{{ c.name | md }}_{% endif %}
+
+| Project | Person | Hours |${IF_MONEY(' Rate | Amount |')}
+|---|---|---:|${IF_MONEY('---:|---:|')}
+{% for p in c.projects -%}
+{% for l in p.lines -%}
+{% if l.billable -%}
+| {% if p.id %}{{ p.name | md }}{% else %}_{{ p.name | md }}_{% endif %} | {{ l.user.name | md }} | {{ l.billableMinutes | hours }} |${IF_MONEY(' {% if l.rate %}{{ l.rate | money }}/h{% else %}—{% endif %} | {{ l.amount | money }} |')}
+{% endif -%}
+{% endfor -%}
+{% endfor -%}
+| **Total** | | **{{ c.billableMinutes | hours }}** |${IF_MONEY(' | **{{ c.amounts | money }}** |')}
+
+{% endif -%}
+{% endfor -%}
+## Total
+
+| | Hours |${IF_MONEY(' Amount |')}
+|---|---:|${IF_MONEY('---:|')}
+| **Billable time** | **{{ totals.billableMinutes | hours }}** |${IF_MONEY(' |')}
+{% if money -%}
+{% for a in totals.amounts -%}
+| **Total due in {{ a.currency }}** | | **{{ a | money }}** |
+{% endfor -%}
+{% endif -%}
+{% endif %}${FOOTER}`;
+
 /** The period as the share page shows it: `9 Mar 2026 – 15 Mar 2026`. */
 const PERIOD = '{{ report.period.from | date: "%-d %b %Y" }} – {{ report.period.to | date: "%-d %b %Y" }}';
 
@@ -125,7 +189,10 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     nameTemplate: `Timesheet ${PERIOD}`,
     noteTemplate: '',
     earlier: {
-      body: ['7c6d08897d76c99d3f1e07e4b633c6df4cd5c89ec390f8a344cc245f3b9a26e1'],
+      body: [
+        '7c6d08897d76c99d3f1e07e4b633c6df4cd5c89ec390f8a344cc245f3b9a26e1',
+        'f090ba0e56f16d76775806726f4d5d73f7f312c0992a886238ea2391a656c7dd',
+      ],
       nameTemplate: ['fe575e17e23f40fddb2091884f1238494f76cf60b095eae9d60762f58cc1d3dd'],
     },
   },
@@ -137,7 +204,10 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     nameTemplate: `Summary ${PERIOD}`,
     noteTemplate: '',
     earlier: {
-      body: ['e12a521265f88da8b4c45d259a631ba51616078c4ad8dd85ef509993a10684eb'],
+      body: [
+        'e12a521265f88da8b4c45d259a631ba51616078c4ad8dd85ef509993a10684eb',
+        '1c87bcf2be036911d40313eba929c8071a5924415912b6ee0c40f67a1e59825a',
+      ],
       nameTemplate: ['9385271db6101086a4ed1e9c72cec18a54a71b51e56188ecbaa651571b8a7a0e'],
     },
   },
@@ -149,8 +219,20 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     nameTemplate: `Weekly status ${PERIOD}`,
     noteTemplate: '**Done**\n\n- \n\n**Next**\n\n- \n\n**Blockers**\n\n- None',
     earlier: {
-      body: ['eb190ea65c5beadb66a51088aa8d94ec0ebdad3992c3e2d13f62d1a72e6212a5'],
+      body: [
+        'eb190ea65c5beadb66a51088aa8d94ec0ebdad3992c3e2d13f62d1a72e6212a5',
+        'f3584565ca29b1cd25d1e8286e367133adcda003ab6c52c9fa9d4670f7b5ca65',
+      ],
       nameTemplate: ['e9ce14128500039f623767b909b41a1707159b86d04533782343e4261c9cc9ca'],
     },
+  },
+  {
+    key: 'invoice-summary',
+    name: 'Invoice summary',
+    description: 'Billable hours by client, project and person, with rates, amounts and totals per client and currency.',
+    body: INVOICE_SUMMARY,
+    nameTemplate: `Invoice summary ${PERIOD}`,
+    noteTemplate: '',
+    earlier: { body: [], nameTemplate: [] },
   },
 ];

@@ -8,6 +8,8 @@ export const RENDER_CONTEXT_VERSION = 1;
  * One entry as the render query delivers it (report-data.repository.ts), with its local date and
  * time already formatted in the owner's zone by the database: a compact tuple, so that a report of
  * 100,000 entries crosses to the render worker as one JSON string, not a hundred thousand objects.
+ * The money fields (billing.md §5) come last; the rate and amount are null wherever money is not
+ * shown.
  */
 export type EntryTuple = [
   id: string,
@@ -20,24 +22,80 @@ export type EntryTuple = [
   projectId: string | null,
   userId: string,
   workspaceId: string,
+  billable?: boolean,
+  billableMinutes?: number,
+  clientId?: string | null,
+  rateCurrency?: string | null,
+  rateMinor?: number | null,
+  amountMinor?: number | null,
 ];
 
-/** Time summed over one project or user; `id` is null for entries without a project. */
-interface GroupTotal {
-  id: string | null;
-  name: string;
-  minutes: number;
-  entryCount: number;
+/** An amount of money: an integer count of the currency's minor unit (billing.md §1). */
+export interface Amount {
+  currency: string;
+  minor: number;
 }
 
-export interface RenderAggregates {
-  totalMinutes: number;
+/**
+ * What every total carries: tracked minutes, billable minutes after rounding, and one amount per
+ * currency. The billing sums are optional in a render's input (a caller without them renders as
+ * before billing: 0 and no amounts); the render statement always gives them.
+ */
+export interface GroupSums {
+  minutes: number;
   entryCount: number;
-  byProject: GroupTotal[];
+  billableMinutes?: number;
+  /** Tracked minutes of the non-billable entries. */
+  nonBillableMinutes?: number;
+  /** In currency order; empty when no entry has an amount. */
+  amounts?: Amount[];
+}
+
+/** Time summed over one client, project or user; `id` is null for entries without one. */
+interface GroupTotal extends GroupSums {
+  id: string | null;
+  name: string;
+}
+
+export interface ProjectTotal extends GroupTotal {
+  clientId?: string | null;
+}
+
+/**
+ * The entries of one person on one project, billable at one rate or not billable (the Invoice
+ * summary's lines); a non-billable line has no rate or amount.
+ */
+export interface BillableLine {
+  projectId: string | null;
+  userId: string;
+  billable: boolean;
+  rate: Amount | null;
+  minutes: number;
+  billableMinutes: number;
+  entryCount: number;
+  amount: Amount | null;
+}
+
+export interface RenderAggregates extends Omit<GroupSums, 'minutes'> {
+  totalMinutes: number;
+  /** Whether the render shows money (access.ts `rendersMoney`); absent: no. */
+  moneyVisible?: boolean;
+  byClient?: GroupTotal[];
+  byProject: ProjectTotal[];
   byUser: GroupTotal[];
-  byTag: { tag: string; minutes: number; entryCount: number }[];
+  byTag: ({ tag: string } & GroupSums)[];
   /** Days in the owner's timezone. */
-  byDay: { date: string; minutes: number; entryCount: number }[];
+  byDay: ({ date: string } & GroupSums)[];
+  lines?: BillableLine[];
+}
+
+/** The report's options as the render reads them (billing.md §3). */
+export interface RenderOptions {
+  rounding: { mode: 'none' } | { mode: 'up' | 'down' | 'nearest'; minutes: number };
+  hideAmounts: boolean;
+  billable: 'all' | 'billable' | 'nonBillable';
+  durationFormat: 'hm' | 'decimal';
+  locale: string;
 }
 
 /** Everything of the context but the entries: small, built on the main thread. */
@@ -51,6 +109,8 @@ export interface RenderFrame {
   owner: { id: string; name: string; email: string };
   workspaces: { id: string; name: string }[];
   template: { id: string; name: string };
+  /** Absent: the defaults, in `en`. */
+  options?: RenderOptions;
   aggregates: RenderAggregates;
 }
 
@@ -62,15 +122,34 @@ export interface RenderInput extends RenderFrame {
 /**
  * The variables a template sees (render context v1, documented in docs/templates.md).
  * Only fresh plain objects and arrays, so nothing but the documented own properties is
- * reachable. Entries are sorted by start, then id; project, user and tag groups are ordered by
- * minutes descending, then name (tag), then id; days are in calendar order and carry their
- * entries. Without entries (`entries: null`), `entries` and every day's `entries` are empty.
+ * reachable. Entries are sorted by start, then id; client, project, user and tag groups are
+ * ordered by minutes descending, then name (tag), then id; days are in calendar order and carry
+ * their entries. Without entries (`entries: null`), `entries` and every day's `entries` are empty.
+ * Where the render shows no money (`aggregates.moneyVisible` false) every rate, amount and list of
+ * amounts is null.
  */
 export function buildRenderContext(input: RenderInput): Record<string, unknown> {
   const { timezone, aggregates } = input;
+  const options = input.options ?? DEFAULT_RENDER_OPTIONS;
   const total = aggregates.totalMinutes;
-  const entries = entryViews(input);
+  const money = aggregates.moneyVisible ?? false;
+  const names = nameMaps(input);
+  const entries = entryViews(input, names);
   const generated = localDateTime(new Date(input.generatedAt), timezone);
+  const sums = (g: GroupSums) => groupSums(g, total, money);
+  const byProject = sortGroups(aggregates.byProject).map((g) => ({
+    id: g.id,
+    name: g.name,
+    client: g.clientId == null ? null : (names.clients.get(g.clientId) ?? unknown(g.clientId)),
+    ...sums(g),
+    lines: lineViews(aggregates.lines ?? [], g.id, names, money),
+  }));
+  const byClient = sortGroups(aggregates.byClient ?? []).map((c) => ({
+    id: c.id,
+    name: c.name,
+    ...sums(c),
+    projects: byProject.filter((p) => (p.client?.id ?? null) === c.id),
+  }));
   return {
     contextVersion: RENDER_CONTEXT_VERSION,
     report: {
@@ -87,22 +166,72 @@ export function buildRenderContext(input: RenderInput): Record<string, unknown> 
       timezone,
       generatedAt: input.generatedAt,
       generatedAtLocal: `${generated.date} ${generated.time}`,
+      options: {
+        rounding: { ...options.rounding },
+        hideAmounts: options.hideAmounts,
+        billable: options.billable,
+        durationFormat: options.durationFormat,
+        locale: options.locale,
+      },
+      showsMoney: money,
     },
     owner: { id: input.owner.id, name: input.owner.name, email: input.owner.email },
     workspaces: input.workspaces.map((w) => ({ id: w.id, name: w.name })),
     template: { id: input.template.id, name: input.template.name },
     entries,
-    totals: { minutes: total, entryCount: aggregates.entryCount, hours: formatHours(total) },
+    totals: {
+      minutes: total,
+      entryCount: aggregates.entryCount,
+      hours: formatHours(total),
+      billableMinutes: aggregates.billableMinutes ?? 0,
+      nonBillableMinutes: aggregates.nonBillableMinutes ?? 0,
+      billableHours: formatHours(aggregates.billableMinutes ?? 0),
+      amounts: money ? copyAmounts(aggregates.amounts ?? []) : null,
+    },
     groups: {
-      byProject: sortGroups(aggregates.byProject).map((g) => groupView(g, total)),
-      byUser: sortGroups(aggregates.byUser).map((g) => groupView(g, total)),
-      byTag: [...aggregates.byTag]
-        .sort((a, b) => b.minutes - a.minutes || byName(a.tag, b.tag))
-        .map((t) => ({ tag: t.tag, ...amounts(t.minutes, t.entryCount, total) })),
-      byDay: dayViews(aggregates.byDay, entries, total),
+      byClient,
+      byProject,
+      byUser: sortGroups(aggregates.byUser).map((g) => ({ id: g.id, name: g.name, ...sums(g) })),
+      byTag: [...aggregates.byTag].sort((a, b) => b.minutes - a.minutes || byName(a.tag, b.tag)).map((t) => ({ tag: t.tag, ...sums(t) })),
+      byDay: dayViews(aggregates.byDay, entries, total, money),
     },
   };
 }
+
+type Named = { id: string; name: string };
+interface NameMaps {
+  clients: Map<string, Named>;
+  projects: Map<string, Named>;
+  users: Map<string, Named>;
+  workspaces: Map<string, Named>;
+}
+
+const unknown = (id: string): Named => ({ id, name: '' });
+
+const DEFAULT_RENDER_OPTIONS: RenderOptions = {
+  rounding: { mode: 'none' },
+  hideAmounts: false,
+  billable: 'all',
+  durationFormat: 'hm',
+  locale: 'en',
+};
+
+/** One `{ id, name }` object per client, project, user and workspace, shared by every view that names it. */
+function nameMaps(input: RenderInput): NameMaps {
+  const named = (list: readonly { id: string | null; name: string }[]) =>
+    new Map(list.flatMap((g) => (g.id === null ? [] : [[g.id, { id: g.id, name: g.name }] as const])));
+  return {
+    clients: named(input.aggregates.byClient ?? []),
+    projects: named(input.aggregates.byProject),
+    users: named(input.aggregates.byUser),
+    workspaces: named(input.workspaces),
+  };
+}
+
+const amountOf = (currency: string | null, minor: number | null): Amount | null =>
+  currency === null || minor === null ? null : { currency, minor };
+
+const copyAmounts = (list: readonly Amount[]): Amount[] => list.map((a) => ({ currency: a.currency, minor: a.minor }));
 
 interface EntryView {
   id: string;
@@ -112,49 +241,98 @@ interface EntryView {
   minutes: number;
   description: string;
   tags: string[];
-  project: { id: string; name: string } | null;
-  user: { id: string; name: string };
-  workspace: { id: string; name: string };
+  project: Named | null;
+  user: Named;
+  workspace: Named;
+  client: Named | null;
+  billable: boolean;
+  billableMinutes: number;
+  rate: Amount | null;
+  amount: Amount | null;
 }
 
-/**
- * Entry objects from the tuples, sharing one `{ id, name }` object per project, user and
- * workspace (the context is read-only, so sharing is invisible to a template).
- */
-function entryViews(input: RenderInput): EntryView[] {
+/** Entry objects from the tuples (the context is read-only, so shared name objects are invisible to a template). */
+function entryViews(input: RenderInput, names: NameMaps): EntryView[] {
   if (!input.entries) return [];
-  const named = (list: readonly { id: string | null; name: string }[]) =>
-    new Map(list.flatMap((g) => (g.id === null ? [] : [[g.id, { id: g.id, name: g.name }] as const])));
-  const projects = named(input.aggregates.byProject);
-  const users = named(input.aggregates.byUser);
-  const workspaces = named(input.workspaces);
-  const unknown = (id: string) => ({ id, name: '' });
-  const views = input.entries.map(([id, start, date, time, minutes, description, tags, projectId, userId, workspaceId]): EntryView => ({
-    id,
-    date,
-    time,
-    start,
-    minutes,
-    description,
-    tags: [...tags],
-    project: projectId === null ? null : (projects.get(projectId) ?? unknown(projectId)),
-    user: users.get(userId) ?? unknown(userId),
-    workspace: workspaces.get(workspaceId) ?? unknown(workspaceId),
-  }));
+  const money = input.aggregates.moneyVisible ?? false;
+  const views = input.entries.map(
+    ([
+      id,
+      start,
+      date,
+      time,
+      minutes,
+      description,
+      tags,
+      projectId,
+      userId,
+      workspaceId,
+      billable = false,
+      billableMinutes = 0,
+      clientId = null,
+      currency = null,
+      rate = null,
+      amount = null,
+    ]): EntryView => ({
+      id,
+      date,
+      time,
+      start,
+      minutes,
+      description,
+      tags: [...tags],
+      project: projectId === null ? null : (names.projects.get(projectId) ?? unknown(projectId)),
+      user: names.users.get(userId) ?? unknown(userId),
+      workspace: names.workspaces.get(workspaceId) ?? unknown(workspaceId),
+      client: clientId === null ? null : (names.clients.get(clientId) ?? unknown(clientId)),
+      billable,
+      billableMinutes,
+      rate: money ? amountOf(currency, rate) : null,
+      amount: money ? amountOf(currency, amount) : null,
+    }),
+  );
   // ISO instants in UTC with milliseconds sort as text.
   return views.sort((a, b) => compare(a.start, b.start) || compare(a.id, b.id));
 }
 
-function sortGroups(groups: GroupTotal[]): GroupTotal[] {
+/** A project's lines, billable first, then by person name, then rate (highest first); money null where it is hidden. */
+function lineViews(lines: readonly BillableLine[], projectId: string | null, names: NameMaps, money: boolean) {
+  return lines
+    .filter((l) => l.projectId === projectId)
+    .map((l) => ({
+      user: names.users.get(l.userId) ?? unknown(l.userId),
+      billable: l.billable,
+      rate: money && l.rate ? { ...l.rate } : null,
+      minutes: l.minutes,
+      billableMinutes: l.billableMinutes,
+      hours: formatHours(l.billableMinutes),
+      entryCount: l.entryCount,
+      amount: money && l.amount ? { ...l.amount } : null,
+    }))
+    .sort(
+      (a, b) =>
+        Number(b.billable) - Number(a.billable) ||
+        byName(a.user.name, b.user.name) ||
+        compare(a.user.id, b.user.id) ||
+        compare(a.rate?.currency ?? '', b.rate?.currency ?? '') ||
+        (b.rate?.minor ?? -1) - (a.rate?.minor ?? -1),
+    );
+}
+
+function sortGroups<T extends GroupTotal>(groups: readonly T[]): T[] {
   return [...groups].sort((a, b) => b.minutes - a.minutes || byName(a.name, b.name) || compare(a.id ?? '', b.id ?? ''));
 }
 
-function groupView(g: GroupTotal, total: number) {
-  return { id: g.id, name: g.name, ...amounts(g.minutes, g.entryCount, total) };
-}
-
-function amounts(minutes: number, entryCount: number, total: number) {
-  return { minutes, entryCount, hours: formatHours(minutes), share: share(minutes, total) };
+function groupSums(g: GroupSums, total: number, money: boolean) {
+  return {
+    minutes: g.minutes,
+    entryCount: g.entryCount,
+    hours: formatHours(g.minutes),
+    share: share(g.minutes, total),
+    billableMinutes: g.billableMinutes ?? 0,
+    nonBillableMinutes: g.nonBillableMinutes ?? 0,
+    amounts: money ? copyAmounts(g.amounts ?? []) : null,
+  };
 }
 
 // A percentage of the period's total with one decimal, as display text ("42.5").
@@ -168,28 +346,30 @@ function weekday(date: string): string {
   return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? '';
 }
 
+const NO_SUMS = { billableMinutes: 0, nonBillableMinutes: 0, amounts: [] };
+
 // Days come from the aggregates; a day that only the entries know about (which would
 // mean the caller bucketed days in another zone) is still listed, so no entry is lost
 // from a timesheet.
-function dayViews(days: RenderAggregates['byDay'], entries: EntryView[], total: number) {
+function dayViews(days: RenderAggregates['byDay'], entries: EntryView[], total: number, money: boolean) {
   const byDate = new Map<string, EntryView[]>();
   for (const entry of entries) {
     const list = byDate.get(entry.date);
     if (list) list.push(entry);
     else byDate.set(entry.date, [entry]);
   }
-  const totals = new Map(days.map((d) => [d.date, { minutes: d.minutes, entryCount: d.entryCount }]));
+  const totals = new Map<string, GroupSums>(days.map((d) => [d.date, d]));
   for (const [date, list] of byDate) {
     if (!totals.has(date)) {
-      totals.set(date, { minutes: list.reduce((sum, e) => sum + e.minutes, 0), entryCount: list.length });
+      totals.set(date, { minutes: list.reduce((sum, e) => sum + e.minutes, 0), entryCount: list.length, ...NO_SUMS });
     }
   }
   return [...totals.entries()]
     .sort(([a], [b]) => compare(a, b))
-    .map(([date, { minutes, entryCount }]) => ({
+    .map(([date, sums]) => ({
       date,
       weekday: weekday(date),
-      ...amounts(minutes, entryCount, total),
+      ...groupSums(sums, total, money),
       entries: byDate.get(date) ?? [],
     }));
 }
@@ -210,6 +390,6 @@ export function readsEntries(paths: ReadonlyArray<ReadonlyArray<unknown>>): bool
   return paths.some(([root, child]) => {
     if (root === 'entries') return true;
     if (root !== 'groups') return false;
-    return !(child === 'byProject' || child === 'byUser' || child === 'byTag');
+    return !(child === 'byClient' || child === 'byProject' || child === 'byUser' || child === 'byTag');
   });
 }

@@ -10,7 +10,7 @@ import { bodyDiff } from '../modules/history/version-diff.js';
 import { buildRenderContext, type EntryTuple } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
-import { analyseSource, renderTemplate, TemplateError } from './template-engine.js';
+import { analyseSource, DEFAULT_FORMAT, renderTemplate, TemplateError } from './template-engine.js';
 
 function parent(): MessagePort {
   if (!parentPort) throw new Error('render-worker runs only as a worker thread');
@@ -32,8 +32,11 @@ async function perform(task: RenderTask): Promise<string[]> {
     task.kind === 'liquid'
       ? task.context
       : buildRenderContext({ ...task.frame, entries: task.entriesJson === null ? null : (JSON.parse(task.entriesJson) as EntryTuple[]) });
+  // A report renders in its own locale and duration format; a bare Liquid task in the defaults.
+  const options = task.kind === 'report' ? task.frame.options : undefined;
+  const format = options ? { locale: options.locale, durationFormat: options.durationFormat } : DEFAULT_FORMAT;
   const output: string[] = [];
-  for (const source of task.sources) output.push(await renderTemplate(source, context, task.limits));
+  for (const source of task.sources) output.push(await renderTemplate(source, context, task.limits, format));
   return output;
 }
 

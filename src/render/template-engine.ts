@@ -9,8 +9,12 @@ import {
   toValue,
   Value,
   type Emitter,
+  type FilterImplOptions,
   type Template,
 } from 'liquidjs';
+
+/** What `this` is in a filter (LiquidJS does not export the type by name). */
+type FilterImpl = ThisParameterType<Extract<FilterImplOptions, (...args: never[]) => unknown>>;
 
 /** Largest template source accepted, in characters. */
 export const PARSE_LIMIT = 200_000;
@@ -71,17 +75,24 @@ export function checkTemplateSyntax(source: string): void {
  * Renders `source` against `context` in the sandbox: no file access, own properties
  * only, bounded in size, time, memory and output. Any failure is a TemplateError.
  */
-export async function renderTemplate(source: string, context: object, limits: RenderLimits = BASE_LIMITS): Promise<string> {
+export async function renderTemplate(
+  source: string,
+  context: object,
+  limits: RenderLimits = BASE_LIMITS,
+  format: RenderFormat = DEFAULT_FORMAT,
+): Promise<string> {
   const templates = parse(source);
   // Synchronous rendering: every filter and tag here is synchronous, and it runs in a render
   // worker, where blocking is the point; async mode costs a promise per step (several times slower).
+  // LiquidJS's own `date` names months and weekdays in the context options' locale.
   const ctx = new Context(
     context,
-    engine.options,
+    { ...engine.options, locale: format.locale },
     { sync: true, renderLimit: limits.timeMs, memoryLimit: limits.memory },
     { liquid: engine },
   );
   outputLimits.set(ctx, limits.output);
+  formats.set(ctx, format);
   const emitter = new CappedEmitter(ctx);
   try {
     toValueSync(engine.renderer.renderTemplates(templates, ctx, emitter));
@@ -89,6 +100,65 @@ export async function renderTemplate(source: string, context: object, limits: Re
     throw toTemplateError(err, 'runtime', limits);
   }
   return emitter.buffer;
+}
+
+/** How a render prints durations, numbers, money and dates (a report's options, billing.md §3). */
+export interface RenderFormat {
+  /** A BCP 47 tag the runtime supports. */
+  locale: string;
+  durationFormat: 'hm' | 'decimal';
+}
+
+export const DEFAULT_FORMAT: RenderFormat = Object.freeze({ locale: 'en', durationFormat: 'hm' });
+
+/** The format of each render in progress. */
+const formats = new WeakMap<Context, RenderFormat>();
+
+const formatOf = (filter: FilterImpl): RenderFormat => formats.get(filter.context) ?? DEFAULT_FORMAT;
+
+/** `duration`: minutes as the render's durationFormat says (`7h 05m`, or decimal hours in its locale). */
+function durationFilter(this: FilterImpl, minutes: unknown): string {
+  const format = formatOf(this);
+  return format.durationFormat === 'decimal' ? formatHoursIn(minutes, format.locale) : formatDuration(minutes);
+}
+
+/** `hours`: minutes as decimal hours with two decimals, in the render's locale (`7.08`, `7,08`). */
+function hoursFilter(this: FilterImpl, minutes: unknown): string {
+  return formatHoursIn(minutes, formatOf(this).locale);
+}
+
+/** `money`: an amount (or a list of them, one per currency) in the render's locale: `€1,234.50`; nil -> ''. */
+function moneyFilter(this: FilterImpl, value: unknown): string {
+  const locale = formatOf(this).locale;
+  const raw: unknown = toValue(value);
+  if (raw === null || raw === undefined || raw === '') return '';
+  const list = Array.isArray(raw) ? (raw as unknown[]) : [raw];
+  const texts = list.map((item) => {
+    const amount: unknown = toValue(item);
+    if (!isAmount(amount)) throw new Error(`money expects an amount ({ currency, minor }), got ${describeValue(amount)}`);
+    return formatMoney(amount, locale);
+  });
+  const text = texts.join(' / ');
+  this.context.memoryLimit.use(text.length);
+  return text;
+}
+
+const DATE_STYLES = new Set(['short', 'medium', 'long', 'full']);
+
+/**
+ * `date`: LiquidJS's strftime filter, whose month and weekday names follow the render's locale; a
+ * format of `short`, `medium`, `long` or `full` prints the date in the locale's own style
+ * (`09/03/2026`, `9. März 2026`). Dates are read as UTC, as the context's local dates are written.
+ */
+function dateFilter(this: FilterImpl, value: unknown, format?: unknown, offset?: unknown): unknown {
+  const style: unknown = toValue(format);
+  if (typeof style !== 'string' || !DATE_STYLES.has(style)) return builtinDate.call(this, value, format, offset);
+  const raw: unknown = toValue(value);
+  if (typeof raw !== 'string' && typeof raw !== 'number') return raw;
+  if (typeof raw === 'string') this.context.memoryLimit.use(raw.length);
+  const date = new Date(typeof raw === 'number' ? raw * 1000 : raw);
+  if (Number.isNaN(date.getTime())) return raw;
+  return dateFormatter(formatOf(this).locale, style as 'short' | 'medium' | 'long' | 'full').format(date);
 }
 
 /** Formats whole minutes as `Hh MMm`: 425 -> `7h 05m`, 30 -> `0h 30m`; nil -> ''. */
@@ -105,6 +175,47 @@ export function formatHours(minutes: unknown): string {
   const value = minutesOf(minutes, 'hours');
   return value === null ? '' : (value / 60).toFixed(2);
 }
+
+/** Minutes as decimal hours with two decimals in `locale`: 425 -> `7.08` (en), `7,08` (de); nil -> ''. */
+export function formatHoursIn(minutes: unknown, locale: string): string {
+  const value = minutesOf(minutes, 'hours');
+  return value === null ? '' : hoursFormatter(locale).format(value / 60);
+}
+
+/** An amount in `locale`, exactly: the minor units are written as a decimal string, never divided as a float. */
+export function formatMoney(amount: { currency: string; minor: number }, locale: string): string {
+  const formatter = moneyFormatter(locale, amount.currency);
+  const digits = formatter.resolvedOptions().maximumFractionDigits ?? 2;
+  const magnitude = String(Math.abs(Math.trunc(amount.minor))).padStart(digits + 1, '0');
+  const decimal = digits === 0 ? magnitude : `${magnitude.slice(0, -digits)}.${magnitude.slice(-digits)}`;
+  return formatter.format(`${amount.minor < 0 ? '-' : ''}${decimal}` as Intl.StringNumericLiteral);
+}
+
+function isAmount(value: unknown): value is { currency: string; minor: number } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { currency, minor } = value as { currency?: unknown; minor?: unknown };
+  return typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) && typeof minor === 'number' && Number.isSafeInteger(minor);
+}
+
+/** Intl formatters are costly to make and a render prints many numbers: one per locale and kind, kept. */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const FORMATTER_CACHE_SIZE = 256;
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  const hit = formatters.get(key);
+  if (hit) return hit as T;
+  const made = make();
+  if (formatters.size >= FORMATTER_CACHE_SIZE) formatters.clear();
+  formatters.set(key, made);
+  return made;
+}
+
+const hoursFormatter = (locale: string) =>
+  cached(`h ${locale}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const moneyFormatter = (locale: string, currency: string) =>
+  cached(`m ${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
+const dateFormatter = (locale: string, style: 'short' | 'medium' | 'long' | 'full') =>
+  cached(`d ${locale} ${style}`, () => new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' }));
 
 // Characters that open inline syntax anywhere, or split a table row (`|`).
 const ALWAYS_ESCAPED = /[\\`*_{}[\]<>|~&]/g;
@@ -233,11 +344,17 @@ function createEngine(): Liquid {
   });
   liquid.registerTag('capture', BoundedCaptureTag);
   for (const name of ['include', 'render', 'layout']) liquid.registerTag(name, UnavailableTag);
-  liquid.registerFilter('duration', formatDuration);
-  liquid.registerFilter('hours', formatHours);
+  liquid.registerFilter('duration', durationFilter);
+  liquid.registerFilter('hours', hoursFilter);
+  liquid.registerFilter('money', moneyFilter);
+  liquid.registerFilter('date', dateFilter);
   liquid.registerFilter('md', escapeMarkdown);
   return liquid;
 }
+
+type DateFilter = (this: FilterImpl, value: unknown, format?: unknown, offset?: unknown) => unknown;
+// LiquidJS's own date filter, which the locale-aware one falls back to (read before it is replaced).
+const builtinDate = new Liquid().filters.date as DateFilter;
 
 const engine = createEngine();
 const parsed = new Map<string, Template[]>();

@@ -117,6 +117,7 @@ export type ReportListRow = Pick<
   | 'ownerUserId'
   | 'templateId'
   | 'filters'
+  | 'options'
   | 'note'
   | 'totalMinutes'
   | 'snapshotProjectIds'
@@ -147,6 +148,7 @@ export async function listReports(db: Db, f: ListFilter, readerId: string): Prom
       ownerUserId: reports.ownerUserId,
       templateId: reports.templateId,
       filters: reports.filters,
+      options: reports.options,
       note: reports.note,
       totalMinutes: reports.totalMinutes,
       snapshotProjectIds: reports.snapshotProjectIds,

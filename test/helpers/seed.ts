@@ -14,6 +14,7 @@ export interface SeedEntry {
   minutes: number;
   description?: string;
   tags?: string[];
+  billable?: boolean;
 }
 
 /** Inserts time entries in batches; returns their ids in order. */
@@ -28,6 +29,7 @@ export async function seedEntries(t: TestContext, entries: readonly SeedEntry[])
     minutes: e.minutes,
     description: e.description ?? '',
     tags: e.tags ?? [],
+    billable: e.billable ?? false,
     createdAt: now,
     updatedAt: now,
   }));

@@ -316,3 +316,43 @@ describe('0013_user_locale', () => {
     }
   });
 });
+
+describe('0014_report_options', () => {
+  it("gives existing reports the default options with their owner's locale", async () => {
+    const { database, drop } = await freshDatabase();
+    const folder = migrationsUpTo(14);
+    try {
+      await database.migrate(folder);
+      await database.db.execute(
+        sql`insert into users (id, name, email, locale) values ('u1', 'Owner', 'owner@example.com', 'de'), ('u2', 'Other', 'other@example.com', 'en')`,
+      );
+      await database.db.execute(sql`insert into workspaces (id, name) values ('w1', 'W')`);
+      for (const [id, owner] of [
+        ['r1', 'u1'],
+        ['r2', 'u2'],
+      ] as const) {
+        // The report's key to its content is checked at commit: both rows go in one transaction.
+        await database.db.transaction(async (tx) => {
+          await tx.execute(sql`insert into reports (id, owner_user_id, template_id, name, filters, workspace_ids, period_from, period_to,
+              version, current_content_id)
+            values (${id}, ${owner}, 'builtin-timesheet', 'R', '{}'::jsonb, array['w1'], '2026-01-01', '2026-01-31', 1, ${`c-${id}`})`);
+          await tx.execute(sql`insert into report_contents (id, report_id, version, rendered_markdown, total_minutes, snapshot_project_ids)
+            values (${`c-${id}`}, ${id}, 1, '# R', 0, '{}')`);
+        });
+      }
+
+      await database.migrate();
+      const rows = rowsOf<{ id: string; options: unknown }>(await database.db.execute(sql`select id, options from reports order by id`));
+      const defaults = { rounding: { mode: 'none' }, hideAmounts: false, billable: 'all', durationFormat: 'hm' };
+      expect(rows).toEqual([
+        { id: 'r1', options: { ...defaults, locale: 'de' } },
+        { id: 'r2', options: { ...defaults, locale: 'en' } },
+      ]);
+      await expect(database.db.execute(sql`update reports set options = '[]'::jsonb where id = 'r1'`)).rejects.toThrow();
+      await expect(database.db.execute(sql`update reports set options = null where id = 'r1'`)).rejects.toThrow();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await drop();
+    }
+  });
+});

@@ -40,6 +40,7 @@ const RULES: Record<Rule, SqlHalf> = {
   clientAccess: ['isWorkspaceMember'],
   // Rates.
   rateAccess: ['mayManageRates'],
+  rendersMoney: ['maySeeRatesInAll'],
   // Time entries.
   requireProjectForEntry: ['mayAssignProject'],
   explainEntryRefusal: ['mayLogEntry'],

@@ -52,6 +52,12 @@ function input(withEntries: boolean): RenderInput {
             { date: '2026-03-09', minutes: 135, entryCount: 2 },
             { date: '2026-03-11', minutes: 425, entryCount: 1 },
           ],
+          nonBillableMinutes: 560,
+          byClient: [{ id: null, name: 'No client', minutes: 560, entryCount: 3 }],
+          lines: [
+            { projectId: 'p1', userId: 'u1', billable: false, rate: null, minutes: 515, billableMinutes: 0, entryCount: 2, amount: null },
+            { projectId: null, userId: 'u1', billable: false, rate: null, minutes: 45, billableMinutes: 0, entryCount: 1, amount: null },
+          ],
         }
       : { totalMinutes: 0, entryCount: 0, byProject: [], byUser: [], byTag: [], byDay: [] },
   };
@@ -72,6 +78,7 @@ function twoPeople(base: RenderInput): RenderInput {
         { id: 'u1', name: ada.name, minutes: 515, entryCount: 2 },
         { id: grace.id, name: grace.name, minutes: 45, entryCount: 1 },
       ],
+      lines: (base.aggregates.lines ?? []).map((l) => (l.projectId === null ? { ...l, userId: grace.id } : l)),
     },
   };
 }
@@ -91,7 +98,7 @@ function template(key: string) {
 
 describe('BUILTIN_TEMPLATES', () => {
   it('offers a timesheet, a summary and a weekly status', () => {
-    expect(BUILTIN_TEMPLATES.map((t) => t.key)).toEqual(['timesheet', 'summary', 'weekly-status']);
+    expect(BUILTIN_TEMPLATES.map((t) => t.key)).toEqual(['timesheet', 'summary', 'weekly-status', 'invoice-summary']);
     for (const t of BUILTIN_TEMPLATES) {
       expect(t.name.length).toBeGreaterThan(0);
       expect(t.description.length).toBeGreaterThan(0);

@@ -60,6 +60,10 @@ function input(overrides: Partial<RenderInput> = {}): RenderInput {
   };
 }
 
+/** The billing fields (billing.md §5) of a render without billable time or money. */
+const NO_BILLING = { billableMinutes: 0, nonBillableMinutes: 0, amounts: null };
+const DEFAULT_OPTIONS = { rounding: { mode: 'none' }, hideAmounts: false, billable: 'all', durationFormat: 'hm', locale: 'en' };
+
 describe('buildRenderContext', () => {
   const context = buildRenderContext(input()) as Record<string, any>;
 
@@ -74,6 +78,8 @@ describe('buildRenderContext', () => {
       timezone: 'Europe/Paris',
       generatedAt: '2026-03-16T08:05:00.000Z',
       generatedAtLocal: '2026-03-16 09:05',
+      options: DEFAULT_OPTIONS,
+      showsMoney: false,
     });
     expect(context.owner).toEqual({ id: 'u1', name: 'Ada', email: 'ada@example.com' });
     expect(context.workspaces).toEqual([workspace]);
@@ -92,24 +98,29 @@ describe('buildRenderContext', () => {
       project: { id: 'p1', name: 'Website' },
       user: { id: 'u1', name: 'Ada' },
       workspace: { id: 'w1', name: 'Acme' },
+      client: null,
+      billable: false,
+      billableMinutes: 0,
+      rate: null,
+      amount: null,
     });
     expect(context.entries[1].project).toBeNull();
     expect(context.entries.map((e: { id: string }) => e.id)).toEqual(['e1', 'e2', 'e3']);
   });
 
   it('sums totals with hours as display text', () => {
-    expect(context.totals).toEqual({ minutes: 180, entryCount: 3, hours: '3.00' });
+    expect(context.totals).toEqual({ minutes: 180, entryCount: 3, hours: '3.00', billableHours: '0.00', ...NO_BILLING });
   });
 
   it('orders project, user and tag groups by minutes, then name', () => {
     expect(context.groups.byProject).toEqual([
-      { id: 'p1', name: 'Website', minutes: 150, entryCount: 2, hours: '2.50', share: '83.3' },
-      { id: null, name: 'No project', minutes: 30, entryCount: 1, hours: '0.50', share: '16.7' },
+      { id: 'p1', name: 'Website', client: null, minutes: 150, entryCount: 2, hours: '2.50', share: '83.3', ...NO_BILLING, lines: [] },
+      { id: null, name: 'No project', client: null, minutes: 30, entryCount: 1, hours: '0.50', share: '16.7', ...NO_BILLING, lines: [] },
     ]);
     expect(context.groups.byUser.map((g: { name: string }) => g.name)).toEqual(['Ada', 'Bob']);
     expect(context.groups.byTag).toEqual([
-      { tag: 'ops', minutes: 150, entryCount: 2, hours: '2.50', share: '83.3' },
-      { tag: 'web', minutes: 60, entryCount: 1, hours: '1.00', share: '33.3' },
+      { tag: 'ops', minutes: 150, entryCount: 2, hours: '2.50', share: '83.3', ...NO_BILLING },
+      { tag: 'web', minutes: 60, entryCount: 1, hours: '1.00', share: '33.3', ...NO_BILLING },
     ]);
     const tied = buildRenderContext(
       input({
@@ -155,8 +166,8 @@ describe('buildRenderContext', () => {
     ) as Record<string, any>;
     expect(empty.report.id).toBeNull();
     expect(empty.report.note).toBeNull();
-    expect(empty.totals).toEqual({ minutes: 0, entryCount: 0, hours: '0.00' });
-    expect(empty.groups).toEqual({ byProject: [], byUser: [], byTag: [], byDay: [] });
+    expect(empty.totals).toEqual({ minutes: 0, entryCount: 0, hours: '0.00', billableHours: '0.00', ...NO_BILLING });
+    expect(empty.groups).toEqual({ byClient: [], byProject: [], byUser: [], byTag: [], byDay: [] });
   });
 
   it('holds only plain data, copied from the input', () => {

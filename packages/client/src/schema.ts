@@ -1592,6 +1592,8 @@ export interface components {
             projectIds?: string[];
             userIds?: string[];
             tags?: string[];
+            /** @description Entries on projects of these clients; an id that names no client of the filtered workspaces matches nothing. */
+            clientIds?: string[];
             dateRange: components["schemas"]["DateRange"];
         };
         FiltersInput: {
@@ -1599,7 +1601,40 @@ export interface components {
             projectIds?: string[];
             userIds?: string[];
             tags?: string[];
+            /** @description Entries on projects of these clients; an id that names no client of the filtered workspaces matches nothing. */
+            clientIds?: string[];
             dateRange: components["schemas"]["DatePreset"] | components["schemas"]["DateRange"];
+        };
+        /** @description How each billable entry's minutes are rounded to a multiple of `minutes` before amounts and totals (`nearest` rounds half up; `down` may give 0). Tracked minutes are never rounded. */
+        Rounding: {
+            /** @enum {string} */
+            mode: "none";
+        } | {
+            mode: "up" | "down" | "nearest";
+            minutes: 1 | 5 | 6 | 10 | 15 | 30 | 60;
+        };
+        /** @description A report's rounding, amounts, billable filter, duration format and locale; each field left out takes its default. Left out of an edit, the stored options stay. */
+        ReportOptionsInput: {
+            rounding?: components["schemas"]["Rounding"];
+            /** @description No rate or amount in the render context. */
+            hideAmounts?: boolean;
+            /** @description Which entries the report covers. */
+            billable?: "all" | "billable" | "nonBillable";
+            /** @description How the `duration` filter prints minutes: `1h 30m` or `1.50`. */
+            durationFormat?: "hm" | "decimal";
+            /** @description BCP 47 tag: how dates, numbers and money are printed. */
+            locale?: string;
+        };
+        ReportOptions: {
+            rounding: components["schemas"]["Rounding"];
+            /** @description No rate or amount in the render context. */
+            hideAmounts: boolean;
+            /** @description Which entries the report covers. */
+            billable: "all" | "billable" | "nonBillable";
+            /** @description How the `duration` filter prints minutes: `1h 30m` or `1.50`. */
+            durationFormat: "hm" | "decimal";
+            /** @description BCP 47 tag: how dates, numbers and money are printed. */
+            locale: string;
         };
         ReportBody: {
             name: string;
@@ -1607,6 +1642,7 @@ export interface components {
             templateId: string;
             filters: components["schemas"]["FiltersInput"];
             note?: string | null;
+            options?: components["schemas"]["ReportOptionsInput"];
         };
         ReportSummary: {
             /** @description Opaque id (UUID v7). */
@@ -1620,6 +1656,7 @@ export interface components {
             totalMinutes: number | null;
             snapshotProjectIds: string[] | null;
             version: number;
+            options: components["schemas"]["ReportOptions"];
             /**
              * Format: date-time
              * @description ISO 8601 instant in UTC with milliseconds.
@@ -1643,6 +1680,7 @@ export interface components {
             totalMinutes: number | null;
             snapshotProjectIds: string[] | null;
             version: number;
+            options: components["schemas"]["ReportOptions"];
             /**
              * Format: date-time
              * @description ISO 8601 instant in UTC with milliseconds.
@@ -1664,11 +1702,34 @@ export interface components {
             totalMinutes: number;
             snapshotProjectIds: string[];
             filters: components["schemas"]["Filters"];
+            options: components["schemas"]["ReportOptions"];
         };
-        /** @description Minutes by project, user, tag and day when the version was rendered; names as they were then. */
+        Amount: {
+            /** @description ISO 4217 code. */
+            currency: string;
+            /** @description Count of the currency's minor unit. */
+            minor: number;
+        };
+        /** @description Minutes, billable minutes and amounts by client, project, user, tag and day when the version was rendered; names as they were then. The billing fields are absent from versions rendered before them. */
         VersionSummary: {
             totalMinutes: number;
             entryCount: number;
+            /** @description Billable minutes after rounding; absent before billing. */
+            billableMinutes?: number;
+            /** @description Tracked minutes of non-billable entries. */
+            nonBillableMinutes?: number;
+            /** @description One amount per currency (never converted); null when the version shows no money (hidden, or not visible to its owner). */
+            amounts?: components["schemas"]["Amount"][] | null;
+            byClient?: {
+                id: string | null;
+                name: string;
+                minutes: number;
+                entryCount: number;
+                /** @description Billable minutes after rounding. */
+                billableMinutes: number;
+                /** @description One amount per currency (never converted); null when the version shows no money (hidden, or not visible to its owner). */
+                amounts: components["schemas"]["Amount"][] | null;
+            }[];
             byProject: {
                 id: string | null;
                 name: string;
@@ -1993,6 +2054,21 @@ export interface components {
                 /** @description In both, with different minutes. */
                 changed: components["schemas"]["GroupChange"][];
             } | null;
+            /** @description Billable minutes and amounts per currency, from and to; null when either version was rendered before billing. */
+            billing: {
+                billableMinutes: {
+                    from: number;
+                    to: number;
+                    deltaMinutes: number;
+                };
+                /** @description null when either version shows no money. */
+                amounts: {
+                    currency: string;
+                    fromMinor: number;
+                    toMinor: number;
+                    deltaMinor: number;
+                }[] | null;
+            } | null;
             period: {
                 from: {
                     /**
@@ -2030,7 +2106,7 @@ export interface components {
                 to: components["schemas"]["Filters"] | null;
                 /** @description Filter lists whose members differ (compared as sets; an omitted list is empty). The period is under `period`. */
                 changes: {
-                    field: "workspaceIds" | "projectIds" | "userIds" | "tags";
+                    field: "workspaceIds" | "projectIds" | "userIds" | "tags" | "clientIds";
                     added: string[];
                     removed: string[];
                 }[];

@@ -17,7 +17,7 @@
  * worse there (several times slower on PostgreSQL).
  */
 import { inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { projectMembers, projects, timeEntries, users, workspaceMembers } from '../../db/schema.js';
+import { projectMembers, projects, timeEntries, users, workspaceMembers, workspaces } from '../../db/schema.js';
 
 /** A value, a column or a placeholder. */
 export type Arg = string | SQLWrapper;
@@ -176,4 +176,15 @@ export function mayReceiveReport(report: RecipientScope, userId: Arg): SQL {
 export function mayManageRates(workspaceId: Arg, userId: Arg): SQL {
   return sql`(${isWorkspaceAdmin(workspaceId, userId)}
     or ${userId} in (select ia.id from ${users} ia where ia.instance_admin))`;
+}
+
+/**
+ * "May see rates in every workspace" (billing.md §2 "Who sees money"): in each of `workspaceIds`
+ * (an array value) the workspace shows rates to its members and the user is one, or the user may
+ * manage its rates. A render shows money only when this holds for its owner (access.ts
+ * `rendersMoney`).
+ */
+export function maySeeRatesInAll(workspaceIds: SQLWrapper, userId: Arg): SQL {
+  return sql`(not exists (select 1 from ${workspaces} rw where rw.id = any(${workspaceIds})
+    and not ((rw.rates_visible_to = 'members' and ${isWorkspaceMember(sql`rw.id`, userId)}) or ${mayManageRates(sql`rw.id`, userId)})))`;
 }

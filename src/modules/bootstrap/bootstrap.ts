@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newApiToken } from '../../lib/tokens.js';
-import { BUILTIN_TEMPLATES } from '../../render/builtin-templates.js';
+import { BUILTIN_TEMPLATES, type BuiltinTemplate } from '../../render/builtin-templates.js';
 import * as users from '../../repositories/users.repository.js';
 import * as repo from '../../repositories/bootstrap.repository.js';
 import { issuePasswordLink } from '../auth/auth.service.js';
@@ -30,24 +30,16 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
     if (!(await repo.claimOnce(tx, 'builtin_templates_seeded', now))) return;
     await repo.insertTemplates(
       tx,
-      BUILTIN_TEMPLATES.map((t) => ({
-        id: newId(),
-        name: t.name,
-        description: t.description,
-        body: t.body,
-        nameTemplate: t.nameTemplate,
-        noteTemplate: t.noteTemplate,
-        enabled: true,
-        builtInKey: t.key,
-        createdAt: now,
-        updatedAt: now,
-      })),
+      BUILTIN_TEMPLATES.map((t) => builtInRow(t, now)),
     );
   });
-  await ctx.db.transaction(async (tx) => {
-    if (!(await repo.claimOnce(tx, 'builtin_templates_v2', now))) return;
-    await upgradeBuiltInTemplates(tx, now);
-  });
+  // One marker per release that changed the built-ins; the upgrade itself is the same each time.
+  for (const release of ['builtin_templates_v2', 'builtin_templates_v3']) {
+    await ctx.db.transaction(async (tx) => {
+      if (!(await repo.claimOnce(tx, release, now))) return;
+      await upgradeBuiltInTemplates(tx, now);
+    });
+  }
 
   const configured = ctx.config.bootstrapAdminToken;
   return ctx.db.transaction(async (tx) => {
@@ -75,15 +67,37 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
   });
 }
 
+const builtInRow = (t: BuiltinTemplate, now: Date) => ({
+  id: newId(),
+  name: t.name,
+  description: t.description,
+  body: t.body,
+  nameTemplate: t.nameTemplate,
+  noteTemplate: t.noteTemplate,
+  enabled: true,
+  builtInKey: t.key,
+  createdAt: now,
+  updatedAt: now,
+});
+
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
- * Gives installations seeded by an earlier release the current built-in bodies and name templates,
- * once (a marker row). Only text still exactly as an earlier release seeded it is replaced: an
+ * Gives installations seeded by an earlier release the built-ins added since and the current
+ * built-in bodies and name templates, once (a marker row). Only text still exactly as an earlier release seeded it is replaced: an
  * admin's edits stay. Reports keep their stored versions; the next render uses the new text.
  */
 async function upgradeBuiltInTemplates(tx: AppContext['db'], now: Date): Promise<void> {
-  for (const row of await repo.listBuiltInTemplates(tx)) {
+  const rows = await repo.listBuiltInTemplates(tx);
+  // A built-in added since the installation was seeded (the Invoice summary) is added now.
+  const seeded = new Set(rows.map((r) => r.builtInKey));
+  const added = BUILTIN_TEMPLATES.filter((t) => !seeded.has(t.key));
+  if (added.length > 0)
+    await repo.insertTemplates(
+      tx,
+      added.map((t) => builtInRow(t, now)),
+    );
+  for (const row of rows) {
     const current = BUILTIN_TEMPLATES.find((t) => t.key === row.builtInKey);
     if (!current) continue;
     const text: { body?: string; nameTemplate?: string } = {};

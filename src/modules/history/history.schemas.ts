@@ -69,7 +69,13 @@ export type GroupDiff = Static<typeof GroupDiff>;
 
 const VersionRef = Type.Object({ reportContentId: Id, version: Type.Integer({ minimum: 1 }), createdAt: Instant });
 const Period = Nullable(Type.Object({ from: CalendarDate, to: CalendarDate }));
-const FilterField = Type.Union([Type.Literal('workspaceIds'), Type.Literal('projectIds'), Type.Literal('userIds'), Type.Literal('tags')]);
+const FilterField = Type.Union([
+  Type.Literal('workspaceIds'),
+  Type.Literal('projectIds'),
+  Type.Literal('userIds'),
+  Type.Literal('tags'),
+  Type.Literal('clientIds'),
+]);
 
 export const VersionDiffSchema = Type.Object(
   {
@@ -81,6 +87,30 @@ export const VersionDiffSchema = Type.Object(
     byUser: GroupDiff,
     byTag: GroupDiff,
     byDay: GroupDiff,
+    billing: Type.Union(
+      [
+        Type.Object({
+          billableMinutes: Type.Object({ from: Type.Integer(), to: Type.Integer(), deltaMinutes: Type.Integer() }),
+          amounts: Type.Union(
+            [
+              Type.Array(
+                Type.Object({
+                  currency: Type.String(),
+                  fromMinor: Type.Integer({ minimum: 0 }),
+                  toMinor: Type.Integer({ minimum: 0 }),
+                  deltaMinor: Type.Integer(),
+                }),
+                { description: 'One row per currency either version has, in code order; a currency one version lacks counts as 0 there.' },
+              ),
+              Type.Null(),
+            ],
+            { description: 'null when either version shows no money.' },
+          ),
+        }),
+        Type.Null(),
+      ],
+      { description: 'Billable minutes and amounts per currency, from and to; null when either version was rendered before billing.' },
+    ),
     period: Type.Object({ from: Period, to: Period, changed: Type.Boolean() }),
     templateId: Type.Object({ from: Nullable(Type.String()), to: Nullable(Type.String()), changed: Type.Boolean() }),
     filters: Type.Object({

@@ -81,7 +81,7 @@ const DIMENSIONS = {
   byDay: (s: VersionSummary): Group[] => s.byDay.map((g) => ({ key: g.date, label: g.date, minutes: g.minutes })),
 };
 
-const FILTER_LISTS = ['workspaceIds', 'projectIds', 'userIds', 'tags'] as const;
+const FILTER_LISTS = ['workspaceIds', 'projectIds', 'userIds', 'tags', 'clientIds'] as const;
 
 function filterChanges(from: Filters | null, to: Filters | null): VersionDiff['filters']['changes'] {
   if (!from || !to) return [];
@@ -92,6 +92,22 @@ function filterChanges(from: Filters | null, to: Filters | null): VersionDiff['f
     const removed = [...before].filter((x) => !after.has(x));
     return added.length || removed.length ? [{ field, added, removed }] : [];
   });
+}
+
+/** Billable minutes and amounts per currency of two summaries; null unless both were rendered with billing. */
+function billingChange(from: VersionSummary | null, to: VersionSummary | null): VersionDiff['billing'] {
+  if (from?.billableMinutes === undefined || to?.billableMinutes === undefined) return null;
+  const billableMinutes = { from: from.billableMinutes, to: to.billableMinutes, deltaMinutes: to.billableMinutes - from.billableMinutes };
+  if (!from.amounts || !to.amounts) return { billableMinutes, amounts: null };
+  const before = new Map(from.amounts.map((a) => [a.currency, a.minor]));
+  const after = new Map(to.amounts.map((a) => [a.currency, a.minor]));
+  const currencies = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const amounts = currencies.map((currency) => {
+    const fromMinor = before.get(currency) ?? 0;
+    const toMinor = after.get(currency) ?? 0;
+    return { currency, fromMinor, toMinor, deltaMinor: toMinor - fromMinor };
+  });
+  return { billableMinutes, amounts };
 }
 
 /** A unified diff of the bodies (front matter left out); null past MAX_DIFF_EDITS or the time limit. */
@@ -138,6 +154,7 @@ export function diffVersions(reportId: string, from: DiffSide, to: DiffSide, lin
     byUser: groups('byUser'),
     byTag: groups('byTag'),
     byDay: groups('byDay'),
+    billing: billingChange(from.summary, to.summary),
     period: {
       from: fromPeriod,
       to: toPeriod,

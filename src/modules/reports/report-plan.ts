@@ -3,11 +3,12 @@
  * template alone, decided without touching the database. Step two (report-render.ts) executes it.
  */
 import type { FieldError } from '../../lib/errors.js';
+import { canonicalLocale } from '../../lib/locale.js';
 import { MAX_RANGE_DAYS, periodBounds, rangeSpanDays, resolvePreset, type DatePreset } from '../../render/date-range.js';
 import { readsEntries } from '../../render/render-context.js';
 import { variablePaths } from '../../render/template-engine.js';
 import type { EntrySelection } from '../../repositories/report-data.repository.js';
-import type { Filters, FiltersInput } from './reports.schemas.js';
+import { DEFAULT_OPTIONS, type Filters, type FiltersInput, type ReportOptions, type ReportOptionsInput } from './reports.schemas.js';
 
 interface PlanOwner {
   id: string;
@@ -46,12 +47,40 @@ export function resolveFilters(input: FiltersInput, timezone: string, now: Date)
   };
 }
 
+/**
+ * A report's options from a request (billing.md §3): omitted, the stored ones stay (an edit) or the
+ * defaults apply (a new report); sent, each field it leaves out takes its default, the locale the
+ * owner's. A locale the runtime cannot print in is an error naming `/options/locale`.
+ */
+export function resolveOptions(
+  input: ReportOptionsInput | undefined,
+  stored: ReportOptions | undefined,
+  ownerLocale: string,
+): { options: ReportOptions; errors: FieldError[] } {
+  if (input === undefined) return { options: stored ?? { ...DEFAULT_OPTIONS, locale: ownerLocale }, errors: [] };
+  const locale = input.locale === undefined ? ownerLocale : canonicalLocale(input.locale);
+  const options: ReportOptions = {
+    rounding: input.rounding ?? DEFAULT_OPTIONS.rounding,
+    hideAmounts: input.hideAmounts ?? DEFAULT_OPTIONS.hideAmounts,
+    billable: input.billable ?? DEFAULT_OPTIONS.billable,
+    durationFormat: input.durationFormat ?? DEFAULT_OPTIONS.durationFormat,
+    locale: locale ?? ownerLocale,
+  };
+  const errors =
+    locale === undefined
+      ? [{ path: '/options/locale', message: 'is not a locale Chronicle can print in (a BCP 47 tag such as en-US or de)' }]
+      : [];
+  return { options, errors };
+}
+
 export interface RenderRequest {
   name: string;
   note: string | null;
   /** Resolved, and admitted by the caller (memberships, projects, an enabled template, a valid range). */
   filters: Filters;
   preset: DatePreset | null;
+  /** Resolved: every field, the locale canonical. */
+  options: ReportOptions;
   owner: PlanOwner;
   template: PlanTemplate;
   /** The report the version belongs to (null in a preview) and the version it will be. */
@@ -71,6 +100,7 @@ export interface RenderPlan {
   filters: Filters;
   /** The preset the range came from; null for an absolute range. */
   preset: DatePreset | null;
+  options: ReportOptions;
   selection: EntrySelection;
   /** Body first, then (for suggestions) the name and note templates. */
   sources: string[];
@@ -92,12 +122,15 @@ export function planRender(request: RenderRequest): RenderPlan {
     template: { id: template.id, name: template.name },
     filters,
     preset: request.preset,
+    options: request.options,
     selection: {
       ownerUserId: owner.id,
       workspaceIds: filters.workspaceIds,
       projectIds: filters.projectIds,
       userIds: filters.userIds,
       tags: filters.tags,
+      clientIds: filters.clientIds,
+      billable: request.options.billable,
       start,
       end,
       timezone: owner.timezone,

@@ -6,7 +6,8 @@
 import type { Db } from '../../db/database.js';
 import { badRequest } from '../../lib/errors.js';
 import { buildDocument } from '../../../packages/document/src/index.js';
-import type { RenderAggregates } from '../../render/render-context.js';
+import type { RenderAggregates, RenderOptions } from '../../render/render-context.js';
+import { rendersMoney } from '../access/access.js';
 import type { RenderPool } from '../../render/render-pool.js';
 import { limitsFor, TemplateError } from '../../render/template-engine.js';
 import { loadRenderData, type RenderAggregatesRow } from '../../repositories/report-data.repository.js';
@@ -37,21 +38,33 @@ export interface RenderSettings {
 }
 
 const NO_PROJECT = 'No project';
+const NO_CLIENT = 'No client';
 
-/** The aggregates as the render context takes them, workspaces in filter order. */
-function frameAggregates(row: RenderAggregatesRow): RenderAggregates {
+/** The aggregates as the render context takes them; money shows only where access.ts `rendersMoney` says. */
+function frameAggregates(row: RenderAggregatesRow, options: RenderOptions): RenderAggregates {
+  const moneyVisible = rendersMoney(options, row.ownerSeesRates);
   return {
     totalMinutes: row.totalMinutes,
     entryCount: row.entryCount,
-    byProject: row.byProject.map((g) => ({
-      id: g.id,
-      name: g.id === null ? NO_PROJECT : (g.name ?? ''),
-      minutes: g.minutes,
-      entryCount: g.entryCount,
-    })),
+    billableMinutes: row.billableMinutes,
+    nonBillableMinutes: row.nonBillableMinutes,
+    amounts: row.amounts,
+    moneyVisible,
+    byClient: row.byClient.map((g) => ({ ...g, name: g.id === null ? NO_CLIENT : (g.name ?? '') })),
+    byProject: row.byProject.map((g) => ({ ...g, name: g.id === null ? NO_PROJECT : (g.name ?? '') })),
     byUser: row.byUser,
     byTag: row.byTag,
     byDay: row.byDay,
+    lines: row.lines.map((l) => ({
+      projectId: l.projectId,
+      userId: l.userId,
+      billable: l.billable,
+      rate: l.currency !== null && l.rateMinor !== null ? { currency: l.currency, minor: l.rateMinor } : null,
+      minutes: l.minutes,
+      billableMinutes: l.billableMinutes,
+      entryCount: l.entryCount,
+      amount: l.currency !== null && l.amount !== null ? { currency: l.currency, minor: l.amount } : null,
+    })),
   };
 }
 
@@ -75,6 +88,7 @@ export async function executeRender(
     withEntries: plan.readsEntries,
     maxEntries: settings.maxEntries,
     maxBytes: settings.maxBytes,
+    money: { rounding: plan.options.rounding, hideAmounts: plan.options.hideAmounts },
   });
   if (data.kind === 'too-many') {
     throw badRequest(
@@ -90,7 +104,7 @@ export async function executeRender(
   }
   await beforeTemplate?.(data.entriesJson?.length ?? 0);
   const { aggregates } = data;
-  const framed = frameAggregates(aggregates);
+  const framed = frameAggregates(aggregates, plan.options);
   const generatedAt = plan.generatedAt.toISOString();
   const period = { from: plan.filters.dateRange.from, to: plan.filters.dateRange.to };
   let outputs: string[];
@@ -105,6 +119,7 @@ export async function executeRender(
         owner: { id: plan.owner.id, name: plan.owner.name, email: plan.owner.email },
         workspaces: inFilterOrder(aggregates.workspaces, plan.filters.workspaceIds),
         template: plan.template,
+        options: plan.options,
         aggregates: framed,
       },
       entriesJson: data.entriesJson,

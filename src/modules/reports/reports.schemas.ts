@@ -1,8 +1,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CalendarDate, Id, Instant, Nullable } from '../../http/schemas.js';
+import { LOCALE_MAX_LENGTH } from '../../lib/locale.js';
 import { DATE_PRESETS } from '../../render/date-range.js';
-import { VersionSummarySchema } from './version-summary.js';
+import { AmountSchema, VersionSummarySchema } from './version-summary.js';
 
 const IdList = (maxItems: number, minItems = 0) => Type.Array(Id, { minItems, maxItems, uniqueItems: true });
 
@@ -21,6 +22,10 @@ const filterFields = {
   projectIds: Type.Optional(IdList(50)),
   userIds: Type.Optional(IdList(50)),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, uniqueItems: true })),
+  clientIds: Type.Optional({
+    ...IdList(50),
+    description: 'Entries on projects of these clients; an id that names no client of the filtered workspaces matches nothing.',
+  }),
 };
 
 /** Filters as sent: the date range may be a preset. */
@@ -45,12 +50,94 @@ export function parseFilters(value: unknown): Filters {
   return value;
 }
 
+/** The steps a billable entry's minutes may be rounded to (billing.md §3). */
+export const ROUNDING_STEPS = [1, 5, 6, 10, 15, 30, 60] as const;
+
+export const RoundingSchema = Type.Union(
+  [
+    Type.Object({ mode: Type.Literal('none') }, { additionalProperties: false }),
+    Type.Object(
+      {
+        mode: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('nearest')]),
+        minutes: Type.Union([
+          Type.Literal(ROUNDING_STEPS[0]),
+          Type.Literal(ROUNDING_STEPS[1]),
+          Type.Literal(ROUNDING_STEPS[2]),
+          Type.Literal(ROUNDING_STEPS[3]),
+          Type.Literal(ROUNDING_STEPS[4]),
+          Type.Literal(ROUNDING_STEPS[5]),
+          Type.Literal(ROUNDING_STEPS[6]),
+        ]),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  {
+    $id: 'Rounding',
+    description:
+      "How each billable entry's minutes are rounded to a multiple of `minutes` before amounts and totals (`nearest` rounds half up; `down` may give 0). Tracked minutes are never rounded.",
+  },
+);
+export type Rounding = Static<typeof RoundingSchema>;
+
+const optionFields = {
+  rounding: RoundingSchema,
+  hideAmounts: Type.Boolean({ description: 'No rate or amount in the render context.' }),
+  billable: Type.Union([Type.Literal('all'), Type.Literal('billable'), Type.Literal('nonBillable')], {
+    description: 'Which entries the report covers.',
+  }),
+  durationFormat: Type.Union([Type.Literal('hm'), Type.Literal('decimal')], {
+    description: 'How the `duration` filter prints minutes: `1h 30m` or `1.50`.',
+  }),
+  locale: Type.String({ minLength: 1, maxLength: LOCALE_MAX_LENGTH, description: 'BCP 47 tag: how dates, numbers and money are printed.' }),
+};
+
+/** Options as sent: each omitted field takes its default (the locale: the owner's). */
+export const ReportOptionsInput = Type.Object(
+  {
+    rounding: Type.Optional(optionFields.rounding),
+    hideAmounts: Type.Optional(optionFields.hideAmounts),
+    billable: Type.Optional(optionFields.billable),
+    durationFormat: Type.Optional(optionFields.durationFormat),
+    locale: Type.Optional(optionFields.locale),
+  },
+  {
+    $id: 'ReportOptionsInput',
+    additionalProperties: false,
+    description:
+      "A report's rounding, amounts, billable filter, duration format and locale; each field left out takes its default. Left out of an edit, the stored options stay.",
+  },
+);
+export type ReportOptionsInput = Static<typeof ReportOptionsInput>;
+
+/** Options as stored and returned: every field, the locale in its canonical form. */
+export const ReportOptionsSchema = Type.Object(optionFields, { $id: 'ReportOptions', additionalProperties: false });
+export type ReportOptions = Static<typeof ReportOptionsSchema>;
+
+/** The options of a report that names none, but the locale (the owner's). */
+export const DEFAULT_OPTIONS: Omit<ReportOptions, 'locale'> = Object.freeze({
+  rounding: Object.freeze({ mode: 'none' as const }),
+  hideAmounts: false,
+  billable: 'all' as const,
+  durationFormat: 'hm' as const,
+});
+
+const checkOptions = Compile(ReportOptionsSchema);
+
+/** Options read back from the database (jsonb), checked rather than trusted. */
+export function parseOptions(value: unknown): ReportOptions {
+  if (!checkOptions.Check(value)) throw new Error('a stored report has options of an unexpected shape');
+  return value;
+}
+
 export const ReportBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     templateId: Id,
     filters: FiltersInput,
     note: Type.Optional(Nullable(Type.String({ maxLength: 20000, description: 'Markdown; blank collapses to null.' }))),
+    /** Omitted on an edit: the stored options stay. */
+    options: Type.Optional(ReportOptionsInput),
   },
   { $id: 'ReportBody', additionalProperties: false },
 );
@@ -66,6 +153,7 @@ const reportFields = {
   totalMinutes: Nullable(Type.Integer()),
   snapshotProjectIds: Nullable(Type.Array(Type.String())),
   version: Type.Integer({ minimum: 1 }),
+  options: ReportOptionsSchema,
   createdAt: Instant,
   updatedAt: Instant,
 };
@@ -91,6 +179,7 @@ export const PreviewSchema = Type.Object(
     totalMinutes: Type.Integer(),
     snapshotProjectIds: Type.Array(Type.String()),
     filters: Filters,
+    options: ReportOptionsSchema,
   },
   { $id: 'ReportPreview' },
 );
@@ -122,10 +211,14 @@ export const REPORT_SCHEMAS: readonly TSchema[] = [
   DateRange,
   Filters,
   FiltersInput,
+  RoundingSchema,
+  ReportOptionsInput,
+  ReportOptionsSchema,
   ReportBody,
   ReportSummarySchema,
   ReportSchema,
   PreviewSchema,
+  AmountSchema,
   VersionSummarySchema,
 ];
 

@@ -15,10 +15,19 @@ import {
   readGrant,
   requireReportListAccess,
 } from '../access/access.js';
-import { planRender, resolveFilters, type PlanTemplate, type RenderPlan, type RenderRequest } from './report-plan.js';
+import { planRender, resolveFilters, resolveOptions, type PlanTemplate, type RenderPlan, type RenderRequest } from './report-plan.js';
 import { executeRender, type RenderedVersion } from './report-render.js';
 import * as repo from '../../repositories/reports.repository.js';
-import { parseFilters, type ListQuery, type Preview, type Report, type ReportBody, type ReportSummary } from './reports.schemas.js';
+import {
+  parseFilters,
+  parseOptions,
+  type ListQuery,
+  type Preview,
+  type Report,
+  type ReportBody,
+  type ReportOptions,
+  type ReportSummary,
+} from './reports.schemas.js';
 
 function toReportSummary(row: Omit<repo.ReportListRow, 'readerMemberOfAll'>): ReportSummary {
   return {
@@ -31,6 +40,7 @@ function toReportSummary(row: Omit<repo.ReportListRow, 'readerMemberOfAll'>): Re
     totalMinutes: row.totalMinutes,
     snapshotProjectIds: row.snapshotProjectIds,
     version: row.version,
+    options: parseOptions(row.options),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -53,9 +63,12 @@ async function admit(
   target: RenderRequest['target'],
   suggestions = false,
   unsaved?: PlanTemplate,
+  storedOptions?: ReportOptions,
 ): Promise<RenderPlan> {
   const now = ctx.clock.now();
   const { filters, preset, errors } = resolveFilters(body.filters, actor.user.timezone, now);
+  const resolved = resolveOptions(body.options, storedOptions, actor.user.locale);
+  errors.push(...resolved.errors);
 
   const outside = await filterWorkspaceRefusals(db, actor, filters.workspaceIds);
   errors.push(...outside);
@@ -78,6 +91,7 @@ async function admit(
     note: blankToNull(body.note),
     filters,
     preset,
+    options: resolved.options,
     owner: actor.user,
     template,
     target,
@@ -98,6 +112,7 @@ function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
       name: plan.report.name,
       note: plan.report.note,
       filters,
+      options: plan.options,
       workspaceIds: filters.workspaceIds,
       periodFrom: filters.dateRange.from,
       periodTo: filters.dateRange.to,
@@ -155,6 +170,7 @@ export async function preview(ctx: AppContext, actor: Actor, body: ReportBody, u
     totalMinutes: out.totalMinutes,
     snapshotProjectIds: out.snapshotProjectIds,
     filters: plan.filters,
+    options: plan.options,
   };
 }
 
@@ -201,7 +217,16 @@ async function editableReport(db: Db, actor: Actor, id: string, load: typeof rep
 
 /** Renders version `current.version + 1` and appends it if the report is still at `current.version`. */
 async function tryEdit(ctx: AppContext, db: Db, actor: Actor, current: repo.ReportRow, body: ReportBody): Promise<Report | null> {
-  const plan = await admit(ctx, db, actor, body, { reportId: current.id, version: current.version + 1 });
+  const plan = await admit(
+    ctx,
+    db,
+    actor,
+    body,
+    { reportId: current.id, version: current.version + 1 },
+    false,
+    undefined,
+    parseOptions(current.options),
+  );
   const rows = versionRows(plan, current.id, await execute(ctx, db, plan));
   // Inside the lock's transaction this nests as a savepoint.
   const row = await db.transaction((tx) => repo.appendVersion(tx, current.version, rows.report, rows.content));

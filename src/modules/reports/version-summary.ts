@@ -6,15 +6,50 @@
  */
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import type { RenderAggregates } from '../../render/render-context.js';
+import type { GroupSums, RenderAggregates } from '../../render/render-context.js';
 import { Nullable } from '../../http/schemas.js';
 
+/**
+ * An amount of money as a render computes it: an integer count of the currency's minor unit. Unlike
+ * a rate (`Money`) it has no upper bound but the largest integer JSON carries exactly.
+ */
+export const AmountSchema = Type.Object(
+  {
+    currency: Type.String({ pattern: '^[A-Z]{3}$', maxLength: 3, description: 'ISO 4217 code.' }),
+    minor: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "Count of the currency's minor unit." }),
+  },
+  { $id: 'Amount', additionalProperties: false },
+);
+export type Amount = Static<typeof AmountSchema>;
+
+/** One total per currency, in code order; null where the version shows no money. */
+const Amounts_ = Type.Union([Type.Array(AmountSchema), Type.Null()], {
+  description: 'One amount per currency (never converted); null when the version shows no money (hidden, or not visible to its owner).',
+});
+
 const Amounts = { minutes: Type.Integer({ minimum: 0 }), entryCount: Type.Integer({ minimum: 0 }) };
+const Billing = {
+  billableMinutes: Type.Integer({ minimum: 0, description: 'Billable minutes after rounding.' }),
+  amounts: Amounts_,
+};
 
 export const VersionSummarySchema = Type.Object(
   {
     totalMinutes: Type.Integer({ minimum: 0 }),
     entryCount: Type.Integer({ minimum: 0 }),
+    billableMinutes: Type.Optional(Type.Integer({ minimum: 0, description: 'Billable minutes after rounding; absent before billing.' })),
+    nonBillableMinutes: Type.Optional(Type.Integer({ minimum: 0, description: 'Tracked minutes of non-billable entries.' })),
+    amounts: Type.Optional(Amounts_),
+    byClient: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Nullable(Type.String({ description: 'null: entries without a client.' })),
+          name: Type.String(),
+          ...Amounts,
+          ...Billing,
+        }),
+      ),
+    ),
     byProject: Type.Array(
       Type.Object({ id: Nullable(Type.String({ description: 'null: entries without a project.' })), name: Type.String(), ...Amounts }),
     ),
@@ -22,7 +57,11 @@ export const VersionSummarySchema = Type.Object(
     byTag: Type.Array(Type.Object({ tag: Type.String(), ...Amounts })),
     byDay: Type.Array(Type.Object({ date: Type.String({ description: "YYYY-MM-DD in the owner's timezone." }), ...Amounts })),
   },
-  { $id: 'VersionSummary', description: 'Minutes by project, user, tag and day when the version was rendered; names as they were then.' },
+  {
+    $id: 'VersionSummary',
+    description:
+      'Minutes, billable minutes and amounts by client, project, user, tag and day when the version was rendered; names as they were then. The billing fields are absent from versions rendered before them.',
+  },
 );
 export type VersionSummary = Static<typeof VersionSummarySchema>;
 
@@ -35,10 +74,18 @@ const byMinutesThen =
 
 /** The summary of a render's aggregates, groups in a fixed order (most minutes first; days by date). */
 export function summaryOf(aggregates: RenderAggregates): VersionSummary {
+  const money = aggregates.moneyVisible ?? false;
   const amounts = (g: { minutes: number; entryCount: number }) => ({ minutes: g.minutes, entryCount: g.entryCount });
+  const billing = (g: GroupSums) => ({ billableMinutes: g.billableMinutes ?? 0, amounts: money ? (g.amounts ?? []) : null });
   return {
     totalMinutes: aggregates.totalMinutes,
     entryCount: aggregates.entryCount,
+    billableMinutes: aggregates.billableMinutes ?? 0,
+    nonBillableMinutes: aggregates.nonBillableMinutes ?? 0,
+    amounts: money ? (aggregates.amounts ?? []) : null,
+    byClient: (aggregates.byClient ?? [])
+      .map((g) => ({ id: g.id, name: g.name, ...amounts(g), ...billing(g) }))
+      .sort(byMinutesThen((g) => `${g.name}\u0000${g.id ?? ''}`)),
     byProject: aggregates.byProject
       .map((g) => ({ id: g.id, name: g.name, ...amounts(g) }))
       .sort(byMinutesThen((g) => `${g.name}\u0000${g.id ?? ''}`)),

@@ -22,7 +22,7 @@ function signed(minutes: number): string {
   return `${minutes > 0 ? '+' : '−'}${formatMinutes(Math.abs(minutes))}`;
 }
 
-const FILTER_NAMES = { workspaceIds: 'workspaces', projectIds: 'projects', userIds: 'people', tags: 'tags' } as const;
+const FILTER_NAMES = { workspaceIds: 'workspaces', projectIds: 'projects', userIds: 'people', tags: 'tags', clientIds: 'clients' } as const;
 
 /** The facts beyond the total, in words: name, period, template and filter changes. */
 function factsOf({ diff, from, to }: Comparison): string[] {
