@@ -244,7 +244,7 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
           expect(widths, `${path} at ${width} px`).toEqual([width, width]);
         }
         await sized.page.goto(`${base}/app/time`);
-        await until(() => sized.page.locator('.entry-grid .field').count()).toBe(6);
+        await until(() => sized.page.locator('.entry-grid .field').count()).toBe(7);
         // No field's box overlaps another's, and no input's content runs out of its own box.
         const overlaps = await sized.page.evaluate(`(() => {
           const boxes = [...document.querySelectorAll('.entry-grid .field')].map((f) => f.getBoundingClientRect());

@@ -21,6 +21,10 @@ export type Member = Schemas['WorkspaceMember'];
 export type WorkspaceRole = Schemas['WorkspaceRole'];
 export type ProjectMember = Schemas['ProjectMember'];
 export type ProjectListItem = Schemas['ProjectListItem'];
+export type Project = Schemas['Project'];
+export type Client = Schemas['Client'];
+export type Rate = Schemas['Rate'];
+export type RatesVisibleTo = Schemas['RatesVisibleTo'];
 export type TimeEntry = Schemas['TimeEntry'];
 export type Template = Schemas['Template'];
 export type Report = Schemas['Report'];
@@ -90,6 +94,56 @@ const page = async <T>(request: Promise<Answer<T[]>>) => {
 };
 const id = (value: string) => ({ params: { path: { id: value } } });
 
+/** One level of rates (docs/api.md "Rates"), most specific first: whose rate it is. */
+export type RateLevel =
+  | { kind: 'projectMember'; projectId: string; userId: string }
+  | { kind: 'project'; projectId: string }
+  | { kind: 'workspaceMember'; workspaceId: string; userId: string }
+  | { kind: 'workspace'; workspaceId: string };
+export type RateBody = BodyOf<'/api/v1/workspaces/{id}/rates', 'put'>;
+
+/** A level's history, oldest date first. */
+function rateHistory(level: RateLevel) {
+  switch (level.kind) {
+    case 'projectMember':
+      return call(
+        client.GET('/api/v1/projects/{id}/members/{userId}/rates', { params: { path: { id: level.projectId, userId: level.userId } } }),
+      );
+    case 'project':
+      return call(client.GET('/api/v1/projects/{id}/rates', id(level.projectId)));
+    case 'workspaceMember':
+      return call(
+        client.GET('/api/v1/workspaces/{id}/members/{userId}/rates', { params: { path: { id: level.workspaceId, userId: level.userId } } }),
+      );
+    case 'workspace':
+      return call(client.GET('/api/v1/workspaces/{id}/rates', id(level.workspaceId)));
+  }
+}
+
+/** Sets a level's rate from a date (hourly null ends the level from it); a second PUT for a date replaces the first. */
+function putRate(level: RateLevel, body: RateBody) {
+  switch (level.kind) {
+    case 'projectMember':
+      return call(
+        client.PUT('/api/v1/projects/{id}/members/{userId}/rates', {
+          params: { path: { id: level.projectId, userId: level.userId } },
+          body,
+        }),
+      );
+    case 'project':
+      return call(client.PUT('/api/v1/projects/{id}/rates', { ...id(level.projectId), body }));
+    case 'workspaceMember':
+      return call(
+        client.PUT('/api/v1/workspaces/{id}/members/{userId}/rates', {
+          params: { path: { id: level.workspaceId, userId: level.userId } },
+          body,
+        }),
+      );
+    case 'workspace':
+      return call(client.PUT('/api/v1/workspaces/{id}/rates', { ...id(level.workspaceId), body }));
+  }
+}
+
 export const api = {
   // Signing in
   signIn: (email: string, password: string) => call(client.POST('/api/v1/sessions', { body: { email, password } })),
@@ -119,6 +173,9 @@ export const api = {
   createWorkspace: (name: string) => call(client.POST('/api/v1/workspaces', { body: { name } })),
   renameWorkspace: (workspaceId: string, name: string) =>
     call(client.PATCH('/api/v1/workspaces/{id}', { ...id(workspaceId), body: { name } })),
+  /** Its name, currency or who sees its rates (workspace admins). */
+  patchWorkspace: (workspaceId: string, body: BodyOf<'/api/v1/workspaces/{id}', 'patch'>) =>
+    call(client.PATCH('/api/v1/workspaces/{id}', { ...id(workspaceId), body })),
   /** Adds a member or changes their role. */
   putMember: (workspaceId: string, userId: string, role: WorkspaceRole) =>
     call(client.PUT('/api/v1/workspaces/{id}/members/{userId}', { params: { path: { id: workspaceId, userId } }, body: { role } })),
@@ -128,7 +185,19 @@ export const api = {
   projects: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/projects', id(workspaceId))),
   createProject: (workspaceId: string, name: string) =>
     call(client.POST('/api/v1/workspaces/{id}/projects', { ...id(workspaceId), body: { name } })),
+  /** A project's name, client or billableByDefault (workspace admins). */
+  patchProject: (projectId: string, body: BodyOf<'/api/v1/projects/{id}', 'patch'>) =>
+    call(client.PATCH('/api/v1/projects/{id}', { ...id(projectId), body })),
   clients: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/clients', id(workspaceId))),
+  createClient: (workspaceId: string, name: string) =>
+    call(client.POST('/api/v1/workspaces/{id}/clients', { ...id(workspaceId), body: { name } })),
+  /** Renames, archives or unarchives a client. */
+  patchClient: (clientId: string, body: BodyOf<'/api/v1/clients/{id}', 'patch'>) =>
+    call(client.PATCH('/api/v1/clients/{id}', { ...id(clientId), body })),
+  /** Its projects stay, without a client. */
+  deleteClient: (clientId: string) => call(client.DELETE('/api/v1/clients/{id}', id(clientId))),
+  rates: rateHistory,
+  putRate,
   projectMembers: (projectId: string) => call(client.GET('/api/v1/projects/{id}/members', id(projectId))),
   addProjectMember: (projectId: string, userId: string) =>
     call(client.PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),

@@ -8,6 +8,7 @@ import { Link } from '../../lib/router.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { addDays, dayOf, fromLocalInput, mondayOf, startOfDay, toLocalInput } from '../../lib/zoned-time.js';
 import {
+  CheckField,
   ConfirmDelete,
   ErrorMessage,
   Field,
@@ -354,7 +355,7 @@ function EntryTable({
   onEdit: (entry: TimeEntry) => void;
   onDelete: (entry: TimeEntry) => void;
 }) {
-  const columns = 5 + (showPerson ? 1 : 0) + (showWorkspace ? 1 : 0);
+  const columns = 6 + (showPerson ? 1 : 0) + (showWorkspace ? 1 : 0);
   const total = (minutes: number | undefined, kind: string) => (
     <td className="num">
       <span className="total-word">{kind} total </span>
@@ -396,6 +397,7 @@ function EntryTable({
           <time dateTime={e.start}>{formats.time.format(new Date(e.start))}</time>
         </td>
         <td className="num">{formatMinutes(e.minutes)}</td>
+        <td>{e.billable ? <span className="tag billable">Billable</span> : <span className="muted">No</span>}</td>
         <td className="description">{e.description}</td>
         <td>{e.projectId ? (names.projects.get(e.projectId) ?? '…') : '—'}</td>
         {showPerson ? <td>{names.people.get(e.userId) ?? '…'}</td> : null}
@@ -436,6 +438,7 @@ function EntryTable({
             <th scope="col" className="num">
               Duration
             </th>
+            <th scope="col">Billable</th>
             <th scope="col">Description</th>
             <th scope="col">Project</th>
             {showPerson ? <th scope="col">Person</th> : null}
@@ -489,8 +492,15 @@ function EntryForm({
   const [minutes, setMinutes] = useState(String(entry?.minutes ?? 60));
   const [description, setDescription] = useState(entry?.description ?? '');
   const [tags, setTags] = useState((entry?.tags ?? []).join(', '));
+  // A new entry starts as its project's default (unassigned: not billable); an edited one keeps its own.
+  const [billable, setBillable] = useState(entry?.billable ?? false);
   const [saved, setSaved] = useState(false);
   const projects = useLoad<ProjectListItem[]>(() => (workspaceId ? api.projects(workspaceId) : Promise.resolve([])), [workspaceId]);
+  const chooseProject = (id: string) => {
+    setProjectId(id);
+    // As the API does: a new entry takes the project's default; moving an entry keeps its billable.
+    if (!entry) setBillable(projects.data?.find((p) => p.id === id)?.billableByDefault ?? false);
+  };
   const save = useAction(async () => {
     const instant = fromLocalInput(start, zone);
     if (!instant) throw new Error('Enter a complete date and time.');
@@ -500,6 +510,7 @@ function EntryForm({
       minutes: Number(minutes),
       description,
       tags: parseTags(tags),
+      billable,
     };
     return entry ? api.patchTimeEntry(entry.id, fields) : api.createTimeEntry({ workspaceId, ...fields });
   });
@@ -525,6 +536,7 @@ function EntryForm({
               onChange={(e) => {
                 setWorkspaceId(e.target.value);
                 setProjectId('');
+                if (!entry) setBillable(false);
               }}
             >
               {workspaces.map((w) => (
@@ -541,7 +553,7 @@ function EntryForm({
               id={id}
               value={projectId}
               onChange={(e) => {
-                setProjectId(e.target.value);
+                chooseProject(e.target.value);
               }}
             >
               <option value="">No project</option>
@@ -595,6 +607,18 @@ function EntryForm({
           invalidMessage={tagsProblem(parseTags(tags))}
           onChange={setTags}
         />
+        <div className="field billable-field">
+          <CheckField
+            checked={billable}
+            onChange={(value) => {
+              setBillable(value);
+              setSaved(false);
+            }}
+          >
+            Billable
+          </CheckField>
+          {entry ? null : <p className="hint">Starts as the project's default.</p>}
+        </div>
       </div>
       <ErrorMessage error={save.error} />
       {saved ? <Status>Saved.</Status> : null}

@@ -1,20 +1,26 @@
-/** One project: its members (workspace members who log time on it and read its entries). */
+/**
+ * One project: its client and billable default, its members (workspace members who log time on
+ * it and read its entries), and for workspace admins its rates.
+ */
 import { useState, type SyntheticEvent } from 'react';
 import { api, type Member, type ProjectMember, type Workspace } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link } from '../../lib/router.js';
 import { ConfirmDelete, ErrorMessage, Loaded, SelectField, Status, useAction, useLoad } from '../../components/ui/ui.js';
 import { isWorkspaceAdmin } from './roles.js';
+import { ProjectBilling, ProjectRates } from './project-billing.js';
 
 export function ProjectPage({ workspaceId, projectId }: { workspaceId: string; projectId: string }) {
   const loaded = useLoad(async () => {
-    const [workspace, projects, members] = await Promise.all([
+    const [workspace, projects, members, clients] = await Promise.all([
       api.workspace(workspaceId),
       api.projects(workspaceId),
       api.members(workspaceId),
+      api.clients(workspaceId),
     ]);
-    return { workspace, project: projects.find((p) => p.id === projectId) ?? null, members };
+    return { workspace, project: projects.find((p) => p.id === projectId) ?? null, members, clients };
   }, [workspaceId, projectId]);
+  const projectMembers = useLoad(() => api.projectMembers(projectId), [projectId]);
   useTitle(loaded.data?.project?.name ?? 'Project');
   return (
     <>
@@ -22,18 +28,39 @@ export function ProjectPage({ workspaceId, projectId }: { workspaceId: string; p
         <Link to={`/workspaces/${workspaceId}`}>← {loaded.data?.workspace.name ?? 'Workspace'}</Link>
       </p>
       <Loaded state={loaded} what="the project">
-        {({ workspace, project, members }) =>
-          project ? (
+        {(data) =>
+          data.project ? (
             <>
-              <h1>{project.name}</h1>
-              <p className="meta">A project of {workspace.name}</p>
-              <ProjectMembers workspace={workspace} projectId={project.id} workspaceMembers={members} />
+              <h1>{data.project.name}</h1>
+              <p className="meta">A project of {data.workspace.name}</p>
+              <ProjectBilling
+                workspace={data.workspace}
+                project={data.project}
+                clients={data.clients}
+                onSaved={(project) => {
+                  loaded.set({ ...data, project });
+                }}
+              />
+              <ProjectMembers
+                workspace={data.workspace}
+                projectId={data.project.id}
+                workspaceMembers={data.members}
+                members={projectMembers}
+              />
+              {isWorkspaceAdmin(data.workspace.role) && projectMembers.data ? (
+                <ProjectRates
+                  workspace={data.workspace}
+                  projectId={data.project.id}
+                  projectMembers={projectMembers.data}
+                  workspaceMembers={data.members}
+                />
+              ) : null}
             </>
           ) : (
             <>
               <h1>Not found</h1>
               <p>
-                There is no such project in {workspace.name}. <Link to={`/workspaces/${workspace.id}`}>See its projects</Link>.
+                There is no such project in {data.workspace.name}. <Link to={`/workspaces/${data.workspace.id}`}>See its projects</Link>.
               </p>
             </>
           )
@@ -47,14 +74,16 @@ function ProjectMembers({
   workspace,
   projectId,
   workspaceMembers,
+  members,
 }: {
   workspace: Workspace;
   projectId: string;
   workspaceMembers: Member[];
+  /** The project's members, loaded by the page (the rates offer them too). */
+  members: ReturnType<typeof useLoad<ProjectMember[]>>;
 }) {
   const { me } = useSession();
   const admin = isWorkspaceAdmin(workspace.role);
-  const members = useLoad(() => api.projectMembers(projectId), [projectId]);
   return (
     <section aria-labelledby="project-members-heading" className="card">
       <h2 id="project-members-heading">Members</h2>

@@ -1,14 +1,20 @@
-/** One workspace: its name, its members and their roles, its projects. */
+/**
+ * One workspace: its name, its members and their roles, its projects and clients; for its admins
+ * its currency, who sees rates, and the workspace and member rates.
+ */
 import { useState, type SyntheticEvent } from 'react';
-import { api, type Member, type Workspace, type WorkspaceRole } from '../../lib/api.js';
+import { api, type Client, type Member, type Workspace, type WorkspaceRole } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
 import { ConfirmDelete, ErrorMessage, InputField, Loaded, SelectField, Status, useAction, useLoad } from '../../components/ui/ui.js';
 import { grantableRoles, isWorkspaceAdmin, mayRemove, ROLE_NAMES } from './roles.js';
 import { visiblePeople } from './people.js';
+import { Clients } from './clients.js';
+import { BillingSettings, WorkspaceRates } from './billing.js';
 
 export function WorkspacePage({ id }: { id: string }) {
   const workspace = useLoad(() => api.workspace(id), [id]);
+  const clients = useLoad(() => api.clients(id), [id]);
   useTitle(workspace.data?.name ?? 'Workspace');
   return (
     <>
@@ -22,7 +28,16 @@ export function WorkspacePage({ id }: { id: string }) {
             <p className="meta">Your role: {ROLE_NAMES[w.role]}</p>
             {isWorkspaceAdmin(w.role) ? <Rename workspace={w} onRenamed={workspace.set} /> : null}
             <Members workspace={w} onOwnRoleChanged={workspace.reload} />
-            <Projects workspace={w} />
+            <Projects workspace={w} clients={clients.data ?? []} />
+            <Loaded state={clients} what="clients">
+              {(data) => <Clients workspace={w} clients={data} onChange={clients.set} />}
+            </Loaded>
+            {isWorkspaceAdmin(w.role) ? (
+              <>
+                <BillingSettings workspace={w} onSaved={workspace.set} />
+                <WorkspaceRates workspace={w} />
+              </>
+            ) : null}
           </>
         )}
       </Loaded>
@@ -250,8 +265,9 @@ function AddMember({ workspace, members, onAdded }: { workspace: Workspace; memb
   );
 }
 
-function Projects({ workspace }: { workspace: Workspace }) {
+function Projects({ workspace, clients }: { workspace: Workspace; clients: Client[] }) {
   const admin = isWorkspaceAdmin(workspace.role);
+  const clientNames = new Map(clients.map((c) => [c.id, c.name]));
   const projects = useLoad(() => api.projects(workspace.id), [workspace.id]);
   return (
     <section aria-labelledby="projects-heading" className="card">
@@ -269,8 +285,14 @@ function Projects({ workspace }: { workspace: Workspace }) {
             <ul className="list" aria-label="Projects">
               {data.map((p) => (
                 <li key={p.id} className="item title-row">
-                  <Link to={`/workspaces/${workspace.id}/projects/${p.id}`}>{p.name}</Link>
-                  {p.isMember ? <span className="tag">You are on it</span> : null}
+                  <p>
+                    <Link to={`/workspaces/${workspace.id}/projects/${p.id}`}>{p.name}</Link>
+                    {p.clientId && clientNames.has(p.clientId) ? <span className="muted"> for {clientNames.get(p.clientId)}</span> : null}
+                  </p>
+                  <p className="tags">
+                    {p.billableByDefault ? <span className="tag">Billable by default</span> : null}
+                    {p.isMember ? <span className="tag">You are on it</span> : null}
+                  </p>
                 </li>
               ))}
             </ul>
