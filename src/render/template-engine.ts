@@ -1,3 +1,4 @@
+import { formatMoney } from '../../packages/money/src/index.js';
 import {
   CaptureTag,
   Context,
@@ -182,15 +183,6 @@ export function formatHoursIn(minutes: unknown, locale: string): string {
   return value === null ? '' : hoursFormatter(locale).format(value / 60);
 }
 
-/** An amount in `locale`, exactly: the minor units are written as a decimal string, never divided as a float. */
-export function formatMoney(amount: { currency: string; minor: number }, locale: string): string {
-  const formatter = moneyFormatter(locale, amount.currency);
-  const digits = formatter.resolvedOptions().maximumFractionDigits ?? 2;
-  const magnitude = String(Math.abs(Math.trunc(amount.minor))).padStart(digits + 1, '0');
-  const decimal = digits === 0 ? magnitude : `${magnitude.slice(0, -digits)}.${magnitude.slice(-digits)}`;
-  return formatter.format(`${amount.minor < 0 ? '-' : ''}${decimal}` as Intl.StringNumericLiteral);
-}
-
 function isAmount(value: unknown): value is { currency: string; minor: number } {
   if (typeof value !== 'object' || value === null) return false;
   const { currency, minor } = value as { currency?: unknown; minor?: unknown };
@@ -212,8 +204,6 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
 
 const hoursFormatter = (locale: string) =>
   cached(`h ${locale}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
-const moneyFormatter = (locale: string, currency: string) =>
-  cached(`m ${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency }));
 const dateFormatter = (locale: string, style: 'short' | 'medium' | 'long' | 'full') =>
   cached(`d ${locale} ${style}`, () => new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' }));
 

@@ -1,8 +1,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { CalendarDate, Instant } from '../../http/schemas.js';
 
-/** The highest hourly rate, in minor units: 1,000,000.00 of a two-decimal currency. */
-export const MAX_RATE_MINOR = 100_000_000;
+import { MAX_RATE_MINOR } from '../../../packages/money/src/index.js';
+
+export { MAX_RATE_MINOR };
 
 /** An amount of money: an integer count of the currency's minor unit (cents for EUR, yen for JPY). */
 export const MoneySchema = Type.Object(
