@@ -148,7 +148,8 @@ describe('docs/getting-started.md', () => {
       expect(out).toContain('<form method="post">');
       expect(out).toContain('<h1>Website relaunch: design sprint</h1>');
       // The discussion holds Ana's comment with Olivia's reaction, and Ana's reaction on the version.
-      const discussion = JSON.parse(out.slice(out.lastIndexOf('\n{\n') + 1)) as {
+      const discussionStart = out.lastIndexOf('\n{\n') + 1;
+      const discussion = JSON.parse(out.slice(discussionStart, out.indexOf('\n}\n', discussionStart) + 2)) as {
         shared: boolean;
         reactions: { emoji: string; userNames: string[] }[];
         comments: { authorName: string; body: string; reactions: { emoji: string; userNames: string[] }[] }[];
@@ -162,6 +163,17 @@ describe('docs/getting-started.md', () => {
           reactions: [{ emoji: '+1', userNames: ['Olivia Owner'] }],
         },
       ]);
+      // The Invoice summary of step 10: the project rate from the second day, Ana's own rate, the
+      // workspace rate before it; 15-minute rounding; the client's lines and totals in en-GB.
+      expect(out).toContain('**Billable:** 9h 45m · **Amount:** €952.50');
+      expect(out).toContain('_Billable time is rounded up to 15 minutes per entry._');
+      expect(out).toContain('## Northwind Traders');
+      expect(out).toContain('| Website relaunch | Ana Souza | 4.00 | €95.00/h | €380.00 |');
+      expect(out).toContain('| Website relaunch | Olivia Owner | 3.75 | €110.00/h | €412.50 |');
+      expect(out).toContain('| Website relaunch | Olivia Owner | 2.00 | €80.00/h | €160.00 |');
+      expect(out).toContain('| **Total due in EUR** | | **€952.50** |');
+      // The unassigned entry is no client's.
+      expect(out.slice(out.indexOf('## Northwind Traders'))).not.toContain('Weekly planning');
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
