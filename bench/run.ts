@@ -377,10 +377,12 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       for (const user of RENDER_USERS) {
         const base = renderBaselines.get(user.id);
         if (!base) continue;
+        // Without money, like the direct render it is compared with (the money row below adds it).
         const body = {
           name: 'Bench',
           templateId: timesheet,
           filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
+          options: { hideAmounts: true },
         };
         const times: number[] = [];
         for (let i = 0; i < (user.entries > 20_000 ? 1 : 3); i++) {
@@ -400,6 +402,40 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))})`,
         });
         memory.push({ scenario: `render ${user.entries}`, rssMiB: srv.memory().rssMiB });
+        log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
+      }
+      // Money: the same 5,000-entry Timesheet with rates and amounts, against itself with amounts
+      // hidden (no rate is read then), interleaved so that both meet the same machine.
+      {
+        const renderOf = (hideAmounts: boolean) => ({
+          name: 'Bench',
+          templateId: timesheet,
+          filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
+          options: { hideAmounts },
+        });
+        const withMoney: number[] = [];
+        const without: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          for (const [hide, times] of [
+            [false, withMoney],
+            [true, without],
+          ] as const) {
+            const t0 = performance.now();
+            await api(srv, 'POST', '/api/v1/reports', 'render-5k', renderOf(hide));
+            times.push(performance.now() - t0);
+          }
+        }
+        const money = median(withMoney);
+        const hidden = median(without);
+        figures.push({
+          scenario: 'POST /api/v1/reports, Timesheet, 5,000 entries, with money vs amounts hidden',
+          unit: 'ms',
+          chronicle: round(money),
+          baseline: round(hidden),
+          ratio: round(money / hidden, 2),
+          target: '<= 1.1x',
+          holds: money / hidden <= 1.1,
+        });
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }
       const biggest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id))!;

@@ -367,8 +367,14 @@ export const reports = pgTable(
     name: text('name').notNull(),
     note: text('note'),
     filters: jsonb('filters').notNull(),
-    /** Rounding, hideAmounts, billable, durationFormat and locale (billing.md §3), every field present. */
-    options: jsonb('options').notNull(),
+    /**
+     * Rounding, hideAmounts, billable, durationFormat and locale (billing.md §3), every field
+     * present. Chronicle always writes it; the default (the defaults in `en`) is for a row written
+     * by a process of an earlier release during a rolling upgrade.
+     */
+    options: jsonb('options')
+      .notNull()
+      .default(sql`'{"rounding":{"mode":"none"},"hideAmounts":false,"billable":"all","durationFormat":"hm","locale":"en"}'::jsonb`),
     workspaceIds: text('workspace_ids').array().notNull(),
     periodFrom: date('period_from', { mode: 'string' }).notNull(),
     periodTo: date('period_to', { mode: 'string' }).notNull(),

@@ -348,6 +348,17 @@ describe('0014_report_options', () => {
         { id: 'r1', options: { ...defaults, locale: 'de' } },
         { id: 'r2', options: { ...defaults, locale: 'en' } },
       ]);
+      // A report written without options (a process of the earlier release, mid-upgrade) gets the defaults.
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into reports (id, owner_user_id, template_id, name, filters, workspace_ids, period_from, period_to,
+            version, current_content_id)
+          values ('r3', 'u1', 'builtin-timesheet', 'R', '{}'::jsonb, array['w1'], '2026-01-01', '2026-01-31', 1, 'c-r3')`);
+        await tx.execute(sql`insert into report_contents (id, report_id, version, rendered_markdown, total_minutes, snapshot_project_ids)
+          values ('c-r3', 'r3', 1, '# R', 0, '{}')`);
+      });
+      expect(rowsOf(await database.db.execute(sql`select options from reports where id = 'r3'`))).toEqual([
+        { options: { ...defaults, locale: 'en' } },
+      ]);
       await expect(database.db.execute(sql`update reports set options = '[]'::jsonb where id = 'r1'`)).rejects.toThrow();
       await expect(database.db.execute(sql`update reports set options = null where id = 'r1'`)).rejects.toThrow();
     } finally {

@@ -1407,6 +1407,16 @@ export interface components {
             imageUrl: string | null;
             role: components["schemas"]["WorkspaceRole"];
         };
+        /**
+         * @example {
+         *       "id": "0195d2c4-7a1e-7c3b-9f00-2b1a4c5d6e7f",
+         *       "workspaceId": "0195d2c4-6f00-7a00-8b00-1a2b3c4d5e6f",
+         *       "name": "Northwind Traders",
+         *       "archived": false,
+         *       "createdAt": "2026-11-02T08:00:00.000Z",
+         *       "updatedAt": "2026-11-02T08:00:00.000Z"
+         *     }
+         */
         Client: {
             /** @description Opaque id (UUID v7). */
             id: string;
@@ -1426,12 +1436,28 @@ export interface components {
              */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "currency": "EUR",
+         *       "minor": 9500
+         *     }
+         */
         Money: {
             /** @description ISO 4217 code; for a rate, its workspace's currency. */
             currency: string;
             /** @description Count of the currency's minor unit. */
             minor: number;
         };
+        /**
+         * @example {
+         *       "hourly": {
+         *         "currency": "EUR",
+         *         "minor": 9500
+         *       },
+         *       "effectiveFrom": "2026-11-01",
+         *       "createdAt": "2026-10-28T09:12:00.000Z"
+         *     }
+         */
         Rate: {
             /** @description null: the level ends from effectiveFrom. */
             hourly: components["schemas"]["Money"] | null;
@@ -1605,7 +1631,16 @@ export interface components {
             clientIds?: string[];
             dateRange: components["schemas"]["DatePreset"] | components["schemas"]["DateRange"];
         };
-        /** @description How each billable entry's minutes are rounded to a multiple of `minutes` before amounts and totals (`nearest` rounds half up; `down` may give 0). Tracked minutes are never rounded. */
+        /**
+         * @description How each billable entry's minutes are rounded to a multiple of `minutes` before amounts and totals (`nearest` rounds half up; `down` may give 0). Tracked minutes are never rounded.
+         * @example {
+         *       "mode": "up",
+         *       "minutes": 15
+         *     }
+         * @example {
+         *       "mode": "none"
+         *     }
+         */
         Rounding: {
             /** @enum {string} */
             mode: "none";
@@ -1613,7 +1648,17 @@ export interface components {
             mode: "up" | "down" | "nearest";
             minutes: 1 | 5 | 6 | 10 | 15 | 30 | 60;
         };
-        /** @description A report's rounding, amounts, billable filter, duration format and locale; each field left out takes its default. Left out of an edit, the stored options stay. */
+        /**
+         * @description A report's rounding, amounts, billable filter, duration format and locale; each field left out takes its default. Left out of an edit, the stored options stay.
+         * @example {
+         *       "rounding": {
+         *         "mode": "up",
+         *         "minutes": 15
+         *       },
+         *       "billable": "billable",
+         *       "locale": "de"
+         *     }
+         */
         ReportOptionsInput: {
             rounding?: components["schemas"]["Rounding"];
             /** @description No rate or amount in the render context. */
@@ -1625,6 +1670,18 @@ export interface components {
             /** @description BCP 47 tag: how dates, numbers and money are printed. */
             locale?: string;
         };
+        /**
+         * @example {
+         *       "rounding": {
+         *         "mode": "up",
+         *         "minutes": 15
+         *       },
+         *       "hideAmounts": false,
+         *       "billable": "billable",
+         *       "durationFormat": "hm",
+         *       "locale": "de"
+         *     }
+         */
         ReportOptions: {
             rounding: components["schemas"]["Rounding"];
             /** @description No rate or amount in the render context. */
@@ -1704,6 +1761,12 @@ export interface components {
             filters: components["schemas"]["Filters"];
             options: components["schemas"]["ReportOptions"];
         };
+        /**
+         * @example {
+         *       "currency": "EUR",
+         *       "minor": 49500
+         *     }
+         */
         Amount: {
             /** @description ISO 4217 code. */
             currency: string;

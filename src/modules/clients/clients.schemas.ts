@@ -16,7 +16,19 @@ export const ClientSchema = Type.Object(
     createdAt: Instant,
     updatedAt: Instant,
   },
-  { $id: 'Client' },
+  {
+    $id: 'Client',
+    examples: [
+      {
+        id: '0195d2c4-7a1e-7c3b-9f00-2b1a4c5d6e7f',
+        workspaceId: '0195d2c4-6f00-7a00-8b00-1a2b3c4d5e6f',
+        name: 'Northwind Traders',
+        archived: false,
+        createdAt: '2026-11-02T08:00:00.000Z',
+        updatedAt: '2026-11-02T08:00:00.000Z',
+      },
+    ],
+  },
 );
 export type Client = Static<typeof ClientSchema>;
 

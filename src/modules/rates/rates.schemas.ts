@@ -11,7 +11,7 @@ export const MoneySchema = Type.Object(
     currency: Type.String({ pattern: '^[A-Z]{3}$', maxLength: 3, description: "ISO 4217 code; for a rate, its workspace's currency." }),
     minor: Type.Integer({ minimum: 0, maximum: MAX_RATE_MINOR, description: "Count of the currency's minor unit." }),
   },
-  { $id: 'Money', additionalProperties: false },
+  { $id: 'Money', additionalProperties: false, examples: [{ currency: 'EUR', minor: 9500 }] },
 );
 export type Money = Static<typeof MoneySchema>;
 
@@ -23,7 +23,10 @@ export const RateSchema = Type.Object(
     }),
     createdAt: Instant,
   },
-  { $id: 'Rate' },
+  {
+    $id: 'Rate',
+    examples: [{ hourly: { currency: 'EUR', minor: 9500 }, effectiveFrom: '2026-11-01', createdAt: '2026-10-28T09:12:00.000Z' }],
+  },
 );
 export type Rate = Static<typeof RateSchema>;
 

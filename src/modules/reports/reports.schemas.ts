@@ -74,6 +74,7 @@ export const RoundingSchema = Type.Union(
   ],
   {
     $id: 'Rounding',
+    examples: [{ mode: 'up', minutes: 15 }, { mode: 'none' }],
     description:
       "How each billable entry's minutes are rounded to a multiple of `minutes` before amounts and totals (`nearest` rounds half up; `down` may give 0). Tracked minutes are never rounded.",
   },
@@ -104,6 +105,7 @@ export const ReportOptionsInput = Type.Object(
   {
     $id: 'ReportOptionsInput',
     additionalProperties: false,
+    examples: [{ rounding: { mode: 'up', minutes: 15 }, billable: 'billable', locale: 'de' }],
     description:
       "A report's rounding, amounts, billable filter, duration format and locale; each field left out takes its default. Left out of an edit, the stored options stay.",
   },
@@ -111,7 +113,11 @@ export const ReportOptionsInput = Type.Object(
 export type ReportOptionsInput = Static<typeof ReportOptionsInput>;
 
 /** Options as stored and returned: every field, the locale in its canonical form. */
-export const ReportOptionsSchema = Type.Object(optionFields, { $id: 'ReportOptions', additionalProperties: false });
+export const ReportOptionsSchema = Type.Object(optionFields, {
+  $id: 'ReportOptions',
+  additionalProperties: false,
+  examples: [{ rounding: { mode: 'up', minutes: 15 }, hideAmounts: false, billable: 'billable', durationFormat: 'hm', locale: 'de' }],
+});
 export type ReportOptions = Static<typeof ReportOptionsSchema>;
 
 /** The options of a report that names none, but the locale (the owner's). */

@@ -18,7 +18,7 @@ export const AmountSchema = Type.Object(
     currency: Type.String({ pattern: '^[A-Z]{3}$', maxLength: 3, description: 'ISO 4217 code.' }),
     minor: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "Count of the currency's minor unit." }),
   },
-  { $id: 'Amount', additionalProperties: false },
+  { $id: 'Amount', additionalProperties: false, examples: [{ currency: 'EUR', minor: 49500 }] },
 );
 export type Amount = Static<typeof AmountSchema>;
 
