@@ -295,7 +295,7 @@ function entryViews(input: RenderInput, names: NameMaps): EntryView[] {
   return views.sort((a, b) => compare(a.start, b.start) || compare(a.id, b.id));
 }
 
-/** A project's lines, billable first, then by person name, then rate (highest first); money null where it is hidden. */
+/** A project's lines, billable first, then by person name, then rate (lowest first: usually the older); money null where it is hidden. */
 function lineViews(lines: readonly BillableLine[], projectId: string | null, names: NameMaps, money: boolean) {
   return lines
     .filter((l) => l.projectId === projectId)
@@ -315,7 +315,7 @@ function lineViews(lines: readonly BillableLine[], projectId: string | null, nam
         byName(a.user.name, b.user.name) ||
         compare(a.user.id, b.user.id) ||
         compare(a.rate?.currency ?? '', b.rate?.currency ?? '') ||
-        (b.rate?.minor ?? -1) - (a.rate?.minor ?? -1),
+        (a.rate?.minor ?? -1) - (b.rate?.minor ?? -1),
     );
 }
 

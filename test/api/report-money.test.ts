@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
-import { addMember, addProjectMember, newWorkspace } from '../helpers/factories.js';
+import { addMember, newWorkspace } from '../helpers/factories.js';
+import { eur, firm, type Firm } from '../helpers/billing-factories.js';
 import { builtInTemplateId, newTemplate } from '../helpers/report-factories.js';
 
 let t: TestContext;
@@ -15,8 +16,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const MONTH = { from: '2026-11-01', to: '2026-11-30' };
-const eur = (minor: number) => ({ currency: 'EUR', minor });
-const usd = (minor: number) => ({ currency: 'USD', minor });
 
 /** A template that prints what the render context holds, one fact a line, for exact assertions. */
 const DUMP = `{% for e in entries %}E {{ e.description }} {{ e.billable }} {{ e.minutes }} {{ e.billableMinutes }} {{ e.rate.currency }}{{ e.rate.minor }} {{ e.amount.currency }}{{ e.amount.minor }} {{ e.client.name }}
@@ -39,67 +38,6 @@ const dumped = (markdown: string, tag: string) =>
     .split('\n')
     .filter((line) => line.startsWith(`${tag} `))
     .map((line) => line.slice(tag.length + 1).trimEnd());
-
-interface Firm {
-  owner: TestUser;
-  bob: TestUser;
-  acme: { id: string };
-  globex: { id: string };
-  website: { id: string };
-  support: { id: string };
-  internal: { id: string };
-  migration: { id: string };
-  northwind: { id: string };
-  contoso: { id: string };
-}
-
-/**
- * Two workspaces: Acme in EUR (a workspace rate of 80, Website's rate 100 changing to 120 on the
- * 16th) and Globex in USD (150). Ada owns both, Bob is a member of Acme on Website and Support.
- */
-async function firm(): Promise<Firm> {
-  const owner = await newUser(t, { name: 'Ada', timezone: 'Europe/Berlin' });
-  const bob = await newUser(t, { name: 'Bob', timezone: 'Europe/Berlin' });
-  const acme = await newWorkspace(t, owner, 'Acme');
-  const globex = await newWorkspace(t, owner, 'Globex');
-  expect((await t.patch(`/api/v1/workspaces/${globex.id}`, { currency: 'USD' }, owner.token)).status).toBe(200);
-  await addMember(t, acme.id, bob, 'member', owner.token);
-  const client = async (workspaceId: string, name: string) =>
-    (await t.post(`/api/v1/workspaces/${workspaceId}/clients`, { name }, owner.token)).body as { id: string };
-  const northwind = await client(acme.id, 'Northwind');
-  const contoso = await client(globex.id, 'Contoso');
-  const project = async (workspaceId: string, name: string, clientId: string | null, billableByDefault: boolean) => {
-    const res = await t.post(`/api/v1/workspaces/${workspaceId}/projects`, { name, clientId, billableByDefault }, owner.token);
-    expect(res.status).toBe(201);
-    return res.body as { id: string };
-  };
-  const website = await project(acme.id, 'Website', northwind.id, true);
-  const support = await project(acme.id, 'Support', northwind.id, true);
-  const internal = await project(acme.id, 'Internal', null, false);
-  const migration = await project(globex.id, 'Migration', contoso.id, true);
-  await addProjectMember(t, website.id, bob.id, owner.token);
-  await addProjectMember(t, support.id, bob.id, owner.token);
-  const put = async (url: string, hourly: { currency: string; minor: number }, effectiveFrom: string) => {
-    expect((await t.put(url, { hourly, effectiveFrom }, owner.token)).status).toBe(200);
-  };
-  await put(`/api/v1/workspaces/${acme.id}/rates`, eur(8000), '2026-01-01');
-  await put(`/api/v1/projects/${website.id}/rates`, eur(10000), '2026-01-01');
-  await put(`/api/v1/projects/${website.id}/rates`, eur(12000), '2026-11-16');
-  await put(`/api/v1/workspaces/${globex.id}/rates`, usd(15000), '2026-01-01');
-  const entry = async (workspaceId: string, projectId: string, user: TestUser, start: string, minutes: number, description: string) => {
-    const res = await t.post('/api/v1/time-entries', { workspaceId, projectId, userId: user.id, start, minutes, description }, owner.token);
-    expect(res.status).toBe(201);
-  };
-  // Berlin is UTC+1 in November.
-  await entry(acme.id, website.id, owner, '2026-11-03T08:00:00Z', 50, 'a1');
-  await entry(acme.id, website.id, owner, '2026-11-10T09:00:00Z', 95, 'a2');
-  await entry(acme.id, website.id, owner, '2026-11-17T08:00:00Z', 61, 'a3');
-  await entry(acme.id, website.id, bob, '2026-11-20T13:00:00Z', 7, 'b1');
-  await entry(acme.id, support.id, bob, '2026-11-12T08:00:00Z', 20, 'b2');
-  await entry(acme.id, internal.id, owner, '2026-11-05T08:00:00Z', 120, 'i1');
-  await entry(globex.id, migration.id, owner, '2026-11-18T08:00:00Z', 45, 'm1');
-  return { owner, bob, acme, globex, website, support, internal, migration, northwind, contoso };
-}
 
 const QUARTER_UP = { rounding: { mode: 'up', minutes: 15 } };
 
@@ -195,7 +133,7 @@ describe('money in a render', () => {
   let f: Firm;
   let dump: string;
   beforeAll(async () => {
-    f = await firm();
+    f = await firm(t);
     dump = await newTemplate(t, DUMP);
   });
 
@@ -292,7 +230,7 @@ describe('who sees money', () => {
   let f: Firm;
   let dump: string;
   beforeAll(async () => {
-    f = await firm();
+    f = await firm(t);
     dump = await newTemplate(t, DUMP);
   });
 
@@ -346,7 +284,7 @@ describe('who sees money', () => {
 
 describe('a version keeps its money', () => {
   it('is not changed by a rate set after it was rendered; the next version uses the new rate, and the diff shows both', async () => {
-    const f = await firm();
+    const f = await firm(t);
     const dump = await newTemplate(t, DUMP);
     const filters = { workspaceIds: [f.acme.id], dateRange: MONTH };
     const v1 = await create(f.owner, { templateId: dump, filters });

@@ -1,0 +1,100 @@
+/**
+ * An Invoice summary as a client receives it: a month of two people's time in two workspaces and
+ * two currencies, two rates with one changing mid-month, rounded up to a quarter hour, on the
+ * public share page in Chromium (its tables and totals as a reader sees them, axe in light and
+ * dark, no sideways scroll at 320, 390 and 1440 px; pictures with SCREENSHOTS_DIR).
+ */
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firm } from '../helpers/billing-factories.js';
+import { checkScreen, hasChromium, launchBrowser, newPage, STEP_TIMEOUT } from '../helpers/browser.js';
+import { builtInTemplateId } from '../helpers/report-factories.js';
+import { buildTestApp, type TestContext } from '../helpers/test-app.js';
+
+describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
+  let t: TestContext;
+  let browser: Browser;
+  let base: string;
+  let token: string;
+  let markdown: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const f = await firm(t);
+    const report = await t.post(
+      '/api/v1/reports',
+      {
+        name: 'Northwind and Contoso, November 2026',
+        templateId: await builtInTemplateId(t, 'Invoice'),
+        filters: {
+          workspaceIds: [f.acme.id, f.globex.id],
+          dateRange: { from: '2026-11-01', to: '2026-11-30' },
+          userIds: [f.owner.id, f.bob.id],
+        },
+        options: { rounding: { mode: 'up', minutes: 15 }, billable: 'billable' },
+      },
+      f.owner.token,
+    );
+    expect(report.status).toBe(201);
+    markdown = report.body.renderedMarkdown as string;
+    const share = await t.post(`/api/v1/reports/${report.body.id as string}/shares`, {}, f.owner.token);
+    expect(share.status).toBe(201);
+    token = share.body.token as string;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  }, STEP_TIMEOUT);
+
+  afterAll(async () => {
+    await browser.close();
+    await t.close();
+  });
+
+  it(
+    'shows each client’s lines and totals, the total due per currency, and fits every width',
+    async () => {
+      const cspErrors: string[] = [];
+      const { context, page } = await newPage(browser, cspErrors, { width: 1440 });
+      try {
+        const res = await page.goto(`${base}/share/${token}`);
+        expect(res?.status()).toBe(200);
+        await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Northwind and Contoso, November 2026');
+        const rows = async (table: number): Promise<string[]> =>
+          page.evaluate(
+            `[...document.querySelectorAll('table')[${table}].querySelectorAll('tr')].map((r) => [...r.cells].map((c) => c.textContent.trim()).join(' | '))`,
+          );
+        const headings = await page.evaluate(
+          `[...document.querySelectorAll('.document h1, .document h2, .document h3, .document h4')].map((h) => h.tagName + ' ' + h.textContent.trim())`,
+        );
+        expect(headings).toEqual(['H3 Northwind', 'H3 Contoso', 'H3 Total']);
+        expect(await rows(0)).toEqual([
+          'Project | Person | Hours | Rate | Amount',
+          'Website | Ada | 2.75 | €100.00/h | €275.00',
+          'Website | Ada | 1.25 | €120.00/h | €150.00',
+          'Website | Bob | 0.25 | €120.00/h | €30.00',
+          'Support | Bob | 0.50 | €80.00/h | €40.00',
+          'Total |  | 4.75 |  | €495.00',
+        ]);
+        expect(await rows(1)).toEqual([
+          'Project | Person | Hours | Rate | Amount',
+          'Migration | Ada | 0.75 | $150.00/h | $112.50',
+          'Total |  | 0.75 |  | $112.50',
+        ]);
+        expect(await rows(2)).toEqual([
+          ' | Hours | Amount',
+          'Billable time | 5.50 | ',
+          'Total due in EUR |  | €495.00',
+          'Total due in USD |  | $112.50',
+        ]);
+        await checkScreen(page, 'invoice-summary-share');
+        expect(cspErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+      // The document as stored, for the record of what the page showed.
+      expect(markdown).toContain('**Billable:** 5h 30m · **Amount:** €495.00 / $112.50');
+    },
+    STEP_TIMEOUT,
+  );
+});
