@@ -24,7 +24,6 @@ export type EntryTuple = [
   workspaceId: string,
   billable?: boolean,
   billableMinutes?: number,
-  clientId?: string | null,
   rateCurrency?: string | null,
   rateMinor?: number | null,
   amountMinor?: number | null,
@@ -201,6 +200,8 @@ export function buildRenderContext(input: RenderInput): Record<string, unknown> 
 type Named = { id: string; name: string };
 interface NameMaps {
   clients: Map<string, Named>;
+  /** Each project's client, where it has one. */
+  clientOfProject: Map<string, Named>;
   projects: Map<string, Named>;
   users: Map<string, Named>;
   workspaces: Map<string, Named>;
@@ -220,8 +221,15 @@ const DEFAULT_RENDER_OPTIONS: RenderOptions = {
 function nameMaps(input: RenderInput): NameMaps {
   const named = (list: readonly { id: string | null; name: string }[]) =>
     new Map(list.flatMap((g) => (g.id === null ? [] : [[g.id, { id: g.id, name: g.name }] as const])));
+  const clients = named(input.aggregates.byClient ?? []);
+  const clientOfProject = new Map(
+    input.aggregates.byProject.flatMap((p) =>
+      p.id === null || p.clientId == null ? [] : [[p.id, clients.get(p.clientId) ?? unknown(p.clientId)] as const],
+    ),
+  );
   return {
-    clients: named(input.aggregates.byClient ?? []),
+    clients,
+    clientOfProject,
     projects: named(input.aggregates.byProject),
     users: named(input.aggregates.byUser),
     workspaces: named(input.workspaces),
@@ -269,7 +277,6 @@ function entryViews(input: RenderInput, names: NameMaps): EntryView[] {
       workspaceId,
       billable = false,
       billableMinutes = 0,
-      clientId = null,
       currency = null,
       rate = null,
       amount = null,
@@ -284,7 +291,7 @@ function entryViews(input: RenderInput, names: NameMaps): EntryView[] {
       project: projectId === null ? null : (names.projects.get(projectId) ?? unknown(projectId)),
       user: names.users.get(userId) ?? unknown(userId),
       workspace: names.workspaces.get(workspaceId) ?? unknown(workspaceId),
-      client: clientId === null ? null : (names.clients.get(clientId) ?? unknown(clientId)),
+      client: projectId === null ? null : (names.clientOfProject.get(projectId) ?? null),
       billable,
       billableMinutes,
       rate: money ? amountOf(currency, rate) : null,

@@ -131,39 +131,62 @@ export function roundedMinutes(minutes: SQL, rounding: MinuteRounding): SQL {
 }
 
 /**
- * The hourly rate of the entry `t` whose user is `u` (billing.md §2, the same rule as rate-for.ts):
- * per level, most specific first, the row in force at the entry's start (the newest whose
- * `effective_from` began, at 00:00 in the zone of the entry's user, at or before it); the first
- * level whose row has an amount. A row without one ends its level. Nothing is read unless `shown`.
+ * The rows of the render's rates as intervals of time for each user whose entries it may read
+ * (billing.md §2, the rule of rate-for.ts): a row of a level is in force from 00:00 of its
+ * `effective_from` in the user's time zone until the next row of the same level. PostgreSQL reads
+ * a local midnight that a clock change skips in the earlier offset, which is the first instant of
+ * that day, as rateFor does. Nothing is read unless `shown`.
  */
-const rateOfEntry = (shown: SQL): SQL => sql`(
-  select lv.currency, lv.minor from (
-    select distinct on (r.project_id is null, r.user_id is null)
-      r.project_id is null as pn, r.user_id is null as un, r.currency, r.minor
-    from rates r
-    where ${shown} and r.workspace_id = t.workspace_id
-      and (r.project_id is null or r.project_id = t.project_id)
-      and (r.user_id is null or r.user_id = t.user_id)
-      and (r.effective_from::timestamp at time zone u.timezone) <= t.start
-    order by r.project_id is null, r.user_id is null, r.effective_from desc
-  ) lv
-  where lv.minor is not null
-  order by lv.pn, lv.un
-  limit 1
-)`;
+const rateIntervals = (s: EntrySelection, shown: SQL): SQL => sql`
+  select r.level, r.workspace_id, r.project_id, r.user_id, pu.id as for_user, r.currency, r.minor,
+    r.effective_from::timestamp at time zone pu.timezone as starts,
+    lead(r.effective_from::timestamp at time zone pu.timezone)
+      over (partition by r.workspace_id, r.project_id, r.user_id, pu.id order by r.effective_from) as ends
+  from rates r
+  join users pu on pu.id = any(${sql.param(s.userIds?.length ? s.userIds : [s.ownerUserId])}::text[])
+    and (r.user_id is null or r.user_id = pu.id)
+  where ${shown} and r.workspace_id = any(${sql.param(s.workspaceIds)}::text[])`;
+
+/** The interval of `level` in force at the entry `t`'s start, joined as `alias`: a hash join on its keys. */
+function levelJoin(alias: string, level: string, withProject: boolean, withUser: boolean): SQL {
+  const a = sql.raw(alias);
+  return sql`left join ri ${a} on ${a}.level = ${sql.raw(`'${level}'`)} and ${a}.for_user = t.user_id and ${a}.workspace_id = t.workspace_id
+    ${withProject ? sql`and ${a}.project_id = t.project_id` : sql``} ${withUser ? sql`and ${a}.user_id = t.user_id` : sql``}
+    and t.start >= ${a}.starts and (${a}.ends is null or t.start < ${a}.ends)`;
+}
+
+/** The four levels, most specific first (billing.md §2). */
+const LEVELS = [
+  ['pm', 'project_member', true, true],
+  ['pj', 'project', true, false],
+  ['wm', 'workspace_member', false, true],
+  ['wr', 'workspace', false, false],
+] as const;
+
+/** Of the levels in force at an entry, the first whose row has an amount: its `column`. */
+const firstLevel = (column: 'currency' | 'minor'): SQL =>
+  sql`case ${sql.join(
+    LEVELS.map(([alias]) => sql.raw(`when ${alias}.minor is not null then ${alias}.${column}`)),
+    sql` `,
+  )} end`;
 
 /**
- * The sums of the entries of `from` grouped by `keys`: tracked minutes, entries, billable minutes,
- * the non-billable entries' minutes, and a JSON list of one amount per currency (never converted).
+ * The grouping sets of the render's one pass over its entries, and the `grouping()` value that
+ * marks each set's rows: per project, per user, per day, per person on a project at a rate (the
+ * Invoice summary's lines), and the whole report; each also per amount currency.
  */
-function sums(keys: string, from: SQL = sql`e`): SQL {
-  const k = sql.raw(keys);
-  return sql`(select ${k}, sum(m)::int as m, sum(n)::int as n, sum(bm)::int as bm, coalesce(sum(nbm), 0)::int as nbm,
+const SETS = { project: 15, user: 23, day: 27, line: 4, total: 31 } as const;
+
+/**
+ * The sums of the rows of `gs` in one grouping set, per `key`: tracked minutes, entries, billable
+ * minutes, the non-billable entries' minutes, and a JSON list of one amount per currency (never
+ * converted), in code order.
+ */
+function sums(key: string, set: number, from: SQL = sql`gs`): SQL {
+  const k = sql.raw(key);
+  return sql`(select ${k}, sum(m)::int as m, sum(n)::int as n, sum(bm)::int as bm, sum(nbm)::int as nbm,
       coalesce(json_agg(json_build_object('currency', cur, 'minor', amt) order by cur) filter (where cur is not null), '[]') as amounts
-    from (select ${k}, case when amount is not null then currency end as cur, sum(minutes) as m, count(*) as n,
-        sum(billable_minutes) as bm, sum(minutes) filter (where not billable) as nbm, sum(amount) as amt
-      from ${from} group by ${k}, cur) s
-    group by ${k})`;
+    from ${from} where g = ${sql.raw(String(set))} group by ${k})`;
 }
 
 /** The JSON fields of a row of `sums`, aliased `g`. */
@@ -198,49 +221,84 @@ export async function loadRenderData(
   const bytes = options.withEntries ? entryTextBytes : sql`0`;
   const billableMinutes = sql`case when t.billable then ${roundedMinutes(sql`t.minutes`, options.money.rounding)} else 0 end`;
   const seesRates = maySeeRatesInAll(sql`${sql.param(s.workspaceIds)}::text[]`, s.ownerUserId);
+  // Amounts are hidden: no rate is joined at all; otherwise the intervals are read when the owner sees rates.
+  const priced = !options.money.hideAmounts;
   const result = await db.execute(sql`
     with capped as (
       select count(*)::int as n, coalesce(sum(b), 0)::bigint as bytes
       from (select ${bytes} as b from time_entries t where ${w} limit ${options.maxEntries + 1}) x
     ),
     mv as (select ${seesRates} as sees_rates),
-    e as materialized (
-      select t.id, t.start, t.minutes, t.description, t.tags, t.project_id, t.user_id, t.workspace_id, t.billable, p.client_id,
+    ri as materialized (${priced ? rateIntervals(s, sql`(select sees_rates from mv)`) : sql`select null::text as level where false`}),
+    b as (
+      select t.id, t.start, t.minutes, t.description, t.tags, t.project_id, t.user_id, t.workspace_id, t.billable,
         to_char(t.start at time zone ${tz}, 'YYYY-MM-DD') as day,
         to_char(t.start at time zone ${tz}, 'HH24:MI') as local_time,
         ${billableMinutes} as billable_minutes,
-        r.currency, r.minor as rate_minor,
-        case when t.billable and r.minor is not null then (2 * (${billableMinutes})::bigint * r.minor + 60) / 120 end as amount
+        ${priced ? firstLevel('currency') : sql`null::text`} as currency,
+        ${priced ? firstLevel('minor') : sql`null::int`} as rate_minor
       from time_entries t
-      join users u on u.id = t.user_id
-      left join projects p on p.id = t.project_id
-      left join lateral ${rateOfEntry(options.money.hideAmounts ? sql`false` : sql`(select sees_rates from mv)`)} r on true
+      ${
+        priced
+          ? sql.join(
+              LEVELS.map(([alias, level, withProject, withUser]) => levelJoin(alias, level, withProject, withUser)),
+              sql` `,
+            )
+          : sql``
+      }
       where ${w} and (select n from capped) <= ${options.maxEntries} and (select bytes from capped) <= ${options.maxBytes}
+    ),
+    e as materialized (
+      select b.*, a.amount,
+        case when a.amount is not null then b.currency end as cur,
+        case when a.amount is not null then b.rate_minor end as amount_rate
+      from b, lateral (select case when b.billable and b.rate_minor is not null
+        then (2 * b.billable_minutes::bigint * b.rate_minor + 60) / 120 end as amount) a
+    ),
+    gs as materialized (
+      select grouping(project_id, user_id, day, billable, amount_rate) as g, project_id, user_id, day, billable, amount_rate, cur,
+        sum(minutes) as m, count(*) as n, sum(billable_minutes) as bm, coalesce(sum(minutes) filter (where not billable), 0) as nbm,
+        sum(amount) as amt
+      from e
+      group by grouping sets ((project_id, cur), (user_id, cur), (day, cur), (project_id, user_id, billable, amount_rate, cur), (cur))
+    ),
+    pc as materialized (
+      select p.client_id, gs.cur, gs.m, gs.n, gs.bm, gs.nbm, gs.amt, gs.g
+      from gs left join projects p on p.id = gs.project_id where gs.g = ${sql.raw(String(SETS.project))}
     )
     select (select n from capped) as matched, (select bytes from capped)::text as bytes,
       json_build_object(
-        'totalMinutes', (select coalesce(sum(minutes), 0)::int from e),
-        'entryCount', (select count(*)::int from e),
-        'billableMinutes', (select coalesce(sum(billable_minutes), 0)::int from e),
-        'nonBillableMinutes', (select coalesce(sum(minutes) filter (where not billable), 0)::int from e),
-        'amounts', (select coalesce(json_agg(json_build_object('currency', a.currency, 'minor', a.minor) order by a.currency), '[]')
-          from (select currency, sum(amount) as minor from e where amount is not null group by currency) a),
+        'totalMinutes', (select coalesce(sum(m), 0)::int from gs where g = ${sql.raw(String(SETS.total))}),
+        'entryCount', (select coalesce(sum(n), 0)::int from gs where g = ${sql.raw(String(SETS.total))}),
+        'billableMinutes', (select coalesce(sum(bm), 0)::int from gs where g = ${sql.raw(String(SETS.total))}),
+        'nonBillableMinutes', (select coalesce(sum(nbm), 0)::int from gs where g = ${sql.raw(String(SETS.total))}),
+        'amounts', (select coalesce(json_agg(json_build_object('currency', cur, 'minor', amt) order by cur), '[]')
+          from gs where g = ${sql.raw(String(SETS.total))} and cur is not null),
         'ownerSeesRates', (select sees_rates from mv),
         'byClient', (select coalesce(json_agg(json_build_object('id', g.client_id, 'name', c.name, ${SUM_FIELDS})), '[]')
-          from ${sums('client_id')} g left join clients c on c.id = g.client_id),
+          from ${sums(
+            'client_id',
+            SETS.project,
+            sql`(select client_id, cur, sum(m) as m, sum(n) as n, sum(bm) as bm, sum(nbm) as nbm, sum(amt) as amt, g
+            from pc group by client_id, cur, g) x`,
+          )} g left join clients c on c.id = g.client_id),
         'byProject', (select coalesce(json_agg(json_build_object('id', g.project_id, 'name', p.name, 'clientId', p.client_id, ${SUM_FIELDS})), '[]')
-          from ${sums('project_id')} g left join projects p on p.id = g.project_id),
+          from ${sums('project_id', SETS.project)} g left join projects p on p.id = g.project_id),
         'byUser', (select coalesce(json_agg(json_build_object('id', g.user_id, 'name', u.name, ${SUM_FIELDS})), '[]')
-          from ${sums('user_id')} g join users u on u.id = g.user_id),
+          from ${sums('user_id', SETS.user)} g join users u on u.id = g.user_id),
         'byTag', (select coalesce(json_agg(json_build_object('tag', g.tag, ${SUM_FIELDS})), '[]')
-          from ${sums('tag', sql`e, unnest(e.tags) as tag`)} g),
+          from ${sums(
+            'tag',
+            0,
+            sql`(select tag, cur, sum(minutes) as m, count(*) as n, sum(billable_minutes) as bm,
+              coalesce(sum(minutes) filter (where not billable), 0) as nbm, sum(amount) as amt, 0 as g
+            from e, unnest(e.tags) as tag group by tag, cur) x`,
+          )} g),
         'byDay', (select coalesce(json_agg(json_build_object('date', g.day, ${SUM_FIELDS}) order by g.day), '[]')
-          from ${sums('day')} g),
-        'lines', (select coalesce(json_agg(json_build_object('projectId', l.project_id, 'userId', l.user_id, 'billable', l.billable,
-            'currency', l.cur, 'rateMinor', l.rm, 'minutes', l.m, 'billableMinutes', l.bm, 'entryCount', l.n, 'amount', l.amt)), '[]')
-          from (select project_id, user_id, billable, case when billable then currency end as cur, case when billable then rate_minor end as rm,
-              sum(minutes)::int as m, sum(billable_minutes)::int as bm, count(*)::int as n, sum(amount) as amt
-            from e group by project_id, user_id, billable, cur, rm) l),
+          from ${sums('day', SETS.day)} g),
+        'lines', (select coalesce(json_agg(json_build_object('projectId', project_id, 'userId', user_id, 'billable', billable,
+            'currency', cur, 'rateMinor', amount_rate, 'minutes', m, 'billableMinutes', bm, 'entryCount', n, 'amount', amt)), '[]')
+          from gs where g = ${sql.raw(String(SETS.line))}),
         'restrictsRecipients', exists (select 1 from e where user_id <> ${s.ownerUserId} and project_id is not null),
         'workspaces', (select coalesce(json_agg(json_build_object('id', w.id, 'name', w.name)), '[]')
           from workspaces w where w.id = any(${sql.param(s.workspaceIds)}::text[]))
@@ -249,7 +307,7 @@ export async function loadRenderData(
         options.withEntries
           ? sql`(select coalesce(json_agg(json_build_array(e.id, to_char(e.start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
               e.day, e.local_time, e.minutes, e.description, e.tags, e.project_id, e.user_id, e.workspace_id,
-              e.billable, e.billable_minutes, e.client_id, e.currency, e.rate_minor, e.amount)), '[]')::text from e)`
+              e.billable, e.billable_minutes, e.currency, e.rate_minor, e.amount)), '[]')::text from e)`
           : sql`null::text`
       } as entries
   `);
