@@ -1,6 +1,6 @@
-/** New report and edit: template, workspaces, projects, people, tags, period, with a live preview. */
+/** New report and edit: template, workspaces, projects, people, tags, period, options, with a live preview. */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { api, type FiltersInput, type Member, type ProjectListItem, type Report } from '../../lib/api.js';
+import { api, type FiltersInput, type Member, type ProjectListItem, type Report, type ReportOptions } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
 import {
@@ -17,6 +17,7 @@ import {
   useLivePreview,
   Form,
 } from '../../components/ui/ui.js';
+import { defaultOptions, ReportOptionsFields } from './report-options.js';
 
 const PRESETS: { value: string; label: string }[] = [
   { value: 'today', label: 'Today' },
@@ -62,6 +63,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
   const [from, setFrom] = useState(report?.filters.dateRange.from ?? '');
   const [to, setTo] = useState(report?.filters.dateRange.to ?? '');
   const [note, setNote] = useState(report?.note ?? '');
+  const [options, setOptions] = useState<ReportOptions>(() => report?.options ?? defaultOptions(me.locale));
 
   // The first enabled template and the first workspace, once they are known.
   useEffect(() => {
@@ -73,7 +75,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [workspaces.data]);
 
-  const options = useLoad(async () => {
+  const choices = useLoad(async () => {
     const lists = await Promise.all(workspaceIds.map(async (w) => ({ projects: await api.projects(w), members: await api.members(w) })));
     const projects: ProjectListItem[] = lists.flatMap((l) => l.projects);
     const byId = new Map<string, Member>();
@@ -109,19 +111,19 @@ function ReportFormBody({ report }: { report: Report | null }) {
     filters && templateId
       ? async (signal) => {
           const data = await api.preview(
-            { name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null },
+            { name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null, options },
             signal,
           );
           if (!signal.aborted && !nameRef.current) setName(data.suggestedName.slice(0, 100));
           return data;
         }
       : null,
-    [filters, templateId, name, note],
+    [filters, templateId, name, note, options],
   );
 
   const save = useAction(async () => {
     if (!filters) throw new Error('Choose at least one workspace and a period.');
-    const body = { name, templateId, filters, note: note.trim() ? note : null };
+    const body = { name, templateId, filters, note: note.trim() ? note : null, options };
     return report ? api.updateReport(report.id, body) : api.createReport(body);
   });
   const submit = async () => {
@@ -129,8 +131,8 @@ function ReportFormBody({ report }: { report: Report | null }) {
     if (saved) navigate(`/reports/${saved.id}`);
   };
 
-  const members = options.data?.members ?? [];
-  const projects = options.data?.projects ?? [];
+  const members = choices.data?.members ?? [];
+  const projects = choices.data?.projects ?? [];
   return (
     <>
       <p>
@@ -188,6 +190,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
               <InputField label="To (inclusive)" type="date" required value={to} onChange={setTo} />
             </div>
           )}
+          <ReportOptionsFields value={options} onChange={setOptions} />
           <InputField
             label="Name"
             type="text"
