@@ -1,7 +1,8 @@
 /**
- * A report's options (docs/api.md "Report options"): how billable minutes are rounded, whether
- * amounts show, which entries the report covers, how durations print and the locale; the form's
- * fields for them, and the same options in words for the report page.
+ * A report's options (the API's `ReportOptionsInput`; docs/web.md "The report form's options"):
+ * how billable minutes are rounded, whether amounts show, which entries the report covers, how
+ * durations print and the locale; the form's fields for them, and the same options in words for
+ * the report page.
  */
 import { useState } from 'react';
 import type { ReportOptions, Rounding } from '../../lib/api.js';
