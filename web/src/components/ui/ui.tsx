@@ -415,27 +415,40 @@ export function SelectField({
   );
 }
 
-/** A checkbox with its label around it. */
+/** A checkbox with its label around it, and a hint under it tied to the box when given. */
 export function CheckField({
   checked,
   onChange,
+  hint,
   children,
 }: {
   checked: boolean;
   onChange: (checked: boolean) => void;
+  hint?: string | undefined;
   children: ReactNode;
 }) {
-  return (
+  const hintId = useId();
+  const box = (
     <label className="check">
       <input
         type="checkbox"
         checked={checked}
+        aria-describedby={hint ? hintId : undefined}
         onChange={(e) => {
           onChange(e.target.checked);
         }}
       />
       {children}
     </label>
+  );
+  if (!hint) return box;
+  return (
+    <div className="check-field">
+      {box}
+      <p className="hint" id={hintId}>
+        {hint}
+      </p>
+    </div>
   );
 }
 

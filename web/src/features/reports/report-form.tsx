@@ -1,6 +1,6 @@
-/** New report and edit: template, workspaces, projects, people, tags, period, with a live preview. */
+/** New report and edit: template, workspaces, clients, projects, people, tags, period, options, with a live preview. */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { api, type FiltersInput, type Member, type ProjectListItem, type Report } from '../../lib/api.js';
+import { api, type Client, type FiltersInput, type Member, type ProjectListItem, type Report, type ReportOptions } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
 import {
@@ -17,6 +17,7 @@ import {
   useLivePreview,
   Form,
 } from '../../components/ui/ui.js';
+import { defaultOptions, ReportOptionsFields } from './report-options.js';
 
 const PRESETS: { value: string; label: string }[] = [
   { value: 'today', label: 'Today' },
@@ -55,6 +56,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
   const [templateId, setTemplateId] = useState(report?.templateId ?? '');
   const [workspaceIds, setWorkspaceIds] = useState<string[]>(report?.filters.workspaceIds ?? []);
   const [projectIds, setProjectIds] = useState<string[]>(report?.filters.projectIds ?? []);
+  const [clientIds, setClientIds] = useState<string[]>(report?.filters.clientIds ?? []);
   // Teammates only: the owner's own time is always in, added once when the filters are built.
   const [teammateIds, setTeammateIds] = useState<string[]>(() => teammatesOf(report));
   const [tags, setTags] = useState((report?.filters.tags ?? []).join(', '));
@@ -62,6 +64,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
   const [from, setFrom] = useState(report?.filters.dateRange.from ?? '');
   const [to, setTo] = useState(report?.filters.dateRange.to ?? '');
   const [note, setNote] = useState(report?.note ?? '');
+  const [options, setOptions] = useState<ReportOptions>(() => report?.options ?? defaultOptions(me.locale));
 
   // The first enabled template and the first workspace, once they are known.
   useEffect(() => {
@@ -73,13 +76,29 @@ function ReportFormBody({ report }: { report: Report | null }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [workspaces.data]);
 
-  const options = useLoad(async () => {
-    const lists = await Promise.all(workspaceIds.map(async (w) => ({ projects: await api.projects(w), members: await api.members(w) })));
+  const choices = useLoad(async () => {
+    const lists = await Promise.all(
+      workspaceIds.map(async (w) => {
+        const [projects, members, clients] = await Promise.all([api.projects(w), api.members(w), api.clients(w)]);
+        return { projects, members, clients };
+      }),
+    );
     const projects: ProjectListItem[] = lists.flatMap((l) => l.projects);
+    // Active clients first, each group by name: an archived client still has its past time.
+    const clients: Client[] = lists
+      .flatMap((l) => l.clients)
+      .sort((a, b) => Number(a.archived) - Number(b.archived) || a.name.localeCompare(b.name));
     const byId = new Map<string, Member>();
     for (const m of lists.flatMap((l) => l.members)) byId.set(m.userId, m);
-    return { projects, members: [...byId.values()].filter((m) => m.userId !== me.id) };
+    return { projects, clients, members: [...byId.values()].filter((m) => m.userId !== me.id) };
   }, [workspaceIds.join(',')]);
+
+  const chooseWorkspaces = (ids: string[]) => {
+    setWorkspaceIds(ids);
+    // A client of a workspace no longer chosen would match nothing, silently: it goes with its workspace.
+    const dropped = new Set((choices.data?.clients ?? []).filter((c) => !ids.includes(c.workspaceId)).map((c) => c.id));
+    setClientIds((chosen) => chosen.filter((c) => !dropped.has(c)));
+  };
 
   const filters = useMemo((): FiltersInput | null => {
     if (workspaceIds.length === 0) return null;
@@ -96,11 +115,12 @@ function ReportFormBody({ report }: { report: Report | null }) {
     return {
       workspaceIds,
       ...(projectIds.length ? { projectIds } : {}),
+      ...(clientIds.length ? { clientIds } : {}),
       ...(teammateIds.length ? { userIds: [me.id, ...teammateIds] } : {}),
       ...(tagList.length ? { tags: tagList } : {}),
       dateRange: dateRange as FiltersInput['dateRange'],
     };
-  }, [workspaceIds, projectIds, teammateIds, tags, preset, from, to, me.id]);
+  }, [workspaceIds, projectIds, clientIds, teammateIds, tags, preset, from, to, me.id]);
 
   // Live preview: re-rendered a moment after the last change; a newer change cancels the older request.
   const nameRef = useRef(nameTouched);
@@ -109,19 +129,19 @@ function ReportFormBody({ report }: { report: Report | null }) {
     filters && templateId
       ? async (signal) => {
           const data = await api.preview(
-            { name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null },
+            { name: name.trim() || 'Untitled report', templateId, filters, note: note.trim() ? note : null, options },
             signal,
           );
           if (!signal.aborted && !nameRef.current) setName(data.suggestedName.slice(0, 100));
           return data;
         }
       : null,
-    [filters, templateId, name, note],
+    [filters, templateId, name, note, options],
   );
 
   const save = useAction(async () => {
     if (!filters) throw new Error('Choose at least one workspace and a period.');
-    const body = { name, templateId, filters, note: note.trim() ? note : null };
+    const body = { name, templateId, filters, note: note.trim() ? note : null, options };
     return report ? api.updateReport(report.id, body) : api.createReport(body);
   });
   const submit = async () => {
@@ -129,8 +149,9 @@ function ReportFormBody({ report }: { report: Report | null }) {
     if (saved) navigate(`/reports/${saved.id}`);
   };
 
-  const members = options.data?.members ?? [];
-  const projects = options.data?.projects ?? [];
+  const members = choices.data?.members ?? [];
+  const projects = choices.data?.projects ?? [];
+  const clients = choices.data?.clients ?? [];
   return (
     <>
       <p>
@@ -150,7 +171,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
             legend="Workspaces"
             items={(workspaces.data ?? []).map((w) => [w.id, w.name] as const)}
             chosen={workspaceIds}
-            onChange={setWorkspaceIds}
+            onChange={chooseWorkspaces}
           >
             {workspaces.data?.length === 0 ? (
               <p>
@@ -158,6 +179,14 @@ function ReportFormBody({ report }: { report: Report | null }) {
               </p>
             ) : null}
           </CheckGroup>
+          {clients.length > 0 && (
+            <CheckGroup
+              legend="Clients (none ticked: all)"
+              items={clients.map((c) => [c.id, c.archived ? `${c.name} (archived)` : c.name] as const)}
+              chosen={clientIds}
+              onChange={setClientIds}
+            />
+          )}
           {projects.length > 0 && (
             <CheckGroup
               legend="Projects (none ticked: all)"
@@ -188,6 +217,7 @@ function ReportFormBody({ report }: { report: Report | null }) {
               <InputField label="To (inclusive)" type="date" required value={to} onChange={setTo} />
             </div>
           )}
+          <ReportOptionsFields value={options} onChange={setOptions} />
           <InputField
             label="Name"
             type="text"

@@ -25,6 +25,7 @@ import {
 } from '../../components/ui/ui.js';
 import { DiscussionPanel } from '../discussion/discussion.js';
 import { SharePanel } from '../shares/links.js';
+import { describeOptions } from './report-options.js';
 import { VersionHistory } from './versions.js';
 
 export function ReportPage({ id }: { id: string }) {
@@ -38,6 +39,7 @@ export function ReportPage({ id }: { id: string }) {
   });
   if (!report) return loaded.error ? <ErrorMessage error={loaded.error} /> : <Loading what="the report" />;
   const owner = report.ownerUserId === me.id;
+  const options = describeOptions(report.options, me.locale);
   return (
     <>
       <p>
@@ -69,6 +71,7 @@ export function ReportPage({ id }: { id: string }) {
         {formatDate(report.filters.dateRange.from)} – {formatDate(report.filters.dateRange.to)} · total {formatMinutes(report.totalMinutes)}{' '}
         · updated <Time instant={report.updatedAt} />
       </p>
+      {options ? <p className="meta">{options}</p> : null}
       <ReportSections report={report} owner={owner} />
     </>
   );
