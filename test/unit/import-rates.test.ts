@@ -216,8 +216,20 @@ describe('checkRates', () => {
     );
     expect(usd).toEqual({
       warnings: [],
-      notes: ["the export's rates or amounts are in USD and the workspace's in EUR; those were not compared"],
+      notes: ["the export's rates or amounts are in USD and Chronicle's in EUR; those were not compared"],
     });
+  });
+
+  it('compares with a rate in the currency it was set in, after the workspace changed its own', async () => {
+    const changed: RateBook = { ...book([rate('2026-01-01', 10000)]), currency: 'CHF' };
+    const header = HEADER.replaceAll(' (EUR)', '');
+    const result = await check(['o@x.io,Web,Yes,2026-03-02,09:00,01:00:00,95,95'], changed, undefined, header);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      "the export's rate €95.00/h differs from Chronicle's €100.00/h (workspace rate)",
+      "the export's amount €95.00 differs from Chronicle's €100.00 (60 minutes at €100.00/h (workspace rate))",
+    ]);
+    const inChf = await check(['o@x.io,Web,Yes,2026-03-02,09:00,01:00:00,95,95'], changed, undefined, HEADER.replaceAll('EUR', 'CHF'));
+    expect(inChf.notes).toEqual(["the export's rates or amounts are in CHF and Chronicle's in EUR; those were not compared"]);
   });
 
   it('reads a header without a currency in the workspace’s, by its exponent', async () => {

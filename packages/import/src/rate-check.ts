@@ -63,7 +63,7 @@ export function checkRates(read: ReadResult, plan: ImportPlan, book: RateBook | 
     if (kept[kind].length < cap) kept[kind].push(problem);
     else more[kind] += 1;
   };
-  const otherCurrencies = new Set<string>();
+  const currencies = { theirs: new Set<string>(), ours: new Set<string>() };
   let zoneUnknown = 0;
 
   for (const { row, userId, project } of plan.toSend) {
@@ -82,12 +82,15 @@ export function checkRates(read: ReadResult, plan: ImportPlan, book: RateBook | 
     const applied = appliedRate({ start, userId, projectId, timezone }, book.rates);
     const chronicleRate = applied ? `${money(applied.hourly)}/h (${LEVEL_WORDS[applied.level]})` : null;
 
-    const minorOf = (field: MoneyField): number | null => {
+    // Chronicle's rate keeps the currency it was set in (docs/api.md "Rates"); without one, the workspace's.
+    const ourCurrency = applied?.hourly.currency ?? book.currency;
+    const minorOf = (field: MoneyField): Money | null => {
       const cell: ExportMoney | undefined = row.money?.[field];
       if (!cell || cell.text === '') return null;
-      const currency = cell.currency ?? book.currency;
-      if (currency !== book.currency) {
-        otherCurrencies.add(currency);
+      const currency = cell.currency ?? ourCurrency;
+      if (currency !== ourCurrency) {
+        currencies.theirs.add(currency);
+        currencies.ours.add(ourCurrency);
         return null;
       }
       const minor = parseMinor(cell.text, currency);
@@ -97,12 +100,12 @@ export function checkRates(read: ReadResult, plan: ImportPlan, book: RateBook | 
           column: read.moneyColumns[field] ?? field,
           message: `cannot read "${cell.text}" as an amount in ${currency}; it was not compared`,
         });
-      return minor;
+      return minor === null ? null : { currency, minor };
     };
 
     const rate = minorOf('rate');
-    if (rate !== null && rate !== (applied?.hourly.minor ?? 0)) {
-      const theirs = `${money({ currency: book.currency, minor: rate })}/h`;
+    if (rate !== null && rate.minor !== (applied?.hourly.minor ?? 0)) {
+      const theirs = `${money(rate)}/h`;
       warn('rate', {
         line: row.line,
         column: null,
@@ -114,8 +117,8 @@ export function checkRates(read: ReadResult, plan: ImportPlan, book: RateBook | 
     }
     const amount = minorOf('amount');
     const ours = applied ? amountOf(row.minutes, applied.hourly) : null;
-    if (amount !== null && amount !== (ours?.minor ?? 0)) {
-      const theirs = money({ currency: book.currency, minor: amount });
+    if (amount !== null && amount.minor !== (ours?.minor ?? 0)) {
+      const theirs = money(amount);
       warn('amount', {
         line: row.line,
         column: null,
@@ -128,10 +131,12 @@ export function checkRates(read: ReadResult, plan: ImportPlan, book: RateBook | 
   }
 
   const notes: string[] = [];
-  if (otherCurrencies.size > 0)
+  if (currencies.theirs.size > 0) {
+    const list = (set: Set<string>) => [...set].sort().join(', ');
     notes.push(
-      `the export's rates or amounts are in ${[...otherCurrencies].sort().join(', ')} and the workspace's in ${book.currency}; those were not compared`,
+      `the export's rates or amounts are in ${list(currencies.theirs)} and Chronicle's in ${list(currencies.ours)}; those were not compared`,
     );
+  }
   if (zoneUnknown > 0)
     notes.push(
       `${lines(zoneUnknown)} near a rate change of another user whose time zone is not visible to you; ${zoneUnknown === 1 ? 'its' : 'their'} rate and amount were not compared`,
