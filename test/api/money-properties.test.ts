@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rates, timeEntries } from '../../src/db/schema.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { newId } from '../../src/lib/ids.js';
-import { rateFor, type RateEntry } from '../../src/modules/rates/rate-for.js';
+import { rateFor, type RateEntry } from '../../packages/money/src/index.js';
 import { roundedMinutes, type MinuteRounding } from '../../src/repositories/report-data.repository.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { newTemplate } from '../helpers/report-factories.js';

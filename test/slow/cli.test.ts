@@ -18,6 +18,7 @@ let url: string;
 const dir = mkdtempSync(join(tmpdir(), 'chronicle-cli-'));
 const TOGGL = 'test/fixtures/toggl-detailed.csv';
 const CLOCKIFY = 'test/fixtures/clockify-detailed.csv';
+const CLOCKIFY_RATES = 'test/fixtures/clockify-rates.csv';
 
 interface Person {
   id: string;
@@ -346,6 +347,76 @@ describe('chronicle import clockify', () => {
     const told = await runCli(['import', 'clockify', file, '-w', ws, '--date-format', 'MM/DD/YYYY', '--dry-run'], as(olivia.token));
     expect(told.stderr).toContain('line 2, column "Start Date": cannot read "25/10/2026" as a date (MM/DD/YYYY)');
     expect(told.code).toBe(1);
+  });
+});
+
+describe('chronicle import: rates and amounts', () => {
+  const putRate = async (path: string, minor: number, effectiveFrom: string) => {
+    expect((await t.put(path, { hourly: { currency: 'EUR', minor }, effectiveFrom }, olivia.token)).status).toBe(200);
+  };
+  /** Every rate level the fixture touches, as the API lists them. */
+  const allRates = async () => {
+    const paths = [
+      `/api/v1/workspaces/${ws}/rates`,
+      `/api/v1/workspaces/${ws}/members/${ana.id}/rates`,
+      `/api/v1/workspaces/${ws}/members/${ben.id}/rates`,
+      `/api/v1/projects/${website}/rates`,
+      `/api/v1/projects/${pipeline}/rates`,
+      `/api/v1/projects/${website}/members/${ana.id}/rates`,
+      `/api/v1/projects/${pipeline}/members/${ben.id}/rates`,
+    ];
+    const answers = await Promise.all(paths.map((path) => t.get(path, olivia.token)));
+    return answers.map((res) => (res.body as { hourly: unknown; effectiveFrom: string }[]).map((r) => [r.effectiveFrom, r.hourly]));
+  };
+
+  it("warns on each line whose rate or amount differs from Chronicle's, and never imports a rate", async () => {
+    // A workspace rate all along, and a project rate from 8 October, in the middle of the file.
+    await putRate(`/api/v1/workspaces/${ws}/rates`, 10000, '2026-01-01');
+    await putRate(`/api/v1/projects/${pipeline}/rates`, 12000, '2026-10-08');
+    const before = await allRates();
+    expect(before).toEqual([
+      [['2026-01-01', { currency: 'EUR', minor: 10000 }]],
+      [],
+      [],
+      [],
+      [['2026-10-08', { currency: 'EUR', minor: 12000 }]],
+      [],
+      [],
+    ]);
+
+    const args = ['import', 'clockify', CLOCKIFY_RATES, '-w', ws, '--timezone', 'Europe/Berlin'];
+    const expected = [
+      "warning: line 4: the export's rate €100.00/h differs from Chronicle's €120.00/h (project rate)",
+      "warning: line 4: the export's amount €100.00 differs from Chronicle's €120.00 (60 minutes at €120.00/h (project rate))",
+      "warning: line 5: the export's rate €95.00/h differs from Chronicle's €100.00/h (workspace rate)",
+      "warning: line 5: the export's amount €95.00 differs from Chronicle's €100.00 (60 minutes at €100.00/h (workspace rate))",
+      // Ben's zone is his own to read: an entry within hours of his project's new rate is not guessed at.
+      'note: 1 line near a rate change of another user whose time zone is not visible to you; its rate and amount were not compared',
+    ].join('\n');
+    const dry = await runCli([...args, '--dry-run'], as(olivia.token));
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain(expected);
+    expect(dry.stderr.match(/^warning: /gm)).toHaveLength(4);
+    expect(dry.stdout).toContain('Dry run: 6 entries would be imported, 0 skipped, 0 failed');
+
+    const res = await runCli(args, as(olivia.token));
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(expected);
+    expect(res.stdout).toContain('Imported 6 entries, skipped 0, failed 0.');
+    expect(await entries()).toHaveLength(6);
+    expect(await allRates()).toEqual(before);
+  });
+
+  it('says once that rates are not visible to a member, and imports as usual', async () => {
+    await putRate(`/api/v1/workspaces/${ws}/rates`, 10000, '2026-01-01');
+    const file = join(dir, 'ana-rates.csv');
+    const lines = readFileSync(CLOCKIFY_RATES, 'utf8').split('\n');
+    writeFileSync(file, [lines[0], lines[1], lines[4]].join('\n'));
+    const res = await runCli(['import', 'clockify', file, '-w', ws, '--timezone', 'Europe/Berlin'], as(ana.token));
+    expect(res.code).toBe(0);
+    expect(res.stderr.match(/^note: .*$/gm)).toEqual(['note: rates are not visible to you; rate and amount columns were not compared']);
+    expect(res.stderr).not.toContain('warning:');
+    expect(res.stdout).toContain('Imported 2 entries, skipped 0, failed 0.');
   });
 });
 

@@ -23,6 +23,7 @@ import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 
 const TOGGL = readFileSync('test/fixtures/toggl-detailed.csv');
+const CLOCKIFY_RATES = readFileSync('test/fixtures/clockify-rates.csv');
 
 describe.skipIf(!hasChromium)('the Import screen in Chromium', () => {
   let t: TestContext;
@@ -30,6 +31,7 @@ describe.skipIf(!hasChromium)('the Import screen in Chromium', () => {
   let base: string;
   let owner: TestUser;
   let workspaceId: string;
+  let pipelineId: string;
   let page: Page;
   const cspErrors: string[] = [];
 
@@ -53,6 +55,7 @@ describe.skipIf(!hasChromium)('the Import screen in Chromium', () => {
     const pipeline = await newProject(t, workspaceId, owner.token, 'Data pipeline');
     await addProjectMember(t, website.id, ana.id, owner.token);
     await addProjectMember(t, pipeline.id, ben.id, owner.token);
+    pipelineId = pipeline.id;
     await setPassword(t, base, owner.id);
     browser = await launchBrowser();
     ({ page } = await newPage(browser, cspErrors));
@@ -151,6 +154,35 @@ describe.skipIf(!hasChromium)('the Import screen in Chromium', () => {
       await page.getByRole('link', { name: 'See them under Time' }).click();
       await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Time');
       expect(cspErrors).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "lists the lines whose rate or amount differs from Chronicle's, importing no rate",
+    async () => {
+      const rate = (minor: number, effectiveFrom: string) => ({ hourly: { currency: 'EUR', minor }, effectiveFrom });
+      expect((await t.put(`/api/v1/workspaces/${workspaceId}/rates`, rate(10000, '2026-01-01'), owner.token)).status).toBe(200);
+      expect((await t.put(`/api/v1/projects/${pipelineId}/rates`, rate(12000, '2026-10-08'), owner.token)).status).toBe(200);
+      await page.goto(`${base}/app/import`);
+      await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Import time');
+      await page.getByLabel('Exported from').selectOption('clockify');
+      await page.getByLabel('CSV file').setInputFiles({ name: 'clockify.csv', mimeType: 'text/csv', buffer: CLOCKIFY_RATES });
+      await page.getByRole('button', { name: 'Check the file' }).click();
+      const status = page.getByRole('status').filter({ hasText: 'would be imported' });
+      await until(() => status.textContent()).toContain('6 entries would be imported, 0 skipped, 0 cannot be imported');
+      const differ = page.getByRole('list', { name: "Rates and amounts that differ from Chronicle's" });
+      expect(await differ.getByRole('listitem').allTextContents()).toEqual([
+        "Line 4: the export's rate €100.00/h differs from Chronicle's €120.00/h (project rate)",
+        "Line 4: the export's amount €100.00 differs from Chronicle's €120.00 (60 minutes at €120.00/h (project rate))",
+        "Line 5: the export's rate €95.00/h differs from Chronicle's €100.00/h (workspace rate)",
+        "Line 5: the export's amount €95.00 differs from Chronicle's €100.00 (60 minutes at €100.00/h (workspace rate))",
+      ]);
+      expect(await page.getByText('1 line near a rate change of another user whose time zone is not visible to you').count()).toBe(1);
+      // Checking changes nothing, and no rate comes from the file.
+      expect((await t.get(`/api/v1/workspaces/${workspaceId}/rates`, owner.token)).body).toHaveLength(1);
+      expect((await t.get(`/api/v1/projects/${pipelineId}/rates`, owner.token)).body).toHaveLength(1);
+      expect(await entryCount()).toBe(6);
     },
     STEP_TIMEOUT,
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rateFor, type RateEntry, type RatedEntry } from '../../src/modules/rates/rate-for.js';
+import { amountOf, appliedRate, rateFor, type RateEntry, type RatedEntry } from '../../packages/money/src/index.js';
 
 const eur = (minor: number) => ({ currency: 'EUR', minor });
 const entry = (start: string, fields: Partial<RatedEntry> = {}): RatedEntry => ({
@@ -122,5 +122,30 @@ describe('rateFor', () => {
     // The next midnight is +01:00: 23:00 UTC on the 25th, 25 hours later.
     expect(rateFor(entry('2026-10-25T22:59:59.999Z', paris), rates)).toEqual(eur(2));
     expect(rateFor(entry('2026-10-25T23:00:00.000Z', paris), rates)).toEqual(eur(3));
+  });
+});
+
+describe('appliedRate and amountOf', () => {
+  it('names the level the rate comes from', () => {
+    const at = entry('2026-03-01T10:00:00Z');
+    const rates = [
+      workspace('2026-01-01', 100),
+      workspaceMember('2026-01-01', 200),
+      project('2026-01-01', 300),
+      projectMember('2026-01-01', 400),
+    ];
+    expect(appliedRate(at, rates)).toEqual({ hourly: eur(400), level: 'projectMember' });
+    expect(appliedRate(at, rates.slice(0, 3))).toEqual({ hourly: eur(300), level: 'project' });
+    expect(appliedRate(at, rates.slice(0, 2))).toEqual({ hourly: eur(200), level: 'workspaceMember' });
+    expect(appliedRate(at, rates.slice(0, 1))).toEqual({ hourly: eur(100), level: 'workspace' });
+    expect(appliedRate(at, [])).toBeNull();
+  });
+
+  it('rounds an amount half up, in integers', () => {
+    expect(amountOf(40, eur(10000))).toEqual(eur(6667));
+    expect(amountOf(1, eur(30))).toEqual(eur(1)); // 0.5 rounds up
+    expect(amountOf(1, eur(29))).toEqual(eur(0));
+    expect(amountOf(1440, eur(100_000_000))).toEqual(eur(2_400_000_000));
+    expect(amountOf(0, eur(9999))).toEqual(eur(0));
   });
 });

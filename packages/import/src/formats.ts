@@ -19,13 +19,47 @@ export type Field =
   | 'duration'
   | 'hours';
 
-/*
- * Rate and amount columns (Toggl's "Amount (USD)", Clockify's "Billable Rate (USD)" and
- * "Billable Amount (USD)") are not read: comparing them with Chronicle's rates comes with rates.
+/** The export's money columns, compared with Chronicle's rates and never imported (docs/cli.md "Rates and amounts"). */
+export type MoneyField = 'rate' | 'amount';
+
+/**
+ * Rate and amount headers, the same in both tools across versions: Toggl's `Amount (USD)` (older
+ * detailed reports), `Hourly rate` and `Billable amount (USD)` (newer ones), Clockify's
+ * `Billable Rate (USD)` and `Billable Amount (USD)`. The currency is the code in parentheses; an
+ * empty `()` or none names no currency. Clockify's `Cost Rate (…)` and `Cost Amount (…)` are what
+ * work costs, not what it bills, and match neither.
  */
+const MONEY_HEADERS: Record<MoneyField, RegExp> = {
+  rate: /^(?:billable rate|hourly rate|rate)\s*(?:\(\s*([a-z]{3})?\s*\))?$/i,
+  amount: /^(?:billable amount|amount)\s*(?:\(\s*([a-z]{3})?\s*\))?$/i,
+};
+/** A column of each row's currency (Toggl's newer exports), read where the header names none. */
+const CURRENCY_HEADER = /^currency$/i;
+
+/** A money column: where it is, its header as written, and the currency the header names. */
+export interface MoneyColumn {
+  index: number;
+  name: string;
+  currency: string | null;
+}
+
+/** The first rate and amount columns of a header, and the index of its currency column. */
+export function findMoneyColumns(header: readonly string[]): Partial<Record<MoneyField, MoneyColumn>> & { currency?: number } {
+  const found: Partial<Record<MoneyField, MoneyColumn>> & { currency?: number } = {};
+  header.forEach((cell, index) => {
+    const name = cell.trim();
+    for (const field of ['rate', 'amount'] as const) {
+      const m = found[field] ? null : MONEY_HEADERS[field].exec(name);
+      if (m) found[field] = { index, name, currency: m[1]?.toUpperCase() ?? null };
+    }
+    if (found.currency === undefined && CURRENCY_HEADER.test(name)) found.currency = index;
+  });
+  return found;
+}
 
 export const COLUMNS: Record<ExportFormat, Partial<Record<Field, readonly string[]>>> = {
   // User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags,Amount (USD)
+  // (the money columns are found by findMoneyColumns)
   toggl: {
     email: ['Email'],
     client: ['Client'],

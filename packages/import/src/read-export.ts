@@ -7,6 +7,7 @@ import { DateTime } from 'luxon';
 import {
   COLUMNS,
   detectDateFormat,
+  findMoneyColumns,
   parseClockDuration,
   parseBillable,
   parseDate,
@@ -16,6 +17,7 @@ import {
   type DateFormat,
   type ExportFormat,
   type Field,
+  type MoneyField,
 } from './formats.js';
 
 /** Chronicle's limits on an entry (docs/api.md "Time entries"). */
@@ -44,6 +46,17 @@ export interface ExportRow {
   /** ISO 8601 with the offset of the import's time zone. */
   start: string;
   minutes: number;
+  /**
+   * The export's rate and amount as written, each with the currency its header or the row's
+   * Currency cell names (null: none named); only the columns the file has, and never imported.
+   */
+  money?: Partial<Record<MoneyField, ExportMoney>>;
+}
+
+/** A money cell of a row, unread: rate-check.ts reads it in its currency. */
+export interface ExportMoney {
+  text: string;
+  currency: string | null;
 }
 
 export interface ReadResult {
@@ -53,6 +66,8 @@ export interface ReadResult {
   dateFormat: DateFormat;
   /** The header name of each field found, for messages about server refusals. */
   columns: Partial<Record<Field, string>>;
+  /** The header name of the rate and amount columns the file has. */
+  moneyColumns: Partial<Record<MoneyField, string>>;
 }
 
 export class ExportFormatError extends Error {}
@@ -109,7 +124,27 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
     return i === undefined ? '' : (cells[i] ?? '');
   };
   const dateFormat = options.dateFormat ?? detectDateFormat(body.map((r) => cell(r.cells, 'startDate')));
-  const result: ReadResult = { rows: [], failed: [], skipped: [], dateFormat, columns };
+  const money = findMoneyColumns(header.cells);
+  const moneyFields = (['rate', 'amount'] as const).flatMap((field) => {
+    const column = money[field];
+    return column ? [{ field, column }] : [];
+  });
+  const moneyOf = (cells: string[]): ExportRow['money'] => {
+    if (moneyFields.length === 0) return undefined;
+    const rowCurrency = money.currency === undefined ? '' : (cells[money.currency] ?? '').trim().toUpperCase();
+    const fallback = /^[A-Z]{3}$/.test(rowCurrency) ? rowCurrency : null;
+    return Object.fromEntries(
+      moneyFields.map(({ field, column }) => [field, { text: (cells[column.index] ?? '').trim(), currency: column.currency ?? fallback }]),
+    );
+  };
+  const result: ReadResult = {
+    rows: [],
+    failed: [],
+    skipped: [],
+    dateFormat,
+    columns,
+    moneyColumns: Object.fromEntries(moneyFields.map(({ field, column }) => [field, column.name])),
+  };
 
   for (const { line, cells } of body) {
     const problems: RowProblem[] = [];
@@ -179,6 +214,7 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
       tags,
       start: start.toISO({ suppressMilliseconds: true }) ?? '',
       minutes,
+      ...(moneyFields.length === 0 ? {} : { money: moneyOf(cells) }),
     });
   }
   return result;

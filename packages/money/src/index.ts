@@ -2,7 +2,8 @@
  * Amounts of money as Chronicle carries them (billing.md §1, docs/api.md "Rates"): `{ currency,
  * minor }`, an integer count of the currency's minor unit by its ISO 4217 exponent, printed with
  * Intl.NumberFormat from a decimal string, never through a float. The server's reports and the web
- * app both print money with this package, so a document and a screen agree on every currency.
+ * app both print money with this package, so a document and a screen agree on every currency. The
+ * rate rule (rate-for.ts) lives here too, shared by the server's tests and the importers.
  */
 
 /** An amount: an ISO 4217 code and a count of its minor unit. */
@@ -87,3 +88,29 @@ export function formatMoney(money: Money, locale: string): string {
   // A decimal string is formatted exactly as written (Intl.NumberFormat v3); no float on the way.
   return format.format(toDecimal(money));
 }
+
+/**
+ * Reads a decimal written in an export or a file (`95`, `95.00`, `95,5`) into minor units of
+ * `currency`, digit by digit (no float on the way): digits with at most one decimal mark, no sign,
+ * no grouping, no symbol. More decimals than the currency has are read only when they are zeros
+ * after a point (`12000.00` yen); after a comma they are refused, since `1,200` may be grouping.
+ * Null when the text cannot be read so.
+ */
+export function parseMinor(text: string, currency: string): number | null {
+  const m = /^(\d+)(?:([.,])(\d+))?$/.exec(text.trim());
+  if (!m) return null;
+  const exponent = currencyExponent(currency);
+  const whole = (m[1] ?? '').replace(/^0+(?=\d)/, '');
+  let fraction = m[3] ?? '';
+  if (fraction.length > exponent) {
+    if (m[2] !== '.' || /[^0]/.test(fraction.slice(exponent))) return null;
+    fraction = fraction.slice(0, exponent);
+  }
+  const digits = whole + fraction.padEnd(exponent, '0');
+  // Past 15 digits an integer may not be exact in a number; no rate or entry's amount comes near.
+  if (digits.replace(/^0+(?=\d)/, '').length > 15) return null;
+  return Number(digits);
+}
+
+export { amountOf, appliedRate, RATE_LEVELS, rateFor, type RatedEntry, type RateEntry, type RateLevel } from './rate-for.js';
+export { startOfDay } from './zoned-day.js';

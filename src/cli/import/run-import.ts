@@ -12,7 +12,10 @@ import { FailedError, UsageError } from '../cli-errors.js';
 import { createProgress } from '../progress.js';
 import {
   BatchRefusedError,
+  checkRates,
   describeProblem,
+  hasMoneyColumns,
+  loadRateBook,
   ExportFormatError,
   ImportRefusedError,
   planImport,
@@ -92,6 +95,11 @@ export async function runImport(api: ChronicleClient, options: ImportOptions, io
   for (const problem of plan.failed) io.err(describeProblem(problem));
   for (const skip of plan.skipped) io.err(`skipped ${describeProblem(skip)}`);
   for (const warning of plan.warnings) io.err(`warning: ${describeProblem(warning)}`);
+  const caller = { id: me.id, timezone: me.timezone, instanceAdmin: me.instanceAdmin };
+  const book = hasMoneyColumns(read) ? await loadRateBook(api, plan, { workspaceId: options.workspace, caller }) : null;
+  const rates = checkRates(read, plan, book, { locale: me.locale });
+  for (const warning of rates.warnings) io.err(`warning: ${describeProblem(warning)}`);
+  for (const note of rates.notes) io.err(`note: ${note}`);
   const summary: ImportSummary = { imported: 0, skipped: plan.skipped.length, failed: plan.failed.length };
 
   if (options.dryRun) {

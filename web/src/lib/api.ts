@@ -6,6 +6,7 @@
  */
 import { ChronicleError, createChronicleClient, unwrap, type components, type paths } from '../../../packages/client/src/index.js';
 import { sendImport, type ImportPlan, type SendOptions } from '../../../packages/import/src/plan.js';
+import { loadRateBook, type RateBookOptions } from '../../../packages/import/src/rate-book.js';
 
 export { ChronicleError };
 
@@ -215,6 +216,8 @@ export const api = {
   deleteTimeEntry: (entryId: string) => call(client.DELETE('/api/v1/time-entries/{id}', id(entryId))),
   /** An import checked by planImport (packages/import): its projects, then its entries in batches. */
   importEntries: (plan: ImportPlan, options: SendOptions) => sendImport(client, plan, options),
+  /** The rates an import's rows fall under, to compare the export's with; null when the caller may not read rates. */
+  importRates: (plan: ImportPlan, options: RateBookOptions) => loadRateBook(client, plan, options),
 
   // Templates
   templates: (includeDisabled = false) =>

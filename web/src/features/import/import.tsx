@@ -22,6 +22,8 @@ interface Checked {
   reader: Reader;
   plan: Awaited<ReturnType<Reader['planImport']>>;
   read: ReturnType<Reader['readExport']>;
+  /** The export's rates and amounts that differ from Chronicle's, and what was not compared. */
+  rates: ReturnType<Reader['checkRates']>;
   timezone: string;
   workspaceId: string;
 }
@@ -56,7 +58,10 @@ async function check(
     { callerId: me.id, members, projects, clients, projectMembers: async (id) => (await api.projectMembers(id)).map((m) => m.userId) },
     { createProjects, createProjectsHint: '"Create missing projects"' },
   );
-  return { reader, plan, read, timezone, workspaceId };
+  const caller = { id: me.id, timezone: me.timezone, instanceAdmin: me.instanceAdmin };
+  const book = reader.hasMoneyColumns(read) ? await api.importRates(plan, { workspaceId, caller }) : null;
+  const rates = reader.checkRates(read, plan, book, { locale: me.locale });
+  return { reader, plan, read, rates, timezone, workspaceId };
 }
 
 export function Import() {
@@ -236,7 +241,7 @@ function CheckResult({
   busy: boolean;
   onImport: () => void;
 }) {
-  const { plan, read, timezone } = checked;
+  const { plan, read, rates, timezone } = checked;
   const count = plan.toSend.length;
   const blocked = plan.failed.length > 0 && !skipInvalid;
   return (
@@ -267,6 +272,25 @@ function CheckResult({
             ))}
           </ul>
           {plan.warnings.length > 100 && <p>Only the first 100 of them are listed.</p>}
+        </>
+      )}
+      {rates.warnings.length + rates.notes.length > 0 && (
+        <>
+          <h3 id="import-rates">Rates and amounts that differ from Chronicle&apos;s</h3>
+          <p>The export&apos;s rates are never imported: each entry is priced by the rates set in Chronicle.</p>
+          {rates.warnings.length > 0 && (
+            <ul aria-labelledby="import-rates">
+              {rates.warnings.map((w) => (
+                <li key={`${w.line}:${w.message}`}>
+                  Line {w.line}
+                  {w.column === null ? '' : `, column ${w.column}`}: {w.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          {rates.notes.map((note) => (
+            <p key={note}>{note.charAt(0).toUpperCase() + note.slice(1)}.</p>
+          ))}
         </>
       )}
       {plan.failed.length + plan.skipped.length > 0 && (

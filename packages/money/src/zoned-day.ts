@@ -1,0 +1,80 @@
+/**
+ * The instant a calendar day starts in a time zone, with Intl alone (the web app bundles no date
+ * library for it). Where midnight is skipped (a DST change at 00:00), the day starts at the
+ * change; where it happens twice, at the later one. That is how PostgreSQL reads
+ * `'YYYY-MM-DD'::timestamp at time zone …`, which is how reports place a rate's `effectiveFrom`
+ * (docs/decisions.md "The rate rule in packages/money").
+ */
+
+const HOUR = 3_600_000;
+
+/** One formatter per zone, kept (they are costly to make), at most this many at once. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 64;
+
+function formatterOf(timezone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timezone);
+  if (!format) {
+    // Throws a RangeError for a zone Intl does not know.
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(timezone, format);
+  }
+  return format;
+}
+
+/** The zone's offset from UTC at `instant`, in milliseconds (whole seconds, as zones have them). */
+export function zoneOffset(instant: number, timezone: string): number {
+  const parts: Record<string, string> = {};
+  for (const { type, value } of formatterOf(timezone).formatToParts(instant)) parts[type] = value;
+  // Chronicle's dates are in years 1000 to 9999, where Date.UTC takes the year as it is.
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wall - (instant - (((instant % 1000) + 1000) % 1000));
+}
+
+/** Days kept by startOfDay, keyed by zone and date; a file's rates repeat a few dates many times. */
+const days = new Map<string, number>();
+const MAX_DAYS = 10_000;
+
+/**
+ * The first instant of `date` (YYYY-MM-DD) in `timezone`, in milliseconds since the epoch. Throws a
+ * RangeError for a malformed date or an unknown zone.
+ */
+export function startOfDay(date: string, timezone: string): number {
+  const key = `${timezone} ${date}`;
+  const known = days.get(key);
+  if (known !== undefined) return known;
+  const m = /^([1-9]\d{3})-(\d{2})-(\d{2})$/.exec(date);
+  const [year, month, day] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+  const midnight = Date.UTC(year, month - 1, day);
+  const probe = new Date(midnight);
+  if (!m || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) throw new RangeError(`invalid date: ${JSON.stringify(date)}`);
+  // Offsets run from UTC-12 to UTC+14 (some old local mean times a little further), so local
+  // midnight is less than 18 hours from UTC's: the offsets at both ends of that window are the
+  // ones before and after any change near it.
+  const candidates = [zoneOffset(midnight - 18 * HOUR, timezone), zoneOffset(midnight + 18 * HOUR, timezone)].map(
+    (offset) => midnight - offset,
+  );
+  const valid = candidates.filter((instant) => zoneOffset(instant, timezone) === midnight - instant);
+  // One reading of 00:00 exists: it. Two (a fold) or none (a gap): the later instant.
+  const start = valid.length === 1 ? (valid[0] as number) : Math.max(...candidates);
+  if (days.size >= MAX_DAYS) days.clear();
+  days.set(key, start);
+  return start;
+}
