@@ -118,12 +118,17 @@ export async function generate(database: Database, scale: Scale, log: (line: str
   }
   // Money for the render users' reports: three of four of their entries billable, w00 showing rates
   // to its members, a workspace rate, project rates that change mid-year and a member rate.
-  await run(`update time_entries set billable = true where workspace_id = 'w00' and user_id like 'render-%' and abs(hashtext(id)) % 4 <> 0`);
+  await run(
+    `update time_entries set billable = true where workspace_id = 'w00' and user_id like 'render-%' and abs(hashtext(id)) % 4 <> 0`,
+  );
   await run(`update workspaces set rates_visible_to = 'members' where id = 'w00'`);
   await run(`insert into rates (id, workspace_id, project_id, user_id, level, effective_from, currency, minor) values
     ('rate-w00', 'w00', null, null, 'workspace', '2025-01-01', 'EUR', 9000),
-    ${Array.from({ length: 5 }, (_, p) => `('rate-w00-p${p}-a', 'w00', 'w00-p${p}', null, 'project', '2026-01-01', 'EUR', ${12000 + p * 500}),
-    ('rate-w00-p${p}-b', 'w00', 'w00-p${p}', null, 'project', '2026-07-01', 'EUR', ${13000 + p * 500})`).join(',\n    ')},
+    ${Array.from(
+      { length: 5 },
+      (_, p) => `('rate-w00-p${p}-a', 'w00', 'w00-p${p}', null, 'project', '2026-01-01', 'EUR', ${12000 + p * 500}),
+    ('rate-w00-p${p}-b', 'w00', 'w00-p${p}', null, 'project', '2026-07-01', 'EUR', ${13000 + p * 500})`,
+    ).join(',\n    ')},
     ('rate-w00-render-5k', 'w00', null, 'render-5k', 'workspace_member', '2026-03-01', 'EUR', 10000)`);
 
   log(`${scale.reports.toLocaleString('en-US')} reports`);

@@ -67,7 +67,7 @@ ${MONEY}
 {% for e in day.entries -%}
 | {{ e.date }} | {{ e.time }} |${IF_PEOPLE(' {{ e.user.name | md }} |')} {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} | {{ e.tags | join: ", " | md }} | {{ e.minutes | duration }} |${IF_MONEY(' {% if e.billable %}{{ e.billableMinutes | duration }}{% endif %} | {{ e.amount | money }} |')}
 {% endfor -%}
-| **{{ day.date | date: "%A" }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **Day total** | | **{{ day.minutes | duration }}** |${IF_MONEY(' **{{ day.billableMinutes | duration }}** | **{{ day.amounts | money }}** |')}
+| **{{ day.weekdayName }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **Day total** | | **{{ day.minutes | duration }}** |${IF_MONEY(' **{{ day.billableMinutes | duration }}** | **{{ day.amounts | money }}** |')}
 {% endfor -%}
 | **Total** | |${IF_PEOPLE(' |')} | **${DAYS}, ${ENTRIES}** | | **{{ totals.minutes | duration }}** |${IF_MONEY(' **{{ totals.billableMinutes | duration }}** | **{{ totals.amounts | money }}** |')}
 {% endif %}${FOOTER}`;

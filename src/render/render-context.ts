@@ -192,7 +192,7 @@ export function buildRenderContext(input: RenderInput): Record<string, unknown> 
       byProject,
       byUser: sortGroups(aggregates.byUser).map((g) => ({ id: g.id, name: g.name, ...sums(g) })),
       byTag: [...aggregates.byTag].sort((a, b) => b.minutes - a.minutes || byName(a.tag, b.tag)).map((t) => ({ tag: t.tag, ...sums(t) })),
-      byDay: dayViews(aggregates.byDay, entries, total, money),
+      byDay: dayViews(aggregates.byDay, entries, total, money, options.locale),
     },
   };
 }
@@ -353,12 +353,26 @@ function weekday(date: string): string {
   return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? '';
 }
 
+/** One weekday formatter per locale (making one costs far more than using it), at most a few dozen kept. */
+const weekdayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The day's weekday in `locale` ("Monday", "Montag", "月曜日"). */
+function weekdayName(date: string, locale: string): string {
+  let format = weekdayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
+    if (weekdayFormats.size >= 32) weekdayFormats.clear();
+    weekdayFormats.set(locale, format);
+  }
+  return format.format(new Date(`${date}T00:00:00Z`));
+}
+
 const NO_SUMS = { billableMinutes: 0, nonBillableMinutes: 0, amounts: [] };
 
 // Days come from the aggregates; a day that only the entries know about (which would
 // mean the caller bucketed days in another zone) is still listed, so no entry is lost
 // from a timesheet.
-function dayViews(days: RenderAggregates['byDay'], entries: EntryView[], total: number, money: boolean) {
+function dayViews(days: RenderAggregates['byDay'], entries: EntryView[], total: number, money: boolean, locale: string) {
   const byDate = new Map<string, EntryView[]>();
   for (const entry of entries) {
     const list = byDate.get(entry.date);
@@ -376,6 +390,7 @@ function dayViews(days: RenderAggregates['byDay'], entries: EntryView[], total: 
     .map(([date, sums]) => ({
       date,
       weekday: weekday(date),
+      weekdayName: weekdayName(date, locale),
       ...groupSums(sums, total, money),
       entries: byDate.get(date) ?? [],
     }));

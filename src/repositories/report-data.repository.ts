@@ -10,7 +10,7 @@ import { Compile } from 'typebox/compile';
 import type { Db } from '../db/database.js';
 import { projects } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
-import { entryReadableBy, maySeeRatesInAll } from '../modules/access/predicates.js';
+import { entryReadableBy } from '../modules/access/predicates.js';
 
 /** Which entries a report shows (docs/decisions.md, "Reports"). */
 export interface EntrySelection {
@@ -48,8 +48,6 @@ const RenderAggregatesRow = Type.Object({
   billableMinutes: Type.Integer(),
   nonBillableMinutes: Type.Integer(),
   amounts: Type.Array(AmountRow),
-  /** predicates.ts `maySeeRatesInAll` for the owner: with the report's hideAmounts, whether money shows (access.ts `rendersMoney`). */
-  ownerSeesRates: Type.Boolean(),
   byClient: Type.Array(Type.Object({ id: NullableString, name: NullableString, ...Sums })),
   byProject: Type.Array(Type.Object({ id: NullableString, name: NullableString, clientId: NullableString, ...Sums })),
   byUser: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), ...Sums })),
@@ -77,10 +75,24 @@ export type RenderAggregatesRow = Static<typeof RenderAggregatesRow>;
 /** How a billable entry's minutes are rounded (billing.md §3). */
 export type MinuteRounding = { mode: 'none' } | { mode: 'up' | 'down' | 'nearest'; minutes: number };
 
-/** The money of a render: how minutes are rounded, and whether the report hides amounts. */
+/**
+ * Each entry's rate as a table (modules/rates/rate-table.ts): cell `keys[key] * (thresholds + 1) +
+ * bucket` of `currencies` and `minors`, where the bucket is the interval between two consecutive
+ * `thresholds` (ISO instants, ascending) that holds the entry's start, 0 before the first.
+ */
+export interface RateTable {
+  keys: Record<string, number>;
+  /** The projects with rates of their own: an entry on another project is priced by its workspace's levels. */
+  projects: string[];
+  thresholds: string[];
+  currencies: (string | null)[];
+  minors: (number | null)[];
+}
+
+/** The money of a render: how minutes are rounded, and its rate table (null: the render shows no money, or there are no rates). */
 export interface MoneySettings {
   rounding: MinuteRounding;
-  hideAmounts: boolean;
+  rates: RateTable | null;
 }
 
 export type RenderData =
@@ -131,44 +143,17 @@ export function roundedMinutes(minutes: SQL, rounding: MinuteRounding): SQL {
 }
 
 /**
- * The rows of the render's rates as intervals of time for each user whose entries it may read
- * (billing.md §2, the rule of rate-for.ts): a row of a level is in force from 00:00 of its
- * `effective_from` in the user's time zone until the next row of the same level. PostgreSQL reads
- * a local midnight that a clock change skips in the earlier offset, which is the first instant of
- * that day, as rateFor does. Nothing is read unless `shown`.
+ * The cell of the rate table (modules/rates/rate-table.ts) that holds the rate of the entry `t`:
+ * its key (workspace, user, and project when the project has rates of its own) found in a JSON
+ * object, and the interval its start falls in found by `width_bucket`, a binary search over the
+ * table's sorted starts. 1-based, as PostgreSQL's arrays; null when the key is not in the table.
  */
-const rateIntervals = (s: EntrySelection, shown: SQL): SQL => sql`
-  select r.level, r.workspace_id, r.project_id, r.user_id, pu.id as for_user, r.currency, r.minor,
-    r.effective_from::timestamp at time zone pu.timezone as starts,
-    lead(r.effective_from::timestamp at time zone pu.timezone)
-      over (partition by r.workspace_id, r.project_id, r.user_id, pu.id order by r.effective_from) as ends
-  from rates r
-  join users pu on pu.id = any(${sql.param(s.userIds?.length ? s.userIds : [s.ownerUserId])}::text[])
-    and (r.user_id is null or r.user_id = pu.id)
-  where ${shown} and r.workspace_id = any(${sql.param(s.workspaceIds)}::text[])`;
-
-/** The interval of `level` in force at the entry `t`'s start, joined as `alias`: a hash join on its keys. */
-function levelJoin(alias: string, level: string, withProject: boolean, withUser: boolean): SQL {
-  const a = sql.raw(alias);
-  return sql`left join ri ${a} on ${a}.level = ${sql.raw(`'${level}'`)} and ${a}.for_user = t.user_id and ${a}.workspace_id = t.workspace_id
-    ${withProject ? sql`and ${a}.project_id = t.project_id` : sql``} ${withUser ? sql`and ${a}.user_id = t.user_id` : sql``}
-    and t.start >= ${a}.starts and (${a}.ends is null or t.start < ${a}.ends)`;
+function rateCell(table: RateTable): SQL {
+  const width = table.thresholds.length + 1;
+  return sql`(${JSON.stringify(table.keys)}::jsonb ->> (t.workspace_id || '|' || t.user_id || '|' ||
+      case when t.project_id = any(${sql.param(table.projects)}::text[]) then t.project_id else '' end))::int * ${sql.raw(String(width))}
+    + width_bucket(t.start, ${sql.param(table.thresholds)}::timestamptz[]) + 1`;
 }
-
-/** The four levels, most specific first (billing.md §2). */
-const LEVELS = [
-  ['pm', 'project_member', true, true],
-  ['pj', 'project', true, false],
-  ['wm', 'workspace_member', false, true],
-  ['wr', 'workspace', false, false],
-] as const;
-
-/** Of the levels in force at an entry, the first whose row has an amount: its `column`. */
-const firstLevel = (column: 'currency' | 'minor'): SQL =>
-  sql`case ${sql.join(
-    LEVELS.map(([alias]) => sql.raw(`when ${alias}.minor is not null then ${alias}.${column}`)),
-    sql` `,
-  )} end`;
 
 /**
  * The grouping sets of the render's one pass over its entries, and the `grouping()` value that
@@ -220,39 +205,31 @@ export async function loadRenderData(
   const tz = s.timezone;
   const bytes = options.withEntries ? entryTextBytes : sql`0`;
   const billableMinutes = sql`case when t.billable then ${roundedMinutes(sql`t.minutes`, options.money.rounding)} else 0 end`;
-  const seesRates = maySeeRatesInAll(sql`${sql.param(s.workspaceIds)}::text[]`, s.ownerUserId);
-  // Amounts are hidden: no rate is joined at all; otherwise the intervals are read when the owner sees rates.
-  const priced = !options.money.hideAmounts;
+  const table = options.money.rates;
   const result = await db.execute(sql`
     with capped as (
       select count(*)::int as n, coalesce(sum(b), 0)::bigint as bytes
       from (select ${bytes} as b from time_entries t where ${w} limit ${options.maxEntries + 1}) x
     ),
-    mv as (select ${seesRates} as sees_rates),
-    ri as materialized (${priced ? rateIntervals(s, sql`(select sees_rates from mv)`) : sql`select null::text as level where false`}),
     b as (
       select t.id, t.start, t.minutes, t.description, t.tags, t.project_id, t.user_id, t.workspace_id, t.billable,
         to_char(t.start at time zone ${tz}, 'YYYY-MM-DD') as day,
         to_char(t.start at time zone ${tz}, 'HH24:MI') as local_time,
         ${billableMinutes} as billable_minutes,
-        ${priced ? firstLevel('currency') : sql`null::text`} as currency,
-        ${priced ? firstLevel('minor') : sql`null::int`} as rate_minor
+        ${table ? rateCell(table) : sql`null::int`} as rate_cell
       from time_entries t
-      ${
-        priced
-          ? sql.join(
-              LEVELS.map(([alias, level, withProject, withUser]) => levelJoin(alias, level, withProject, withUser)),
-              sql` `,
-            )
-          : sql``
-      }
       where ${w} and (select n from capped) <= ${options.maxEntries} and (select bytes from capped) <= ${options.maxBytes}
+    ),
+    r as (
+      select b.*, ${table ? sql`(${sql.param(table.currencies)}::text[])[b.rate_cell]` : sql`null::text`} as currency,
+        ${table ? sql`(${sql.param(table.minors)}::int[])[b.rate_cell]` : sql`null::int`} as rate_minor
+      from b
     ),
     e as materialized (
       select b.*, a.amount,
         case when a.amount is not null then b.currency end as cur,
         case when a.amount is not null then b.rate_minor end as amount_rate
-      from b, lateral (select case when b.billable and b.rate_minor is not null
+      from r as b, lateral (select case when b.billable and b.rate_minor is not null
         then (2 * b.billable_minutes::bigint * b.rate_minor + 60) / 120 end as amount) a
     ),
     gs as materialized (
@@ -274,7 +251,6 @@ export async function loadRenderData(
         'nonBillableMinutes', (select coalesce(sum(nbm), 0)::int from gs where g = ${sql.raw(String(SETS.total))}),
         'amounts', (select coalesce(json_agg(json_build_object('currency', cur, 'minor', amt) order by cur), '[]')
           from gs where g = ${sql.raw(String(SETS.total))} and cur is not null),
-        'ownerSeesRates', (select sees_rates from mv),
         'byClient', (select coalesce(json_agg(json_build_object('id', g.client_id, 'name', c.name, ${SUM_FIELDS})), '[]')
           from ${sums(
             'client_id',

@@ -6,11 +6,13 @@
 import type { Db } from '../../db/database.js';
 import { badRequest } from '../../lib/errors.js';
 import { buildDocument } from '../../../packages/document/src/index.js';
-import type { RenderAggregates, RenderOptions } from '../../render/render-context.js';
+import type { RenderAggregates } from '../../render/render-context.js';
 import { rendersMoney } from '../access/access.js';
 import type { RenderPool } from '../../render/render-pool.js';
 import { limitsFor, TemplateError } from '../../render/template-engine.js';
-import { loadRenderData, type RenderAggregatesRow } from '../../repositories/report-data.repository.js';
+import { loadRenderData, type RateTable, type RenderAggregatesRow } from '../../repositories/report-data.repository.js';
+import { ratesForRender } from '../../repositories/rates.repository.js';
+import { rateTable } from '../rates/rate-table.js';
 import type { RenderPlan } from './report-plan.js';
 import { summaryOf, type VersionSummary } from './version-summary.js';
 
@@ -41,8 +43,7 @@ const NO_PROJECT = 'No project';
 const NO_CLIENT = 'No client';
 
 /** The aggregates as the render context takes them; money shows only where access.ts `rendersMoney` says. */
-function frameAggregates(row: RenderAggregatesRow, options: RenderOptions): RenderAggregates {
-  const moneyVisible = rendersMoney(options, row.ownerSeesRates);
+function frameAggregates(row: RenderAggregatesRow, moneyVisible: boolean): RenderAggregates {
   return {
     totalMinutes: row.totalMinutes,
     entryCount: row.entryCount,
@@ -73,6 +74,37 @@ function inFilterOrder(workspaces: RenderAggregatesRow['workspaces'], ids: reado
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** The most rate rows one render may price with. */
+export const MAX_RENDER_RATES = 5_000;
+
+/**
+ * Whether the render shows money (access.ts `rendersMoney`) and, when it does, the table of the
+ * rates that can apply to its period for the users whose entries it reads (rate-table.ts). Past
+ * the bounds the render is a 400: its workspaces have more rates than one report prices.
+ */
+async function pricing(db: Db, plan: RenderPlan): Promise<{ moneyVisible: boolean; rates: RateTable | null }> {
+  if (plan.options.hideAmounts) return { moneyVisible: false, rates: null };
+  const { selection } = plan;
+  const book = await ratesForRender(db, {
+    workspaceIds: selection.workspaceIds,
+    userIds: selection.userIds?.length ? selection.userIds : [selection.ownerUserId],
+    ownerUserId: selection.ownerUserId,
+    from: plan.filters.dateRange.from,
+    to: plan.filters.dateRange.to,
+    limit: MAX_RENDER_RATES,
+  });
+  const moneyVisible = rendersMoney(plan.options, book.seesRates);
+  if (!moneyVisible || book.rates.length === 0) return { moneyVisible, rates: null };
+  const table = book.rates.length > MAX_RENDER_RATES ? null : rateTable(book.rates, book.zones);
+  if (!table) {
+    throw badRequest(
+      'The workspaces have more rates in this period than one report may price; narrow the period, the people or the workspaces, or hide amounts.',
+      [{ path: '/filters', message: 'covers more rates than one report may price' }],
+    );
+  }
+  return { moneyVisible, rates: table };
+}
+
 /**
  * Reads the plan's data and renders it. `beforeTemplate` runs between the two with the size of the
  * entries read, in characters; it may refuse (throw) before the template's work starts.
@@ -84,11 +116,12 @@ export async function executeRender(
   settings: RenderSettings,
   beforeTemplate?: (entriesSize: number) => Promise<void>,
 ): Promise<RenderedVersion> {
+  const { moneyVisible, rates } = await pricing(db, plan);
   const data = await loadRenderData(db, plan.selection, {
     withEntries: plan.readsEntries,
     maxEntries: settings.maxEntries,
     maxBytes: settings.maxBytes,
-    money: { rounding: plan.options.rounding, hideAmounts: plan.options.hideAmounts },
+    money: { rounding: plan.options.rounding, rates },
   });
   if (data.kind === 'too-many') {
     throw badRequest(
@@ -104,7 +137,7 @@ export async function executeRender(
   }
   await beforeTemplate?.(data.entriesJson?.length ?? 0);
   const { aggregates } = data;
-  const framed = frameAggregates(aggregates, plan.options);
+  const framed = frameAggregates(aggregates, moneyVisible);
   const generatedAt = plan.generatedAt.toISOString();
   const period = { from: plan.filters.dateRange.from, to: plan.filters.dateRange.to };
   let outputs: string[];
