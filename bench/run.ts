@@ -404,12 +404,18 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         memory.push({ scenario: `render ${user.entries}`, rssMiB: srv.memory().rssMiB });
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }
-      // Money: the same 5,000-entry Timesheet with rates and amounts, against itself with amounts
-      // hidden (no rate is read then), interleaved so that both meet the same machine.
-      {
+      // Money: the same 5,000-entry reports with rates and amounts, against themselves with amounts
+      // hidden (no rate is read then), interleaved so that both meet the same machine. The Invoice
+      // summary prints no row per entry: its ratio is what pricing costs. The Timesheet adds two
+      // columns to each of its 5,000 rows when it shows money.
+      const invoice = templates.find((t) => t.name === 'Invoice summary')!.id;
+      for (const [name, templateId] of [
+        ['Timesheet', timesheet],
+        ['Invoice summary', invoice],
+      ] as const) {
         const renderOf = (hideAmounts: boolean) => ({
           name: 'Bench',
-          templateId: timesheet,
+          templateId,
           filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
           options: { hideAmounts },
         });
@@ -428,7 +434,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         const money = median(withMoney);
         const hidden = median(without);
         figures.push({
-          scenario: 'POST /api/v1/reports, Timesheet, 5,000 entries, with money vs amounts hidden',
+          scenario: `POST /api/v1/reports, ${name}, 5,000 entries, with money vs amounts hidden`,
           unit: 'ms',
           chronicle: round(money),
           baseline: round(hidden),

@@ -76,12 +76,16 @@ export type RenderAggregatesRow = Static<typeof RenderAggregatesRow>;
 export type MinuteRounding = { mode: 'none' } | { mode: 'up' | 'down' | 'nearest'; minutes: number };
 
 /**
- * Each entry's rate as a table (modules/rates/rate-table.ts): cell `keys[key] * (thresholds + 1) +
- * bucket` of `currencies` and `minors`, where the bucket is the interval between two consecutive
- * `thresholds` (ISO instants, ascending) that holds the entry's start, 0 before the first.
+ * Each entry's rate as a table (modules/rates/rate-table.ts): the cell of its workspace, user,
+ * project and interval in `currencies` and `minors`, laid out as
+ * `((workspace × users + user) × (projects + 1) + project) × (thresholds + 1) + bucket`, where a
+ * project's position is 0 for an entry without a project with rates of its own, and the bucket is
+ * the interval between two consecutive `thresholds` (ISO instants, ascending) that holds the
+ * entry's start, 0 before the first.
  */
 export interface RateTable {
-  keys: Record<string, number>;
+  workspaces: string[];
+  users: string[];
   /** The projects with rates of their own: an entry on another project is priced by its workspace's levels. */
   projects: string[];
   thresholds: string[];
@@ -144,15 +148,21 @@ export function roundedMinutes(minutes: SQL, rounding: MinuteRounding): SQL {
 
 /**
  * The cell of the rate table (modules/rates/rate-table.ts) that holds the rate of the entry `t`:
- * its key (workspace, user, and project when the project has rates of its own) found in a JSON
- * object, and the interval its start falls in found by `width_bucket`, a binary search over the
- * table's sorted starts. 1-based, as PostgreSQL's arrays; null when the key is not in the table.
+ * the positions of its workspace, user and project (0: no project with rates of its own) in the
+ * table's lists, and the interval its start falls in, found by `width_bucket`, a binary search
+ * over the table's sorted starts. 1-based, as PostgreSQL's arrays; null for a user the table lacks.
  */
 function rateCell(table: RateTable): SQL {
+  const n = (value: number) => sql.raw(String(value));
+  // A list of one is every entry's (the statement reads only the table's workspaces and users): no lookup.
+  const position = (list: readonly string[], column: SQL) =>
+    list.length === 1 ? sql`0` : sql`(array_position(${sql.param(list)}::text[], ${column}) - 1)`;
+  const project =
+    table.projects.length === 0 ? sql`0` : sql`coalesce(array_position(${sql.param(table.projects)}::text[], t.project_id), 0)`;
   const width = table.thresholds.length + 1;
-  return sql`(${JSON.stringify(table.keys)}::jsonb ->> (t.workspace_id || '|' || t.user_id || '|' ||
-      case when t.project_id = any(${sql.param(table.projects)}::text[]) then t.project_id else '' end))::int * ${sql.raw(String(width))}
-    + width_bucket(t.start, ${sql.param(table.thresholds)}::timestamptz[]) + 1`;
+  return sql`(((${position(table.workspaces, sql`t.workspace_id`)} * ${n(table.users.length)} + ${position(table.users, sql`t.user_id`)})
+      * ${n(table.projects.length + 1)} + ${project}) * ${n(width)}
+    + width_bucket(t.start, ${sql.param(table.thresholds)}::timestamptz[]) + 1)`;
 }
 
 /**

@@ -95,7 +95,7 @@ async function pricing(db: Db, plan: RenderPlan): Promise<{ moneyVisible: boolea
   });
   const moneyVisible = rendersMoney(plan.options, book.seesRates);
   if (!moneyVisible || book.rates.length === 0) return { moneyVisible, rates: null };
-  const table = book.rates.length > MAX_RENDER_RATES ? null : rateTable(book.rates, book.zones);
+  const table = book.rates.length > MAX_RENDER_RATES ? null : rateTable(book.rates, selection.workspaceIds, book.zones);
   if (!table) {
     throw badRequest(
       'The workspaces have more rates in this period than one report may price; narrow the period, the people or the workspaces, or hide amounts.',

@@ -11,17 +11,14 @@ import { isWorkspaceAdmin } from './roles.js';
 import { sortClients } from './clients.js';
 import { MemberRates, RateLevelPanel } from './rates.js';
 
-export function ProjectBilling({
-  workspace,
-  project,
-  clients,
-  onSaved,
-}: {
+interface ProjectBillingProps {
   workspace: Workspace;
   project: ProjectListItem;
   clients: Client[];
   onSaved: (project: ProjectListItem) => void;
-}) {
+}
+
+export function ProjectBilling({ workspace, project, clients, onSaved }: ProjectBillingProps) {
   const client = clients.find((c) => c.id === project.clientId) ?? null;
   return (
     <section aria-labelledby="project-billing-heading" className="card">
@@ -44,17 +41,7 @@ export function ProjectBilling({
   );
 }
 
-function ProjectBillingForm({
-  workspace,
-  project,
-  clients,
-  onSaved,
-}: {
-  workspace: Workspace;
-  project: ProjectListItem;
-  clients: Client[];
-  onSaved: (project: ProjectListItem) => void;
-}) {
+function ProjectBillingForm({ workspace, project, clients, onSaved }: ProjectBillingProps) {
   const [clientId, setClientId] = useState(project.clientId ?? '');
   const [billable, setBillable] = useState(project.billableByDefault);
   const [saved, setSaved] = useState(false);
