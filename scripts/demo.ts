@@ -243,6 +243,43 @@ function timeEntries(
   return byWorkspace;
 }
 
+/**
+ * Northwind bills its clients in euros: two clients, their projects billable by default (Support
+ * is not), a workspace rate, project rates (the mobile app's went up six weeks ago) and a senior's
+ * own rate on the data platform, so the Invoice summary and the timesheet show money.
+ */
+async function bill(owner: ChronicleClient, workspaceId: string, projects: Map<string, string>): Promise<void> {
+  const project = (name: string) => must(projects.get(name), name);
+  const client = async (name: string) =>
+    (await unwrap(owner.POST('/api/v1/workspaces/{id}/clients', { params: { path: { id: workspaceId } }, body: { name } }))).id;
+  const contoso = await client('Contoso Retail');
+  const fabrikam = await client('Fabrikam Health');
+  for (const [name, clientId] of [
+    ['Website relaunch', contoso],
+    ['Mobile app', contoso],
+    ['Data platform', fabrikam],
+  ] as const) {
+    await unwrap(
+      owner.PATCH('/api/v1/projects/{id}', { params: { path: { id: project(name) } }, body: { clientId, billableByDefault: true } }),
+    );
+  }
+  const eur = (minor: number) => ({ currency: 'EUR', minor });
+  const sixWeeksAgo = must(DateTime.now().minus({ weeks: 6 }).toISODate(), 'date');
+  await unwrap(
+    owner.PUT('/api/v1/workspaces/{id}/rates', {
+      params: { path: { id: workspaceId } },
+      body: { hourly: eur(9500), effectiveFrom: '2025-01-01' },
+    }),
+  );
+  const projectRate = (name: string, minor: number, effectiveFrom: string) =>
+    unwrap(
+      owner.PUT('/api/v1/projects/{id}/rates', { params: { path: { id: project(name) } }, body: { hourly: eur(minor), effectiveFrom } }),
+    );
+  await projectRate('Website relaunch', 12000, '2025-01-01');
+  await projectRate('Mobile app', 10500, '2025-01-01');
+  await projectRate('Mobile app', 11500, sixWeeksAgo);
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-demo-'));
 const port = await choosePort(Number(args.port ?? process.env.PORT ?? 3000));
 const adminToken = `chr_${generateSecret(32)}`;
@@ -318,6 +355,7 @@ try {
         await unwrap(owner.PUT('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: created.id, userId: who(key).id } } }));
       }
     }
+    if (plan.name === 'Northwind Studio') await bill(owner, ws.id, projects);
     workspaces.push({ id: ws.id, plan, projects });
   }
 
@@ -385,7 +423,7 @@ try {
   );
   const openShare = await unwrap(amara.api.POST('/api/v1/reports/{id}/shares', { params: { path: { id: timesheet.id } }, body: {} }));
   const PASSCODE = 'northwind-demo';
-  const summary = reports.find((r) => r.name.includes('summary')) ?? timesheet;
+  const summary = reports.find((r) => r.name === 'Northwind summary') ?? timesheet;
   const lockedShare = await unwrap(
     amara.api.POST('/api/v1/reports/{id}/shares', {
       params: { path: { id: summary.id } },

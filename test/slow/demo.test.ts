@@ -14,6 +14,7 @@ describe('npm run demo', () => {
       expect(out).toMatch(/\[4\/7\] Logging three months of time: \d+ entries through POST \/time-entries\/batch/);
       expect(out).toContain('Northwind summary');
       expect(out).toContain('Northwind weekly status');
+      expect(out).toContain('Northwind invoice summary');
       expect(out).toContain('Website relaunch timesheet, last month');
 
       // What to try next starts with the share page.
@@ -56,7 +57,14 @@ describe('npm run demo', () => {
       const entries = await fetch(`${base[1]}/api/v1/time-entries?limit=1`, { headers: auth });
       expect(Number(entries.headers.get('x-total-count'))).toBeGreaterThan(1000);
       const reports = (await (await fetch(`${base[1]}/api/v1/reports`, { headers: auth })).json()) as unknown[];
-      expect(reports).toHaveLength(3);
+      expect(reports).toHaveLength(4);
+      // Northwind bills: its Invoice summary has a client's table with amounts in euros.
+      const invoice = (reports as { id: string; name: string }[]).find((r) => r.name === 'Northwind invoice summary')!;
+      const invoiceDocument = (await (await fetch(`${base[1]}/api/v1/reports/${invoice.id}`, { headers: auth })).json()) as {
+        renderedMarkdown: string;
+      };
+      expect(invoiceDocument.renderedMarkdown).toContain('## Contoso Retail');
+      expect(invoiceDocument.renderedMarkdown).toMatch(/\| Website relaunch \| [^|]+ \| [\d.]+ \| €120\.00\/h \| €[\d,.]+ \|/);
       const discussionUrl = /(http\S+\/discussion)/.exec(out)![1]!;
       const discussion = (await (await fetch(discussionUrl, { headers: auth })).json()) as { comments: unknown[]; reactions: unknown[] };
       expect(discussion.comments).toHaveLength(3);
