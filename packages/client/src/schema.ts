@@ -1371,6 +1371,16 @@ export interface components {
              */
             expiresAt: string;
         };
+        /**
+         * @example {
+         *       "id": "01a1f3c2-6f00-7a00-8b00-1a2b3c4d5e6f",
+         *       "name": "Acme Studio",
+         *       "role": "owner",
+         *       "currency": "EUR",
+         *       "ratesVisibleTo": "admins",
+         *       "createdAt": "2026-11-02T08:00:00.000Z"
+         *     }
+         */
         Workspace: {
             /** @description Opaque id (UUID v7). */
             id: string;
@@ -1469,6 +1479,16 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "id": "01a1f3c2-7b10-7c00-8d00-2a3b4c5d6e7f",
+         *       "workspaceId": "01a1f3c2-6f00-7a00-8b00-1a2b3c4d5e6f",
+         *       "name": "Website relaunch",
+         *       "clientId": "01a1f3c2-7a1e-7c3b-9f00-2b1a4c5d6e7f",
+         *       "billableByDefault": true,
+         *       "createdAt": "2026-11-02T08:00:00.000Z"
+         *     }
+         */
         Project: {
             /** @description Opaque id (UUID v7). */
             id: string;
@@ -1508,6 +1528,23 @@ export interface components {
             userId: string;
             name: string;
         };
+        /**
+         * @example {
+         *       "id": "01a1f3c2-8c20-7d00-9e00-3a4b5c6d7e8f",
+         *       "workspaceId": "01a1f3c2-6f00-7a00-8b00-1a2b3c4d5e6f",
+         *       "projectId": "01a1f3c2-7b10-7c00-8d00-2a3b4c5d6e7f",
+         *       "userId": "01a1f3c2-5e00-7b00-8c00-0a1b2c3d4e5f",
+         *       "start": "2026-11-03T08:00:00.000Z",
+         *       "minutes": 95,
+         *       "description": "Homepage wireframes",
+         *       "tags": [
+         *         "design"
+         *       ],
+         *       "billable": true,
+         *       "createdAt": "2026-11-03T09:40:00.000Z",
+         *       "updatedAt": "2026-11-03T09:40:00.000Z"
+         *     }
+         */
         TimeEntry: {
             /** @description Opaque id (UUID v7). */
             id: string;

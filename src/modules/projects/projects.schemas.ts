@@ -10,7 +10,19 @@ export const ProjectSchema = Type.Object(
     billableByDefault: Type.Boolean({ description: 'The `billable` of a new entry on the project when its request leaves it out.' }),
     createdAt: Instant,
   },
-  { $id: 'Project' },
+  {
+    $id: 'Project',
+    examples: [
+      {
+        id: '01a1f3c2-7b10-7c00-8d00-2a3b4c5d6e7f',
+        workspaceId: '01a1f3c2-6f00-7a00-8b00-1a2b3c4d5e6f',
+        name: 'Website relaunch',
+        clientId: '01a1f3c2-7a1e-7c3b-9f00-2b1a4c5d6e7f',
+        billableByDefault: true,
+        createdAt: '2026-11-02T08:00:00.000Z',
+      },
+    ],
+  },
 );
 export type Project = Static<typeof ProjectSchema>;
 

@@ -19,7 +19,24 @@ export const TimeEntrySchema = Type.Object(
     createdAt: Instant,
     updatedAt: Instant,
   },
-  { $id: 'TimeEntry' },
+  {
+    $id: 'TimeEntry',
+    examples: [
+      {
+        id: '01a1f3c2-8c20-7d00-9e00-3a4b5c6d7e8f',
+        workspaceId: '01a1f3c2-6f00-7a00-8b00-1a2b3c4d5e6f',
+        projectId: '01a1f3c2-7b10-7c00-8d00-2a3b4c5d6e7f',
+        userId: '01a1f3c2-5e00-7b00-8c00-0a1b2c3d4e5f',
+        start: '2026-11-03T08:00:00.000Z',
+        minutes: 95,
+        description: 'Homepage wireframes',
+        tags: ['design'],
+        billable: true,
+        createdAt: '2026-11-03T09:40:00.000Z',
+        updatedAt: '2026-11-03T09:40:00.000Z',
+      },
+    ],
+  },
 );
 export type TimeEntry = Static<typeof TimeEntrySchema>;
 

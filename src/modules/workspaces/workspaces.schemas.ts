@@ -26,7 +26,19 @@ export const WorkspaceSchema = Type.Object(
     ratesVisibleTo: RatesVisibleToSchema,
     createdAt: Instant,
   },
-  { $id: 'Workspace' },
+  {
+    $id: 'Workspace',
+    examples: [
+      {
+        id: '01a1f3c2-6f00-7a00-8b00-1a2b3c4d5e6f',
+        name: 'Acme Studio',
+        role: 'owner',
+        currency: 'EUR',
+        ratesVisibleTo: 'admins',
+        createdAt: '2026-11-02T08:00:00.000Z',
+      },
+    ],
+  },
 );
 export type Workspace = Static<typeof WorkspaceSchema>;
 
