@@ -4,7 +4,7 @@
  * rounded up to 15 minutes and printed for de-DE, and sees the amount in German in the live
  * preview; an edit starts from the stored options, turns amounts off, keeps billable entries only
  * and prints decimal hours, and the document then shows no money; the report page states the
- * options in words. A client goes with its workspace when that is unticked, and a workspace
+ * options in words. A client or project goes with its workspace when that is unticked, and a workspace
  * without clients offers no client filter. What was stored is read through the typed client.
  * Every screen goes through checkScreen (axe-core light and dark; no sideways scroll at 320, 390
  * and 1440 px). Screenshots only with SCREENSHOTS_DIR; waits poll what a user would see.
@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('report options and the client filter in Chromium'
   );
 
   it(
-    'drops a client with its workspace, offers no client filter for a workspace without clients, and hides the step again',
+    'drops a client and a project with their workspace, offers no client filter for a workspace without clients, and hides the step again',
     async () => {
       await page.goto(`${base}/app/reports/new`);
       const form = page.getByRole('form', { name: 'New report' });
@@ -220,11 +220,17 @@ describe.skipIf(!hasChromium)('report options and the client filter in Chromium'
       await chooseStudio(form);
       await until(() => clients.getByRole('checkbox').count()).toBe(2);
       await clients.getByLabel('Acme Corp').check();
+      await form.getByRole('group', { name: 'Projects (none ticked: all)' }).getByRole('checkbox').first().check();
 
-      // Only the workspace without clients: no client filter, and no preview request names Acme.
+      // Only the workspace without clients: no client filter, and no preview request names Acme or
+      // a Studio project (which the server would refuse as not of the filtered workspaces).
       const sent: unknown[] = [];
+      const answered: number[] = [];
       page.on('request', (request) => {
         if (request.url().endsWith('/api/v1/reports/preview')) sent.push(request.postDataJSON());
+      });
+      page.on('response', (response) => {
+        if (response.url().endsWith('/api/v1/reports/preview')) answered.push(response.status());
       });
       await workspaces.getByLabel('Side projects').check();
       await workspaces.getByLabel('Studio').uncheck();
@@ -232,6 +238,8 @@ describe.skipIf(!hasChromium)('report options and the client filter in Chromium'
       expect(await clients.count()).toBe(0);
       await until(() => sent.at(-1)).toMatchObject({ filters: { workspaceIds: [sideId] } });
       expect(sent.at(-1)).not.toHaveProperty('filters.clientIds');
+      expect(sent.at(-1)).not.toHaveProperty('filters.projectIds');
+      await until(() => answered.at(-1)).toBe(200);
 
       // Studio again: its clients are back, none ticked.
       await workspaces.getByLabel('Studio').check();

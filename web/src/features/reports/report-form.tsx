@@ -95,9 +95,14 @@ function ReportFormBody({ report }: { report: Report | null }) {
 
   const chooseWorkspaces = (ids: string[]) => {
     setWorkspaceIds(ids);
-    // A client of a workspace no longer chosen would match nothing, silently: it goes with its workspace.
-    const dropped = new Set((choices.data?.clients ?? []).filter((c) => !ids.includes(c.workspaceId)).map((c) => c.id));
-    setClientIds((chosen) => chosen.filter((c) => !dropped.has(c)));
+    // A client or project of a workspace no longer chosen goes with its workspace: a client would
+    // match nothing, silently, and a project would make the render refuse the filters.
+    const gone = (list: readonly { id: string; workspaceId: string }[] | undefined) =>
+      new Set((list ?? []).filter((x) => !ids.includes(x.workspaceId)).map((x) => x.id));
+    const droppedClients = gone(choices.data?.clients);
+    const droppedProjects = gone(choices.data?.projects);
+    setClientIds((chosen) => chosen.filter((c) => !droppedClients.has(c)));
+    setProjectIds((chosen) => chosen.filter((p) => !droppedProjects.has(p)));
   };
 
   const filters = useMemo((): FiltersInput | null => {
