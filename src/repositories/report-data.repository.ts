@@ -201,10 +201,10 @@ const entryTextBytes = sql`octet_length(t.description) + coalesce(octet_length(a
  * them, and then their text is not counted either.
  *
  * Money (billing.md): each entry's billable minutes are its minutes rounded as `money.rounding`
- * says (0 when it is not billable); its rate is looked up only when the render shows money (access.ts
- * `rendersMoney`: the report does not hide amounts and its owner may see rates in every workspace,
- * predicates.ts `maySeeRatesInAll`), and its amount is round_half_up(billable minutes x rate / 60) in integers.
- * Every total is the sum of its entries' amounts, per currency.
+ * says (0 when it is not billable); its rate is its cell of `money.rates`, which the caller passes
+ * only when the render shows money (access.ts `rendersMoney`) and there are rates; its amount is
+ * round_half_up(billable minutes x rate / 60) in integers. Every total is the sum of its entries'
+ * amounts, per currency, from one pass of grouping sets over the entries.
  */
 export async function loadRenderData(
   db: Db,
