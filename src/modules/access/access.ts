@@ -187,9 +187,10 @@ export async function rateAccess(db: Db, actor: Actor, workspaceId: string): Pro
 
 /**
  * Whether a render shows money (billing.md §2): only when its owner may see rates in every
- * workspace of the report (predicates.ts `maySeeRatesInAll`, which the render's one statement
- * evaluates, report-data.repository.ts) and the report does not hide amounts. Otherwise every
- * rate and amount of the render context, and of the version's stored summary, is null.
+ * workspace of the report (predicates.ts `maySeeRatesInAll`, which the statement that reads a
+ * render's rates evaluates, rates.repository.ts `ratesForRender`, reading rates only when it
+ * holds) and the report does not hide amounts. Otherwise every rate and amount of the render
+ * context, and of the version's stored summary, is null.
  */
 export function rendersMoney(options: { hideAmounts: boolean }, ownerSeesRatesInAll: boolean): boolean {
   return !options.hideAmounts && ownerSeesRatesInAll;
