@@ -3,6 +3,7 @@
  * options stored and returned, rounding, rates and amounts per entry and per total, the Invoice
  * summary, locales, who sees money, and versions that keep the money they were rendered with.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 import { addMember, newWorkspace } from '../helpers/factories.js';
@@ -305,5 +306,36 @@ describe('a version keeps its money', () => {
       billableMinutes: { from: 206, to: 206, deltaMinutes: 0 },
       amounts: [{ currency: 'EUR', fromMinor: 36366, toMinor: 60534, deltaMinor: 24168 }],
     });
+  });
+});
+
+describe('the rates one render may price', () => {
+  it('refuses a report whose workspaces have more rate changes in its period than one render prices, and renders it with amounts hidden', async () => {
+    const owner = await newUser(t);
+    const ws = await newWorkspace(t, owner);
+    // 20 projects whose rates change every day of the year: 7,300 rows in force during 2026.
+    await t.database.db.execute(sql`insert into projects (id, workspace_id, name)
+      select ${ws.id} || '-p' || p, ${ws.id}, 'Project ' || p from generate_series(1, 20) p`);
+    await t.database.db.execute(sql`insert into rates (id, workspace_id, project_id, level, effective_from, currency, minor)
+      select ${ws.id} || '-r' || p || '-' || d, ${ws.id}, ${ws.id} || '-p' || p, 'project', date '2026-01-01' + d, 'EUR', 1000 + d
+      from generate_series(1, 20) p, generate_series(0, 364) d`);
+    const templateId = await builtInTemplateId(t, 'Invoice');
+    const body = (options: Record<string, unknown>) => ({
+      name: 'Year',
+      templateId,
+      filters: { workspaceIds: [ws.id], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
+      options,
+    });
+    const refused = await t.post('/api/v1/reports', body({}), owner.token);
+    expectProblem(refused, 400);
+    expect(refused.body.errors).toEqual([{ path: '/filters', message: 'covers more rates than one report may price' }]);
+    expect((await t.post('/api/v1/reports', body({ hideAmounts: true }), owner.token)).status).toBe(201);
+    // A quarter of it has 1,820 rows, within the bound.
+    const quarter = await t.post(
+      '/api/v1/reports/preview',
+      { ...body({}), filters: { workspaceIds: [ws.id], dateRange: { from: '2026-01-01', to: '2026-03-31' } } },
+      owner.token,
+    );
+    expect(quarter.status).toBe(200);
   });
 });
