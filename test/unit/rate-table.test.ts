@@ -59,7 +59,7 @@ describe('rateTable', () => {
   });
 
   it('is refused past MAX_RATE_CELLS cells', () => {
-    const many = Array.from({ length: 60 }, (_, p) =>
+    const many = Array.from({ length: 70 }, (_, p) =>
       Array.from({ length: 60 }, (_, d) =>
         rate(`p${p}`, null, `2026-${String(1 + (d % 12)).padStart(2, '0')}-${String(1 + Math.floor(d / 12)).padStart(2, '0')}`, 100),
       ),
