@@ -61,6 +61,8 @@ describe('startOfDay', () => {
         fc.date({ min: new Date('1971-01-01T00:00:00Z'), max: new Date('2090-12-31T00:00:00Z'), noInvalidDate: true }),
         (zone, day) => {
           const date = day.toISOString().slice(0, 10);
+          // A date the zone skipped whole (Pacific/Kiritimati had no 1994-12-31) has no midnight to agree on.
+          fc.pre(DateTime.fromISO(date, { zone }).toISODate() === date);
           const start = startOfDay(date, zone);
           // Midnight happens twice only where the instant before the start is on the same date.
           const before = DateTime.fromMillis(start - 1, { zone }).toISODate();
