@@ -1,3 +1,4 @@
+import type { Money } from '../../packages/money/src/index.js';
 import { localDateTime, rangeSpanDays } from './date-range.js';
 import { formatHours } from './template-engine.js';
 
@@ -30,10 +31,7 @@ export type EntryTuple = [
 ];
 
 /** An amount of money: an integer count of the currency's minor unit (billing.md §1). */
-export interface Amount {
-  currency: string;
-  minor: number;
-}
+export type Amount = Money;
 
 /**
  * What every total carries: tracked minutes, billable minutes after rounding, and one amount per
@@ -236,7 +234,7 @@ function nameMaps(input: RenderInput): NameMaps {
   };
 }
 
-const amountOf = (currency: string | null, minor: number | null): Amount | null =>
+const asAmount = (currency: string | null, minor: number | null): Amount | null =>
   currency === null || minor === null ? null : { currency, minor };
 
 const copyAmounts = (list: readonly Amount[]): Amount[] => list.map((a) => ({ currency: a.currency, minor: a.minor }));
@@ -294,8 +292,8 @@ function entryViews(input: RenderInput, names: NameMaps): EntryView[] {
       client: projectId === null ? null : (names.clientOfProject.get(projectId) ?? null),
       billable,
       billableMinutes,
-      rate: money ? amountOf(currency, rate) : null,
-      amount: money ? amountOf(currency, amount) : null,
+      rate: money ? asAmount(currency, rate) : null,
+      amount: money ? asAmount(currency, amount) : null,
     }),
   );
   // ISO instants in UTC with milliseconds sort as text.

@@ -23,14 +23,14 @@ export const AmountSchema = Type.Object(
 export type Amount = Static<typeof AmountSchema>;
 
 /** One total per currency, in code order; null where the version shows no money. */
-const Amounts_ = Type.Union([Type.Array(AmountSchema), Type.Null()], {
+const AmountList = Type.Union([Type.Array(AmountSchema), Type.Null()], {
   description: 'One amount per currency (never converted); null when the version shows no money (hidden, or not visible to its owner).',
 });
 
 const Amounts = { minutes: Type.Integer({ minimum: 0 }), entryCount: Type.Integer({ minimum: 0 }) };
 const Billing = {
   billableMinutes: Type.Integer({ minimum: 0, description: 'Billable minutes after rounding.' }),
-  amounts: Amounts_,
+  amounts: AmountList,
 };
 
 export const VersionSummarySchema = Type.Object(
@@ -39,7 +39,7 @@ export const VersionSummarySchema = Type.Object(
     entryCount: Type.Integer({ minimum: 0 }),
     billableMinutes: Type.Optional(Type.Integer({ minimum: 0, description: 'Billable minutes after rounding; absent before billing.' })),
     nonBillableMinutes: Type.Optional(Type.Integer({ minimum: 0, description: 'Tracked minutes of non-billable entries.' })),
-    amounts: Type.Optional(Amounts_),
+    amounts: Type.Optional(AmountList),
     byClient: Type.Optional(
       Type.Array(
         Type.Object({
