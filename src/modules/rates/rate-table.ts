@@ -15,7 +15,7 @@ import type { RateTable } from '../../repositories/report-data.repository.js';
 import type { RenderRate } from '../../repositories/rates.repository.js';
 
 /** The largest table one render may use (workspaces × users × projects × intervals). */
-export const MAX_RATE_CELLS = 200_000;
+export const MAX_RATE_CELLS = 50_000;
 
 /** One level's rows for a key, oldest first, with the instant each starts for the key's user. */
 interface LevelRows {
@@ -27,7 +27,9 @@ const byDate = (a: RenderRate, b: RenderRate) => (a.effectiveFrom < b.effectiveF
 
 /**
  * The rate table of `rates` for the entries of `users` in `workspaceIds` (in that order); null when
- * it would have more than MAX_RATE_CELLS cells (the caller refuses the render).
+ * it would have more than MAX_RATE_CELLS cells (the caller refuses the render). Its work is linear
+ * in its cells and in the rows times the users: each level's rows are found by key, and each date
+ * starts once per time zone.
  */
 export function rateTable(
   rates: readonly RenderRate[],
@@ -36,11 +38,28 @@ export function rateTable(
 ): RateTable | null {
   const rows = [...rates].sort(byDate);
   const projects = [...new Set(rows.flatMap((r) => (r.projectId === null ? [] : [r.projectId])))].sort();
+  // Each date's first instant in each zone, computed once.
+  const dayStarts = new Map<string, Map<string, number>>();
+  const startIn = (timezone: string, date: string): number => {
+    let days = dayStarts.get(timezone);
+    if (!days) dayStarts.set(timezone, (days = new Map<string, number>()));
+    let start = days.get(date);
+    if (start === undefined) days.set(date, (start = startOfDay(date, timezone)));
+    return start;
+  };
+  // Each level's history by its keys, oldest first (rows are sorted).
+  const histories = new Map<string, RenderRate[]>();
+  for (const r of rows) {
+    const key = levelKey(r.workspaceId, r.projectId, r.userId);
+    const list = histories.get(key);
+    if (list) list.push(r);
+    else histories.set(key, [r]);
+  }
 
   // Every instant at which some rate starts for some user: the bounds of the table's intervals.
   const instants = new Set<number>();
   for (const user of users)
-    for (const r of rows) if (r.userId === null || r.userId === user.id) instants.add(startOfDay(r.effectiveFrom, user.timezone));
+    for (const r of rows) if (r.userId === null || r.userId === user.id) instants.add(startIn(user.timezone, r.effectiveFrom));
   const thresholds = [...instants].sort((a, b) => a - b);
   const width = thresholds.length + 1;
   if (workspaceIds.length * users.length * (projects.length + 1) * width > MAX_RATE_CELLS) return null;
@@ -48,16 +67,22 @@ export function rateTable(
   const currencies: (string | null)[] = [];
   const minors: (number | null)[] = [];
   for (const workspaceId of workspaceIds) {
-    const inWorkspace = rows.filter((r) => r.workspaceId === workspaceId);
     for (const user of users) {
       for (const projectId of [null, ...projects]) {
-        const levels = levelsOf(inWorkspace, user, projectId);
-        const at = levels.map(() => -1);
+        // The four levels, most specific first; without a project only the workspace's two.
+        const levels: LevelRows[] = [
+          projectId === null ? [] : (histories.get(levelKey(workspaceId, projectId, user.id)) ?? []),
+          projectId === null ? [] : (histories.get(levelKey(workspaceId, projectId, null)) ?? []),
+          histories.get(levelKey(workspaceId, null, user.id)) ?? [],
+          histories.get(levelKey(workspaceId, null, null)) ?? [],
+        ].map((list) => ({ starts: list.map((r) => startIn(user.timezone, r.effectiveFrom)), hourly: list.map((r) => r.hourly) }));
+        const at = [-1, -1, -1, -1];
         for (let bucket = 0; bucket < width; bucket++) {
           // Bucket 0 is before every start; bucket i begins at thresholds[i - 1].
           const instant = bucket === 0 ? -Infinity : (thresholds[bucket - 1] ?? Infinity);
           let rate: Money | null = null;
-          for (const [i, level] of levels.entries()) {
+          for (let i = 0; i < levels.length; i++) {
+            const level = levels[i] as LevelRows;
             let current = at[i] ?? -1;
             while (current + 1 < level.starts.length && (level.starts[current + 1] ?? Infinity) <= instant) current += 1;
             at[i] = current;
@@ -80,16 +105,5 @@ export function rateTable(
   };
 }
 
-/** The four levels' rows for one user and project (null: no project, or one without rates of its own), most specific first. */
-function levelsOf(rows: readonly RenderRate[], user: { id: string; timezone: string }, projectId: string | null): LevelRows[] {
-  const belongs = [
-    (r: RenderRate) => projectId !== null && r.projectId === projectId && r.userId === user.id,
-    (r: RenderRate) => projectId !== null && r.projectId === projectId && r.userId === null,
-    (r: RenderRate) => r.projectId === null && r.userId === user.id,
-    (r: RenderRate) => r.projectId === null && r.userId === null,
-  ];
-  return belongs.map((test) => {
-    const mine = rows.filter(test);
-    return { starts: mine.map((r) => startOfDay(r.effectiveFrom, user.timezone)), hourly: mine.map((r) => r.hourly) };
-  });
-}
+const levelKey = (workspaceId: string, projectId: string | null, userId: string | null) =>
+  `${workspaceId}|${projectId ?? ''}|${userId ?? ''}`;
