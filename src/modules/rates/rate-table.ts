@@ -15,7 +15,7 @@ import type { RateTable } from '../../repositories/report-data.repository.js';
 import type { RenderRate } from '../../repositories/rates.repository.js';
 
 /** The largest table one render may use (workspaces × users × projects × intervals). */
-export const MAX_RATE_CELLS = 50_000;
+export const MAX_RATE_CELLS = 20_000;
 
 /** One level's rows for a key, oldest first, with the instant each starts for the key's user. */
 interface LevelRows {
