@@ -431,6 +431,27 @@ export const reportContents = pgTable(
   ],
 );
 
+/**
+ * The rows a content version was rendered from (exports.md §1), written with the version and
+ * never changed (SQL migration 0015 refuses updates). `data` is the dataset's JSON (export-dataset.ts),
+ * gzipped and base64-encoded by the render worker: about a tenth of the JSON's size, and text on both
+ * engines. Versions rendered before datasets were stored have no row.
+ */
+export const reportDatasets = pgTable(
+  'report_datasets',
+  {
+    contentId: text('content_id')
+      .primaryKey()
+      .references(() => reportContents.id, { onDelete: 'cascade' }),
+    /** The dataset's format (export-dataset.ts DATASET_FORMAT). */
+    format: integer('format').notNull(),
+    entryCount: integer('entry_count').notNull(),
+    data: text('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('report_datasets_entry_count_nonnegative', sql`${t.entryCount} >= 0`)],
+);
+
 export const sends = pgTable(
   'sends',
   {
@@ -514,6 +535,8 @@ export const shares = pgTable(
     expiresAt: instant('expires_at'),
     revokedAt: instant('revoked_at'),
     viewCount: integer('view_count').notNull().default(0),
+    /** Exports downloaded through the link (exports.md §2), counted apart from page views. */
+    downloadCount: integer('download_count').notNull().default(0),
     lastViewedAt: instant('last_viewed_at'),
     /** Wrong passcodes from every address in the current window: the per-link ceiling. */
     failedAttempts: integer('failed_attempts').notNull().default(0),
@@ -528,6 +551,7 @@ export const shares = pgTable(
       foreignColumns: [reportContents.id, reportContents.reportId, reportContents.version],
     }).onDelete('cascade'),
     check('shares_view_count_nonnegative', sql`${t.viewCount} >= 0`),
+    check('shares_download_count_nonnegative', sql`${t.downloadCount} >= 0`),
   ],
 );
 
