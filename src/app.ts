@@ -71,6 +71,7 @@ import { DISCUSSION_SCHEMAS } from './modules/discussion/discussion.schemas.js';
 import { historyRoutes } from './modules/history/history.routes.js';
 import { HISTORY_SCHEMAS } from './modules/history/history.schemas.js';
 import { viewerRoutes } from './modules/shares/viewer.routes.js';
+import { exportRoutes } from './modules/exports/exports.routes.js';
 import { webAppRoutes } from './http/web-app.js';
 
 /**
@@ -94,6 +95,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: shareRoutes, schemas: SHARE_SCHEMAS },
   { prefix: '/api/v1', routes: discussionRoutes, schemas: DISCUSSION_SCHEMAS },
   { prefix: '/api/v1', routes: historyRoutes, schemas: HISTORY_SCHEMAS },
+  { prefix: '/api/v1', routes: exportRoutes },
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: docsRoutes },
   { prefix: '', routes: webAppRoutes },

@@ -22,7 +22,7 @@ export interface MetricSources {
   eventLoopDelayMs(): number;
 }
 
-export type RenderKind = 'report' | 'page' | 'liquid' | 'diff' | 'analyze';
+export type RenderKind = 'report' | 'page' | 'liquid' | 'diff' | 'analyze' | 'file';
 
 export interface Metrics {
   readonly registry: Registry;

@@ -5,6 +5,8 @@ import type { RenderPool } from './render-pool.js';
 export function measuredRenderPool(pool: RenderPool, metrics: Metrics): RenderPool {
   return {
     renderReport: (job) => measureRender(metrics, 'report', () => pool.renderReport(job)),
+    renderVersion: (job) => measureRender(metrics, 'report', () => pool.renderVersion(job)),
+    datasetFile: (job) => measureRender(metrics, 'file', () => pool.datasetFile(job)),
     render: (sources, context, limits) => measureRender(metrics, 'liquid', () => pool.render(sources, context, limits)),
     renderPage: (input) => measureRender(metrics, 'page', () => pool.renderPage(input)),
     diff: (job) => measureRender(metrics, 'diff', () => pool.diff(job)),

@@ -239,7 +239,7 @@ const asAmount = (currency: string | null, minor: number | null): Amount | null 
 
 const copyAmounts = (list: readonly Amount[]): Amount[] => list.map((a) => ({ currency: a.currency, minor: a.minor }));
 
-interface EntryView {
+export interface EntryView {
   id: string;
   date: string;
   time: string;
@@ -255,6 +255,15 @@ interface EntryView {
   billableMinutes: number;
   rate: Amount | null;
   amount: Amount | null;
+}
+
+/**
+ * The entries as a render sees them, sorted by start then id, names resolved and money null where
+ * the render shows none: the context's `entries`, and the rows a version's dataset stores
+ * (export-dataset.ts).
+ */
+export function renderedEntries(input: RenderInput): EntryView[] {
+  return entryViews(input, nameMaps(input));
 }
 
 /** Entry objects from the tuples (the context is read-only, so shared name objects are invisible to a template). */

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { EncodedDataset } from '../modules/exports/dataset.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
@@ -21,6 +22,22 @@ interface ReportRenderJob {
   /** The entries as the render query returned them (a JSON array of EntryTuple); null: not read. */
   entriesJson: string | null;
   limits: RenderLimits;
+  /**
+   * Also build the version's dataset from the entries (dataset.ts), which `entriesJson` must then
+   * hold; `contextEntries: false` keeps them out of the template's context (it never reads them).
+   */
+  dataset?: boolean;
+  contextEntries?: boolean;
+}
+
+/** A version's file made from its stored dataset (docs/exports.md): CSV or XLSX. */
+export interface DatasetFileJob {
+  format: 'csv' | 'xlsx';
+  /** The stored dataset (schema.ts `reportDatasets.data`). */
+  data: string;
+  title: string;
+  /** ISO instant of the version's render: the file's creation date. */
+  createdAt: string;
 }
 
 /** Two versions' documents to line-diff (version-diff.ts `bodyDiff`). */
@@ -37,6 +54,7 @@ export type RenderTask =
   | { kind: 'liquid'; sources: readonly string[]; context: object; limits: RenderLimits }
   | { kind: 'page'; input: ReportPageInput }
   | ({ kind: 'diff' } & DiffJob)
+  | ({ kind: 'file' } & DatasetFileJob)
   /** Templates' syntax and the variables they read: one JSON `SourceAnalysis` per source. */
   | { kind: 'analyze'; sources: readonly string[] };
 
@@ -47,7 +65,8 @@ export interface RenderRequestMessage {
 
 /** A worker's answer, with its heap size after the job (a worker that grew large is replaced). */
 export type RenderReply =
-  | { id: number; heapBytes: number; ok: string[] }
+  /** `binary`: a file the job made, transferred rather than copied. */
+  | { id: number; heapBytes: number; ok: string[]; binary?: Uint8Array }
   | {
       id: number;
       heapBytes: number;
@@ -57,6 +76,10 @@ export type RenderReply =
 export interface RenderPool {
   /** Renders a report's sources in order, over the context the worker builds; any failure is a TemplateError. */
   renderReport(job: ReportRenderJob): Promise<string[]>;
+  /** Renders a version's sources and builds its dataset from the same entries (`dataset` is forced on). */
+  renderVersion(job: ReportRenderJob): Promise<{ outputs: string[]; dataset: EncodedDataset }>;
+  /** A file of a version made from its stored dataset; a dataset this release cannot read is an Error. */
+  datasetFile(job: DatasetFileJob): Promise<Uint8Array>;
   /** Renders every source against one given context, in order; any failure is a TemplateError. */
   render(sources: readonly string[], context: object, limits?: RenderLimits): Promise<string[]>;
   /** Parses and analyses each source off the event loop (template-engine.ts analyseSource); never rejects for a syntax error. */
@@ -94,7 +117,7 @@ export interface RenderPoolOptions {
 interface Job {
   id: number;
   task: RenderTask;
-  resolve(output: string[]): void;
+  resolve(output: { ok: string[]; binary?: Uint8Array | undefined }): void;
   reject(error: Error): void;
 }
 
@@ -137,10 +160,22 @@ function newWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
 }
 
+/**
+ * How long making a file from a stored dataset may take: a base, plus time per character of the
+ * stored (compressed) dataset; about 10x what a 200,000-entry XLSX takes on a slow machine.
+ */
+export function fileTimeLimitMs(storedSize: number): number {
+  return Math.ceil(BASE_LIMITS.timeMs + storedSize / 2_000);
+}
+
 /** The hard deadline of a task: its own render time limit per source, plus grace. */
 function deadlineOf(task: RenderTask, override: number | undefined): { ms: number; limitMs: number } {
   if (task.kind === 'page' || task.kind === 'analyze') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
   if (task.kind === 'diff') return { ms: override ?? DIFF_TIME_LIMIT_MS + 2_000, limitMs: DIFF_TIME_LIMIT_MS };
+  if (task.kind === 'file') {
+    const limitMs = fileTimeLimitMs(task.data.length);
+    return { ms: override ?? limitMs + 2_000, limitMs };
+  }
   const { limits } = task;
   return { ms: override ?? limits.timeMs * Math.max(1, task.sources.length) + 2_000, limitMs: limits.timeMs };
 }
@@ -177,7 +212,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (!job || job.id !== reply.id) return;
       slot.fresh = false;
       finish(slot);
-      if ('ok' in reply) job.resolve(reply.ok);
+      if ('ok' in reply) job.resolve(reply);
       else job.reject(new TemplateError(reply.error.message, reply.error.kind, reply.error.line, reply.error.column));
       if (reply.heapBytes > RECYCLE_HEAP_BYTES) retire(slot);
       else idle(slot);
@@ -267,7 +302,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     }
   }
 
-  function run(task: RenderTask): Promise<string[]> {
+  function job(task: RenderTask): Promise<{ ok: string[]; binary?: Uint8Array | undefined }> {
     if (closed) return Promise.reject(new Error('render pool is closed'));
     return new Promise((resolve, reject) => {
       (task.kind === 'page' ? pages : reports).push({ id: nextId++, task, resolve, reject });
@@ -275,8 +310,21 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     });
   }
 
+  const run = async (task: RenderTask): Promise<string[]> => (await job(task)).ok;
+
   return {
-    renderReport: (job) => run({ kind: 'report', ...job }),
+    renderReport: (report) => run({ kind: 'report', ...report }),
+    renderVersion: async (report) => {
+      const ok = await run({ kind: 'report', ...report, dataset: true });
+      const [data, count] = ok.splice(-2);
+      if (data === undefined || count === undefined) throw new Error('the render worker returned no dataset');
+      return { outputs: ok, dataset: { data, entryCount: Number(count) } };
+    },
+    datasetFile: async (file) => {
+      const { binary } = await job({ kind: 'file', ...file });
+      if (!binary) throw new Error('the render worker returned no file');
+      return binary;
+    },
     render: (sources, context, limits = BASE_LIMITS) => run({ kind: 'liquid', sources, context, limits }),
     renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
     // The worker answers [] for "no line diff", [patch] otherwise.

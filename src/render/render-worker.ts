@@ -7,7 +7,8 @@ import { getHeapStatistics } from 'node:v8';
 import { lowerThreadPriority } from './thread-priority.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
-import { buildRenderContext, type EntryTuple } from './render-context.js';
+import { datasetOf, decodeDataset, encodeDataset } from '../modules/exports/dataset.js';
+import { buildRenderContext, renderedEntries, type EntryTuple, type RenderInput } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
 import { analyseSource, DEFAULT_FORMAT, renderTemplate, TemplateError } from './template-engine.js';
@@ -21,29 +22,53 @@ const port = parent();
 const { done } = workerData as { done: Int32Array };
 lowerThreadPriority();
 
-async function perform(task: RenderTask): Promise<string[]> {
+interface Output {
+  ok: string[];
+  binary?: Uint8Array;
+}
+
+async function perform(task: RenderTask): Promise<Output> {
+  if (task.kind === 'file') {
+    // File writers load on a worker's first file: most workers only ever render.
+    const dataset = decodeDataset(task.data);
+    if (task.format === 'csv') return { ok: [], binary: (await import('../modules/exports/csv.js')).datasetCsv(dataset) };
+    const { datasetXlsx } = await import('../modules/exports/xlsx.js');
+    return { ok: [], binary: await datasetXlsx(dataset, { title: task.title, createdAt: new Date(task.createdAt) }) };
+  }
+  return { ok: await render(task) };
+}
+
+async function render(task: Exclude<RenderTask, { kind: 'file' }>): Promise<string[]> {
   if (task.kind === 'page') return [renderReportPage(task.input)];
   if (task.kind === 'diff') {
     const patch = bodyDiff(task.fromMarkdown, task.toMarkdown, task.fromVersion, task.toVersion);
     return patch === null ? [] : [patch];
   }
   if (task.kind === 'analyze') return task.sources.map((source) => JSON.stringify(analyseSource(source)));
-  const context =
-    task.kind === 'liquid'
-      ? task.context
-      : buildRenderContext({ ...task.frame, entries: task.entriesJson === null ? null : (JSON.parse(task.entriesJson) as EntryTuple[]) });
+  const entries = task.kind === 'report' && task.entriesJson !== null ? (JSON.parse(task.entriesJson) as EntryTuple[]) : null;
+  const input: RenderInput | null =
+    task.kind === 'report' ? { ...task.frame, entries: task.contextEntries === false ? null : entries } : null;
+  const context = task.kind === 'liquid' ? task.context : buildRenderContext(input ?? { ...task.frame, entries });
   // A report renders in its own locale and duration format; a bare Liquid task in the defaults.
   const options = task.kind === 'report' ? task.frame.options : undefined;
   const format = options ? { locale: options.locale, durationFormat: options.durationFormat } : DEFAULT_FORMAT;
   const output: string[] = [];
   for (const source of task.sources) output.push(await renderTemplate(source, context, task.limits, format));
+  if (task.kind === 'report' && task.dataset) {
+    // The dataset is the entries as the render saw them, whether or not the template read them.
+    const views = renderedEntries({ ...task.frame, entries: entries ?? [] });
+    const frame = { timezone: task.frame.timezone, locale: format.locale, moneyVisible: task.frame.aggregates.moneyVisible ?? false };
+    const encoded = encodeDataset(datasetOf(views, frame));
+    output.push(encoded.data, String(encoded.entryCount));
+  }
   return output;
 }
 
 async function handle({ id, task }: RenderRequestMessage): Promise<void> {
   let reply: RenderReply;
   try {
-    reply = { id, heapBytes: 0, ok: await perform(task) };
+    const output = await perform(task);
+    reply = { id, heapBytes: 0, ok: output.ok, ...(output.binary ? { binary: output.binary } : {}) };
   } catch (error) {
     reply = {
       id,
@@ -58,7 +83,14 @@ async function handle({ id, task }: RenderRequestMessage): Promise<void> {
   // Marked done before the reply is posted: the pool's deadline then knows the job finished even
   // if its main thread is too busy to read the reply at once.
   Atomics.store(done, 0, id);
-  port.postMessage(reply);
+  port.postMessage(reply, transferable(reply));
+}
+
+/** A file's own buffer moves to the main thread instead of being copied; a view into a shared one cannot. */
+function transferable(reply: RenderReply): ArrayBuffer[] {
+  const binary = 'binary' in reply ? reply.binary : undefined;
+  if (!binary || binary.byteOffset !== 0 || binary.byteLength !== binary.buffer.byteLength) return [];
+  return binary.buffer instanceof ArrayBuffer ? [binary.buffer] : [];
 }
 
 port.on('message', (message: RenderRequestMessage) => {

@@ -5,20 +5,30 @@ import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import { isMemberOfAll } from '../modules/access/predicates.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
-import { reportContents, reports } from '../db/schema.js';
+import { reportContents, reportDatasets, reports } from '../db/schema.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type ReportWithContent = ReportRow & { renderedMarkdown: string };
+
+type ContentRow = typeof reportContents.$inferInsert;
+type DatasetRow = typeof reportDatasets.$inferInsert;
+
+/** A content version and, when it keeps one, its dataset. */
+async function insertContent(db: Db, content: ContentRow, dataset: DatasetRow | null): Promise<void> {
+  await db.insert(reportContents).values(content);
+  if (dataset) await db.insert(reportDatasets).values(dataset);
+}
 
 /** Inserts a report with its first content version (the caller's transaction makes them one write). */
 export async function insertReport(
   db: Db,
   report: typeof reports.$inferInsert,
-  content: typeof reportContents.$inferInsert,
+  content: ContentRow,
+  dataset: DatasetRow | null = null,
 ): Promise<ReportRow> {
   // The report's key to its current content is deferred to commit, so the report goes in first.
   const row = onlyRow(await db.insert(reports).values(report).returning());
-  await db.insert(reportContents).values(content);
+  await insertContent(db, content, dataset);
   return row;
 }
 
@@ -68,7 +78,8 @@ export async function appendVersion(
   db: Db,
   expectedVersion: number,
   patch: Omit<typeof reports.$inferInsert, 'ownerUserId' | 'createdAt'> & { id: string },
-  content: typeof reportContents.$inferInsert,
+  content: ContentRow,
+  dataset: DatasetRow | null = null,
 ): Promise<ReportRow | undefined> {
   const [row] = await db
     .update(reports)
@@ -76,7 +87,7 @@ export async function appendVersion(
     .where(and(eq(reports.id, patch.id), eq(reports.version, expectedVersion)))
     .returning();
   if (!row) return undefined;
-  await db.insert(reportContents).values(content);
+  await insertContent(db, content, dataset);
   return row;
 }
 

@@ -5,6 +5,7 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
+import { safeFileStem } from '../../lib/file-names.js';
 import * as repo from '../../repositories/history.repository.js';
 import { chargeWork } from '../auth/auth.js';
 import { requireDiffReader, requireHistoryReader, requireVersionReader } from '../access/access.js';
@@ -49,28 +50,13 @@ export async function getVersion(ctx: AppContext, actor: Actor, contentId: strin
   };
 }
 
-/** Longest name part of a download's file name, in characters. */
-const MAX_FILE_NAME = 80;
-
 /**
- * A file name for a version's download: `<name>-v<version>.md`, where the name keeps letters,
- * digits, spaces, dots, dashes and underscores and turns every run of anything else (path
- * separators, quotes, control and format characters) into one dash; no leading dot, so it never
- * names a hidden file or a parent directory. content-disposition then quotes it, with an ASCII
- * fallback and the UTF-8 form (RFC 6266).
+ * A file name for a version's download: `<name>-v<version>.md`, the name made safe by
+ * `safeFileStem`. content-disposition then quotes it, with an ASCII fallback and the UTF-8 form
+ * (RFC 6266).
  */
 export function downloadFileName(name: string, version: number): string {
-  const safe = Array.from(
-    name
-      .normalize('NFC')
-      .replace(/[^\p{L}\p{M}\p{N} ._-]+/gu, '-')
-      .replace(/\s+/gu, ' ')
-      .replace(/^[\s.-]+|[\s.-]+$/gu, ''),
-  )
-    .slice(0, MAX_FILE_NAME)
-    .join('')
-    .trim();
-  return `${safe || 'report'}-v${version}.md`;
+  return `${safeFileStem(name)}-v${version}.md`;
 }
 
 /** The Content-Disposition header of a version's Markdown download. */

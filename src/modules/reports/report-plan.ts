@@ -104,8 +104,10 @@ export interface RenderPlan {
   selection: EntrySelection;
   /** Body first, then (for suggestions) the name and note templates. */
   sources: string[];
-  /** False when no source can read entries, so none are loaded. */
+  /** False when no source can read entries: the template's context then has none. */
   readsEntries: boolean;
+  /** A stored version (not a preview) keeps the rows it was rendered from (docs/exports.md), so its entries are always read. */
+  keepsDataset: boolean;
   generatedAt: Date;
   /** Where a template error is reported (RenderRequest `templatePath`). */
   templatePath: '/templateId' | '/body';
@@ -137,6 +139,7 @@ export function planRender(request: RenderRequest): RenderPlan {
     },
     sources,
     readsEntries: sources.some(mayReadEntries),
+    keepsDataset: request.target.reportId !== null,
     generatedAt: request.now,
     templatePath: request.templatePath ?? '/templateId',
   };

@@ -13,6 +13,7 @@ import { limitsFor, TemplateError } from '../../render/template-engine.js';
 import { loadRenderData, type RateTable, type RenderAggregatesRow } from '../../repositories/report-data.repository.js';
 import { ratesForRender } from '../../repositories/rates.repository.js';
 import { rateTable } from '../rates/rate-table.js';
+import type { EncodedDataset } from '../exports/dataset.js';
 import type { RenderPlan } from './report-plan.js';
 import { summaryOf, type VersionSummary } from './version-summary.js';
 
@@ -26,6 +27,8 @@ export interface RenderedVersion {
   restrictsRecipients: boolean;
   suggestedName: string;
   suggestedNote: string;
+  /** The rows the version was rendered from, encoded; null for a preview, which keeps nothing. */
+  dataset: EncodedDataset | null;
   /** What the render handled, in characters: the entries it read and the document it made (charged by `chargeWork`). */
   workSize: number;
 }
@@ -118,7 +121,7 @@ export async function executeRender(
 ): Promise<RenderedVersion> {
   const { moneyVisible, rates } = await pricing(db, plan);
   const data = await loadRenderData(db, plan.selection, {
-    withEntries: plan.readsEntries,
+    withEntries: plan.readsEntries || plan.keepsDataset,
     maxEntries: settings.maxEntries,
     maxBytes: settings.maxBytes,
     money: { rounding: plan.options.rounding, rates },
@@ -141,8 +144,9 @@ export async function executeRender(
   const generatedAt = plan.generatedAt.toISOString();
   const period = { from: plan.filters.dateRange.from, to: plan.filters.dateRange.to };
   let outputs: string[];
+  let dataset: EncodedDataset | null = null;
   try {
-    outputs = await renderer.renderReport({
+    const job = {
       sources: plan.sources,
       frame: {
         report: plan.report,
@@ -156,8 +160,11 @@ export async function executeRender(
         aggregates: framed,
       },
       entriesJson: data.entriesJson,
+      contextEntries: plan.readsEntries,
       limits: limitsFor(aggregates.entryCount, settings.baseTimeMs),
-    });
+    };
+    if (plan.keepsDataset) ({ outputs, dataset } = await renderer.renderVersion(job));
+    else outputs = await renderer.renderReport(job);
   } catch (error) {
     if (error instanceof TemplateError) {
       throw badRequest(`The template could not be rendered: ${error.message}`, [{ path: plan.templatePath, message: error.message }]);
@@ -186,6 +193,7 @@ export async function executeRender(
     restrictsRecipients: aggregates.restrictsRecipients,
     suggestedName,
     suggestedNote,
+    dataset,
     workSize: (data.entriesJson?.length ?? 0) + renderedMarkdown.length,
   };
 }

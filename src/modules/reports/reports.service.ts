@@ -16,6 +16,7 @@ import {
   requireReportListAccess,
 } from '../access/access.js';
 import { planRender, resolveFilters, resolveOptions, type PlanTemplate, type RenderPlan, type RenderRequest } from './report-plan.js';
+import { DATASET_FORMAT } from '../exports/dataset.js';
 import { executeRender, type RenderedVersion } from './report-render.js';
 import * as repo from '../../repositories/reports.repository.js';
 import {
@@ -133,6 +134,13 @@ function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
       summary: out.summary,
       createdAt: now,
     },
+    dataset: out.dataset && {
+      contentId,
+      format: DATASET_FORMAT,
+      entryCount: out.dataset.entryCount,
+      data: out.dataset.data,
+      createdAt: now,
+    },
   };
 }
 
@@ -179,7 +187,7 @@ export async function create(ctx: AppContext, actor: Actor, body: ReportBody): P
   const plan = await admit(ctx, ctx.db, actor, body, { reportId: id, version: 1 });
   const rows = versionRows(plan, id, await execute(ctx, ctx.db, plan));
   const row = await ctx.db.transaction((tx) =>
-    repo.insertReport(tx, { ...rows.report, ownerUserId: actor.user.id, createdAt: rows.content.createdAt }, rows.content),
+    repo.insertReport(tx, { ...rows.report, ownerUserId: actor.user.id, createdAt: rows.content.createdAt }, rows.content, rows.dataset),
   );
   return toReport({ ...row, renderedMarkdown: rows.content.renderedMarkdown });
 }
@@ -229,7 +237,7 @@ async function tryEdit(ctx: AppContext, db: Db, actor: Actor, current: repo.Repo
   );
   const rows = versionRows(plan, current.id, await execute(ctx, db, plan));
   // Inside the lock's transaction this nests as a savepoint.
-  const row = await db.transaction((tx) => repo.appendVersion(tx, current.version, rows.report, rows.content));
+  const row = await db.transaction((tx) => repo.appendVersion(tx, current.version, rows.report, rows.content, rows.dataset));
   return row ? toReport({ ...row, renderedMarkdown: rows.content.renderedMarkdown }) : null;
 }
 

@@ -1,0 +1,111 @@
+/**
+ * Exports of a version (docs/exports.md): its Markdown and JSON as the version read answers them,
+ * and files made from what the version stored (its dataset), never from live entries. Files are
+ * made in a render worker, admitted by the render gate as one of the caller's renders and charged
+ * by their size, so nobody's export holds the process or anyone else's work.
+ */
+import { create as contentDisposition } from 'content-disposition';
+import type { Actor, AppContext } from '../../context.js';
+import { conflict } from '../../lib/errors.js';
+import { safeFileStem } from '../../lib/file-names.js';
+import { findDataset } from '../../repositories/exports.repository.js';
+import { findVersionForReader } from '../../repositories/history.repository.js';
+import { requireVersionReader } from '../access/access.js';
+import { chargeWork } from '../auth/auth.js';
+import { getVersion } from '../history/history.service.js';
+import { parseDocument } from '../../../packages/document/src/index.js';
+import { DATASET_FORMAT } from './dataset.js';
+
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'md', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  md: 'text/markdown; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};
+
+export interface ExportFile {
+  body: Uint8Array | string;
+  contentType: string;
+  /** The Content-Disposition header: an attachment named by `exportFileName`. */
+  disposition: string;
+}
+
+/** What a version is called as a file: its name when rendered, its period and its version. */
+export interface FileIdentity {
+  name: string;
+  period: { from: string; to: string };
+  version: number;
+}
+
+/**
+ * `Acme November timesheet 2026-11-01–2026-11-30 v3.pdf`: the report's name as the version
+ * recorded it, its period and its version, safe as a file name on every system (file-names.ts).
+ */
+export function exportFileName(file: FileIdentity, extension: string): string {
+  const stem = safeFileStem(file.name);
+  return `${stem} ${file.period.from}\u2013${file.period.to} v${file.version}.${extension}`;
+}
+
+export const exportDisposition = (file: FileIdentity, extension: string): string => contentDisposition(exportFileName(file, extension));
+
+/** A version's name and period from its front matter, else from its report. */
+export function fileIdentity(
+  markdown: string,
+  report: { name: string; periodFrom: string; periodTo: string },
+  version: number,
+): FileIdentity {
+  const meta = parseDocument(markdown).frontMatter;
+  return {
+    name: meta?.report.name ?? report.name,
+    period: meta ? { from: meta.period.from, to: meta.period.to } : { from: report.periodFrom, to: report.periodTo },
+    version,
+  };
+}
+
+/**
+ * A version as a file: the same readers as the version itself (`requireVersionReader`; 404 for
+ * everyone else). CSV and XLSX need the version's dataset: a version rendered before datasets
+ * were kept is a 409 saying so.
+ */
+export async function exportVersion(ctx: AppContext, actor: Actor, contentId: string, format: ExportFormat): Promise<ExportFile> {
+  const found = await findVersionForReader(ctx.db, contentId, actor.user.id);
+  requireVersionReader(found, actor);
+  const { version, report } = found;
+  const identity = fileIdentity(version.renderedMarkdown, report, version.version);
+  const disposition = exportDisposition(identity, format);
+  if (format === 'md') return { body: version.renderedMarkdown, contentType: CONTENT_TYPES.md, disposition };
+  if (format === 'json') {
+    const json = JSON.stringify(await getVersion(ctx, actor, contentId));
+    return { body: json, contentType: CONTENT_TYPES.json, disposition };
+  }
+  const body = await datasetFile(ctx, actor.user.id, contentId, format, identity, version.createdAt);
+  return { body, contentType: CONTENT_TYPES[format], disposition };
+}
+
+/** The CSV or XLSX of a stored dataset, made in a worker behind the render gate of `gateKey` and charged to `chargeTo`. */
+export async function datasetFile(
+  ctx: AppContext,
+  gateKey: string,
+  contentId: string,
+  format: 'csv' | 'xlsx',
+  identity: FileIdentity,
+  createdAt: Date,
+  chargeTo: string | null = gateKey,
+): Promise<Uint8Array> {
+  const stored = await findDataset(ctx.db, contentId);
+  if (!stored) {
+    throw conflict(
+      `Version ${identity.version} was rendered before Chronicle kept the rows each version shows, so it has no ${format.toUpperCase()}; its PDF and Markdown are available, and a new version of the report has every format.`,
+    );
+  }
+  if (stored.format !== DATASET_FORMAT) throw conflict(`Version ${identity.version} keeps its rows in a format this release cannot read.`);
+  const title = `${identity.name} ${identity.period.from}\u2013${identity.period.to} v${identity.version}`;
+  const file = await ctx.renderGate.run(gateKey, () =>
+    ctx.renderer.datasetFile({ format, data: stored.data, title, createdAt: createdAt.toISOString() }),
+  );
+  if (chargeTo) await chargeWork(ctx, chargeTo, stored.data.length + file.byteLength);
+  return file;
+}
