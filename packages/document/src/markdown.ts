@@ -167,3 +167,12 @@ export function markdownToSafeHtml(markdown: string, options: MarkdownRenderOpti
   const offset = Math.max(0, Math.trunc(options.headingOffset ?? 0));
   return md.render(markdown, { [HEADING_OFFSET]: offset, [OMIT_TITLE]: options.omitTitle });
 }
+
+/**
+ * The tokens `markdownToSafeHtml` renders, for renderers of other formats (the PDF export): the
+ * same parser, link allowlist, total-row classes (`total`, `grand-total` on `tr_open`) and
+ * omitted title, so every format reads a document the same way.
+ */
+export function parseSafeMarkdown(markdown: string, options: Pick<MarkdownRenderOptions, 'omitTitle'> = {}): Token[] {
+  return md.parse(markdown, { [OMIT_TITLE]: options.omitTitle });
+}
