@@ -446,6 +446,8 @@ export const reportDatasets = pgTable(
     /** The dataset's format (export-dataset.ts DATASET_FORMAT). */
     format: integer('format').notNull(),
     entryCount: integer('entry_count').notNull(),
+    /** The report's locale when the version was rendered: its PDF's paper and formats. */
+    locale: text('locale').notNull(),
     data: text('data').notNull(),
     createdAt: createdAt(),
   },

@@ -6,7 +6,7 @@ export function measuredRenderPool(pool: RenderPool, metrics: Metrics): RenderPo
   return {
     renderReport: (job) => measureRender(metrics, 'report', () => pool.renderReport(job)),
     renderVersion: (job) => measureRender(metrics, 'report', () => pool.renderVersion(job)),
-    datasetFile: (job) => measureRender(metrics, 'file', () => pool.datasetFile(job)),
+    file: (job) => measureRender(metrics, 'file', () => pool.file(job)),
     render: (sources, context, limits) => measureRender(metrics, 'liquid', () => pool.render(sources, context, limits)),
     renderPage: (input) => measureRender(metrics, 'page', () => pool.renderPage(input)),
     diff: (job) => measureRender(metrics, 'diff', () => pool.diff(job)),

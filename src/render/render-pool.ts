@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
+import type { PdfInput } from './pdf/render-pdf.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
@@ -30,15 +31,20 @@ interface ReportRenderJob {
   contextEntries?: boolean;
 }
 
-/** A version's file made from its stored dataset (docs/exports.md): CSV or XLSX. */
-export interface DatasetFileJob {
-  format: 'csv' | 'xlsx';
-  /** The stored dataset (schema.ts `reportDatasets.data`). */
-  data: string;
-  title: string;
-  /** ISO instant of the version's render: the file's creation date. */
-  createdAt: string;
-}
+/**
+ * A file of a version (docs/exports.md): CSV or XLSX made from its stored dataset, or its PDF made
+ * from its Markdown (render-pdf.ts; the worker draws its charts).
+ */
+export type FileJob =
+  | {
+      format: 'csv' | 'xlsx';
+      /** The stored dataset (schema.ts `reportDatasets.data`). */
+      data: string;
+      title: string;
+      /** ISO instant of the version's render: the file's creation date. */
+      createdAt: string;
+    }
+  | { format: 'pdf'; pdf: Omit<PdfInput, 'chartSvg'> };
 
 /** Two versions' documents to line-diff (version-diff.ts `bodyDiff`). */
 export interface DiffJob {
@@ -54,7 +60,7 @@ export type RenderTask =
   | { kind: 'liquid'; sources: readonly string[]; context: object; limits: RenderLimits }
   | { kind: 'page'; input: ReportPageInput }
   | ({ kind: 'diff' } & DiffJob)
-  | ({ kind: 'file' } & DatasetFileJob)
+  | ({ kind: 'file' } & FileJob)
   /** Templates' syntax and the variables they read: one JSON `SourceAnalysis` per source. */
   | { kind: 'analyze'; sources: readonly string[] };
 
@@ -78,8 +84,8 @@ export interface RenderPool {
   renderReport(job: ReportRenderJob): Promise<string[]>;
   /** Renders a version's sources and builds its dataset from the same entries (`dataset` is forced on). */
   renderVersion(job: ReportRenderJob): Promise<{ outputs: string[]; dataset: EncodedDataset }>;
-  /** A file of a version made from its stored dataset; a dataset this release cannot read is an Error. */
-  datasetFile(job: DatasetFileJob): Promise<Uint8Array>;
+  /** A file of a version; a PDF past its bounds is a TemplateError of kind `limit` with a message for the reader. */
+  file(job: FileJob): Promise<Uint8Array>;
   /** Renders every source against one given context, in order; any failure is a TemplateError. */
   render(sources: readonly string[], context: object, limits?: RenderLimits): Promise<string[]>;
   /** Parses and analyses each source off the event loop (template-engine.ts analyseSource); never rejects for a syntax error. */
@@ -161,8 +167,9 @@ function newWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
 }
 
 /**
- * How long making a file from a stored dataset may take: a base, plus time per character of the
- * stored (compressed) dataset; about 10x what a 200,000-entry XLSX takes on a slow machine.
+ * How long making a file may take: a base, plus time per character of its input (the compressed
+ * dataset of a CSV or XLSX; a PDF's Markdown counts 8 per character, its layout being the slower
+ * work): about 10x what the largest file takes on a slow machine.
  */
 export function fileTimeLimitMs(storedSize: number): number {
   return Math.ceil(BASE_LIMITS.timeMs + storedSize / 2_000);
@@ -173,7 +180,7 @@ function deadlineOf(task: RenderTask, override: number | undefined): { ms: numbe
   if (task.kind === 'page' || task.kind === 'analyze') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
   if (task.kind === 'diff') return { ms: override ?? DIFF_TIME_LIMIT_MS + 2_000, limitMs: DIFF_TIME_LIMIT_MS };
   if (task.kind === 'file') {
-    const limitMs = fileTimeLimitMs(task.data.length);
+    const limitMs = fileTimeLimitMs(task.format === 'pdf' ? task.pdf.markdown.length * 8 : task.data.length);
     return { ms: override ?? limitMs + 2_000, limitMs };
   }
   const { limits } = task;
@@ -320,7 +327,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (data === undefined || count === undefined) throw new Error('the render worker returned no dataset');
       return { outputs: ok, dataset: { data, entryCount: Number(count) } };
     },
-    datasetFile: async (file) => {
+    file: async (file) => {
       const { binary } = await job({ kind: 'file', ...file });
       if (!binary) throw new Error('the render worker returned no file');
       return binary;

@@ -30,6 +30,10 @@ interface Output {
 async function perform(task: RenderTask): Promise<Output> {
   if (task.kind === 'file') {
     // File writers load on a worker's first file: most workers only ever render.
+    if (task.format === 'pdf') {
+      const { renderPdf } = await import('./pdf/render-pdf.js');
+      return { ok: [], binary: await renderPdf(task.pdf) };
+    }
     const dataset = decodeDataset(task.data);
     if (task.format === 'csv') return { ok: [], binary: (await import('../modules/exports/csv.js')).datasetCsv(dataset) };
     const { datasetXlsx } = await import('../modules/exports/xlsx.js');
@@ -76,6 +80,8 @@ async function handle({ id, task }: RenderRequestMessage): Promise<void> {
       error:
         error instanceof TemplateError
           ? { message: error.message, kind: error.kind, line: error.line, column: error.column }
+          : error instanceof Error && error.name === 'PdfTooLargeError'
+            ? { message: error.message, kind: 'limit' }
           : { message: 'the template could not be rendered', kind: 'runtime' },
     };
   }

@@ -17,3 +17,9 @@ export async function findDataset(db: Db, contentId: string): Promise<StoredData
     .where(eq(reportDatasets.contentId, contentId));
   return row;
 }
+
+/** The locale a version was rendered in, as its dataset records it; undefined without a dataset. */
+export async function findDatasetLocale(db: Db, contentId: string): Promise<string | undefined> {
+  const [row] = await db.select({ locale: reportDatasets.locale }).from(reportDatasets).where(eq(reportDatasets.contentId, contentId));
+  return row?.locale;
+}

@@ -12,6 +12,7 @@ import { buildTestApp, expectProblem, newUser, readOnlyToken, type TestContext, 
 import { addMember, newWorkspace } from '../helpers/factories.js';
 import { eur, firm, type Firm } from '../helpers/billing-factories.js';
 import { builtInTemplateId } from '../helpers/report-factories.js';
+import { readPdf } from '../helpers/poppler.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -245,6 +246,46 @@ describe('GET /api/v1/report-contents/:id/export?format=xlsx', () => {
   });
 });
 
+describe('GET /api/v1/report-contents/:id/export?format=pdf', () => {
+  it('is the document as searchable text, every entry and total in it, on the paper of the version’s locale', async () => {
+    const f = await firm(t);
+    const r = await report(f);
+    const res = await bytes(exportOf(r.reportContentId, 'pdf'), f.owner.token);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(String(res.headers['content-disposition'])).toContain('v1.pdf');
+    expect(res.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const pdf = await readPdf(res.body);
+    expect(pdf.pageSize).toMatch(/^595\.\d+ x 841\.\d+ pts \(A4\)/);
+    for (const text of ['Acme November timesheet', 'a1', 'a2', 'a3', 'b1', 'b2', 'i1', 'Website', 'Page 1 of'])
+      expect(pdf.text).toContain(text);
+    // The Timesheet's total of Acme's 353 minutes.
+    expect(pdf.text).toContain('5h 53m');
+
+    const letter = await report(f, { options: { locale: 'en-US' } });
+    const us = await readPdf((await bytes(exportOf(letter.reportContentId, 'pdf'), f.owner.token)).body);
+    expect(us.pageSize).toMatch(/^612 x 792 pts \(letter\)/);
+  });
+
+  it('a document past what one PDF may lay out is a 409 that says so', async () => {
+    const owner = await newUser(t);
+    const ws = await newWorkspace(t, owner);
+    const wide = `| ${Array.from({ length: 120 }, (_, i) => `c${i}`).join(' | ')} |\n| ${Array.from({ length: 120 }, () => '---').join(' | ')} |\n`;
+    const template = await t.post('/api/v1/templates', { name: `Wide ${Date.now()}`, body: wide });
+    expect(template.status, JSON.stringify(template.body)).toBe(201);
+    const created = await t.post(
+      '/api/v1/reports',
+      { name: 'Wide', templateId: template.body.id, filters: { workspaceIds: [ws.id], dateRange: MONTH } },
+      owner.token,
+    );
+    expect(created.status).toBe(201);
+    const res = await t.get(exportOf(created.body.reportContentId, 'pdf'), owner.token);
+    expectProblem(res, 409);
+    expect(res.body.detail).toContain('more than 100 columns');
+    expect((await bytes(exportOf(created.body.reportContentId, 'csv'), owner.token)).status).toBe(200);
+  });
+});
+
 describe('other formats', () => {
   it('md is the stored document and json the version read, both as attachments', async () => {
     const f = await firm(t);
@@ -276,6 +317,9 @@ describe('other formats', () => {
       expect(res.body.detail).toContain('rendered before Chronicle kept the rows');
     }
     expect((await t.get(exportOf(r.reportContentId, 'md'), f.owner.token)).status).toBe(200);
+    const pdf = await bytes(exportOf(r.reportContentId, 'pdf'), f.owner.token);
+    expect(pdf.status).toBe(200);
+    expect((await readPdf(pdf.body)).text).toContain('a3');
   });
 
   it('400 for a format that is not one of them, naming the query field', async () => {

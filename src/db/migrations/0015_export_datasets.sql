@@ -4,6 +4,7 @@ CREATE TABLE "report_datasets" (
 	"content_id" text PRIMARY KEY NOT NULL,
 	"format" integer NOT NULL,
 	"entry_count" integer NOT NULL,
+	"locale" text NOT NULL,
 	"data" text NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "report_datasets_entry_count_nonnegative" CHECK ("report_datasets"."entry_count" >= 0)

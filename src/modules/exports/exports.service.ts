@@ -6,9 +6,11 @@
  */
 import { create as contentDisposition } from 'content-disposition';
 import type { Actor, AppContext } from '../../context.js';
-import { conflict } from '../../lib/errors.js';
+import { AppError, conflict } from '../../lib/errors.js';
+import type { FileJob } from '../../render/render-pool.js';
+import { TemplateError } from '../../render/template-engine.js';
 import { safeFileStem } from '../../lib/file-names.js';
-import { findDataset } from '../../repositories/exports.repository.js';
+import { findDataset, findDatasetLocale } from '../../repositories/exports.repository.js';
 import { findVersionForReader } from '../../repositories/history.repository.js';
 import { requireVersionReader } from '../access/access.js';
 import { chargeWork } from '../auth/auth.js';
@@ -16,10 +18,11 @@ import { getVersion } from '../history/history.service.js';
 import { parseDocument } from '../../../packages/document/src/index.js';
 import { DATASET_FORMAT } from './dataset.js';
 
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'md', 'json'] as const;
+export const EXPORT_FORMATS = ['pdf', 'csv', 'xlsx', 'md', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
+  pdf: 'application/pdf',
   csv: 'text/csv; charset=utf-8; header=present',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   md: 'text/markdown; charset=utf-8',
@@ -81,8 +84,71 @@ export async function exportVersion(ctx: AppContext, actor: Actor, contentId: st
     const json = JSON.stringify(await getVersion(ctx, actor, contentId));
     return { body: json, contentType: CONTENT_TYPES.json, disposition };
   }
-  const body = await datasetFile(ctx, actor.user.id, contentId, format, identity, version.createdAt);
+  const body =
+    format === 'pdf'
+      ? await pdfFile(ctx, actor.user.id, { markdown: version.renderedMarkdown, report, identity, contentId })
+      : await datasetFile(ctx, actor.user.id, contentId, format, identity, version.createdAt);
   return { body, contentType: CONTENT_TYPES[format], disposition };
+}
+
+/** What a PDF is made of: the version's document, and its report for what the document does not record. */
+export interface PdfSource {
+  markdown: string;
+  report: { name: string; periodFrom: string; periodTo: string; options: unknown; ownerUserId: string };
+  identity: FileIdentity;
+  contentId: string;
+}
+
+/**
+ * The version's PDF, made from its Markdown alone (so versions from before datasets have one too),
+ * on the paper of the locale it was rendered in (its dataset records it; an older version takes
+ * its report's), in a worker behind the render gate of `gateKey`.
+ */
+export async function pdfFile(ctx: AppContext, gateKey: string, source: PdfSource, chargeTo: string | null = gateKey): Promise<Uint8Array> {
+  const meta = parseDocument(source.markdown).frontMatter;
+  const locale = (await findDatasetLocale(ctx.db, source.contentId)) ?? localeOf(source.report.options);
+  const pdf = {
+    markdown: source.markdown,
+    title: source.identity.name,
+    period: source.identity.period,
+    ownerName: meta?.owner.name ?? '',
+    version: source.identity.version,
+    generatedAt: meta?.generatedAt ?? new Date(0).toISOString(),
+    timezone: meta?.timezone ?? 'UTC',
+    locale,
+    branding: null,
+  };
+  const file = await makeFile(ctx, gateKey, { format: 'pdf', pdf });
+  if (chargeTo) await chargeWork(ctx, chargeTo, source.markdown.length * 8 + file.byteLength);
+  return file;
+}
+
+function localeOf(options: unknown): string {
+  const locale = (options as { locale?: unknown } | null)?.locale;
+  return typeof locale === 'string' ? locale : 'en';
+}
+
+/**
+ * A file made in a worker behind the render gate. A file past its bounds is a 409 that says which
+ * (a PDF of more table cells than one may have); past its time or memory, a 503 to retry later.
+ */
+async function makeFile(ctx: AppContext, gateKey: string, job: FileJob): Promise<Uint8Array> {
+  try {
+    return await ctx.renderGate.run(gateKey, () => ctx.renderer.file(job));
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    if (error.kind === 'limit' && !error.message.endsWith('exceeded')) {
+      throw conflict(`${error.message} The version's CSV and XLSX have every row.`);
+    }
+    throw new AppError(
+      'unavailable',
+      `The ${job.format.toUpperCase()} could not be made within its time and memory; try again shortly.`,
+      undefined,
+      {
+        'Retry-After': '10',
+      },
+    );
+  }
 }
 
 /** The CSV or XLSX of a stored dataset, made in a worker behind the render gate of `gateKey` and charged to `chargeTo`. */
@@ -103,9 +169,7 @@ export async function datasetFile(
   }
   if (stored.format !== DATASET_FORMAT) throw conflict(`Version ${identity.version} keeps its rows in a format this release cannot read.`);
   const title = `${identity.name} ${identity.period.from}\u2013${identity.period.to} v${identity.version}`;
-  const file = await ctx.renderGate.run(gateKey, () =>
-    ctx.renderer.datasetFile({ format, data: stored.data, title, createdAt: createdAt.toISOString() }),
-  );
+  const file = await makeFile(ctx, gateKey, { format, data: stored.data, title, createdAt: createdAt.toISOString() });
   if (chargeTo) await chargeWork(ctx, chargeTo, stored.data.length + file.byteLength);
   return file;
 }

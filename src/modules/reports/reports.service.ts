@@ -138,6 +138,7 @@ function versionRows(plan: RenderPlan, reportId: string, out: RenderedVersion) {
       contentId,
       format: DATASET_FORMAT,
       entryCount: out.dataset.entryCount,
+      locale: plan.options.locale,
       data: out.dataset.data,
       createdAt: now,
     },
