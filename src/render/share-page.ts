@@ -47,6 +47,9 @@ p{margin:0 0 1em;max-width:var(--doc-measure)}
 .provenance div{display:flex;gap:.5rem;min-width:0}
 .provenance dt{font-weight:600}
 .provenance dd{margin:0}
+.downloads{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.75rem 0 0;font-size:.925rem;color:var(--muted)}
+.downloads a{display:inline-block;padding:.3rem .8rem;border:1px solid var(--accent);border-radius:8px;font-weight:600;text-decoration:none;line-height:1.4}
+.downloads a:hover{background:var(--accent);color:var(--accent-ink)}
 .site-footer{margin-top:1.25rem;font-size:.85rem;color:var(--muted)}
 @media (max-width:40rem){.site-footer{padding:0 .75rem}}
 .alert{padding:.75rem 1rem;margin:0 0 1rem;border-left:4px solid currentColor;background:var(--alert-bg);color:var(--alert-fg)}
@@ -58,7 +61,7 @@ form button{margin-top:.75rem;font:inherit;font-weight:600;padding:.5rem 1.25rem
 :root{color-scheme:light;--fg:#000;--muted:#333;--bg:#fff;--surface:#fff;--line:#999;--accent:#000}
 *{background:transparent!important;box-shadow:none!important}
 body{max-width:none;padding:0;font-size:10.5pt}
-.site-header,.site-footer{display:none}
+.site-header,.site-footer,.downloads{display:none}
 main{border:0;padding:0}
 h1{break-after:avoid}
 .report-head{break-inside:avoid}
@@ -168,6 +171,18 @@ function formatGeneratedAt(iso: string, timezone: string): string {
 }
 
 /**
+ * Where a report page's download links go. A page is rendered once per version and served for
+ * every link to it, while the links name the link (and, after a passcode, a grant): the viewer
+ * puts them in place of this comment as it serves the page (`downloadLinks`).
+ */
+export const DOWNLOADS_MARKER = '<!--chronicle:downloads-->';
+
+/** The download links of a report page (hrefs are built by the viewer from the token, and escaped here). */
+export function downloadLinks(hrefs: { pdf: string; csv: string }): string {
+  return `<p class="downloads">Download <a href="${escapeHtml(hrefs.pdf)}" download>PDF</a> <a href="${escapeHtml(hrefs.csv)}" download>CSV</a></p>`;
+}
+
+/**
  * The shared report: a provenance block (name, period, owner, generation time,
  * version) taken from the front matter, then the body. The page owns the `<h1>`,
  * so body headings are shifted down one level, and a body opening with the report's
@@ -181,7 +196,8 @@ export function renderReportPage(input: ReportPageInput): string {
 <div><dt>Owner</dt><dd>${escapeHtml(input.ownerName)}</dd></div>
 <div><dt>Generated</dt><dd>${formatGeneratedAt(input.generatedAt, input.timezone)}</dd></div>
 <div><dt>Version</dt><dd>${version}</dd></div>
-</dl>`;
+</dl>
+${DOWNLOADS_MARKER}`;
   return layout({
     title: `${input.name} – Chronicle`,
     header,
@@ -216,6 +232,14 @@ ${alert}<form method="post">
 <button type="submit">View report</button>
 </form>`;
   return layout({ title: 'Passcode required – Chronicle', main, footer: PLAIN_FOOTER });
+}
+
+/** A short page that explains why a download is not there, with a way back to the report. */
+export function renderNoticePage(heading: string, text: string, backHref: string): string {
+  const main = `<h1>${escapeHtml(heading)}</h1>
+<p>${escapeHtml(text)}</p>
+<p><a href="${escapeHtml(backHref)}">Back to the report</a></p>`;
+  return layout({ title: `${heading} – Chronicle`, main, footer: PLAIN_FOOTER });
 }
 
 /**

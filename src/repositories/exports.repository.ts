@@ -1,7 +1,8 @@
 /** SQL of exports: a version's stored dataset (docs/exports.md). */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { reportDatasets } from '../db/schema.js';
+import { rowsOf } from '../db/rows.js';
+import { reportContents, reportDatasets, reports } from '../db/schema.js';
 
 export interface StoredDataset {
   format: number;
@@ -22,4 +23,45 @@ export async function findDataset(db: Db, contentId: string): Promise<StoredData
 export async function findDatasetLocale(db: Db, contentId: string): Promise<string | undefined> {
   const [row] = await db.select({ locale: reportDatasets.locale }).from(reportDatasets).where(eq(reportDatasets.contentId, contentId));
   return row?.locale;
+}
+
+export interface VersionFileSource {
+  renderedMarkdown: string;
+  version: number;
+  createdAt: Date;
+  report: { name: string; periodFrom: string; periodTo: string; options: unknown; ownerUserId: string };
+}
+
+/** What a version's files are made of, by content id (the viewer's downloads; access is the caller's). */
+export async function findVersionFileSource(db: Db, contentId: string): Promise<VersionFileSource | undefined> {
+  const [row] = await db
+    .select({
+      renderedMarkdown: reportContents.renderedMarkdown,
+      version: reportContents.version,
+      createdAt: reportContents.createdAt,
+      report: {
+        name: reports.name,
+        periodFrom: reports.periodFrom,
+        periodTo: reports.periodTo,
+        options: reports.options,
+        ownerUserId: reports.ownerUserId,
+      },
+    })
+    .from(reportContents)
+    .innerJoin(reports, eq(reports.id, reportContents.reportId))
+    .where(eq(reportContents.id, contentId));
+  return row;
+}
+
+/**
+ * Counts one download through a share link, only while the link serves (not revoked, not expired
+ * at `now`), in one statement; false: the link no longer serves.
+ */
+export async function countDownload(db: Db, shareId: string, now: Date): Promise<boolean> {
+  const at = now.toISOString();
+  const result = await db.execute(sql`
+    update shares set download_count = download_count + 1
+    where id = ${shareId} and revoked_at is null and (expires_at is null or expires_at > ${at}::timestamptz)
+    returning id`);
+  return rowsOf(result).length > 0;
 }

@@ -171,7 +171,13 @@ describe('the OpenAPI document', () => {
       Object.entries(operation.responses).some(([status, r]) => status.startsWith('2') && r.headers?.['Cache-Control']),
     );
     expect(declaring.map(({ key }) => key).sort()).toEqual(
-      [...secret.map(([key]) => key!), 'GET /share/{token}', 'POST /share/{token}'].sort(),
+      [
+        ...secret.map(([key]) => key!),
+        'GET /share/{token}',
+        'POST /share/{token}',
+        'GET /share/{token}/export.pdf',
+        'GET /share/{token}/export.csv',
+      ].sort(),
     );
 
     const markdown = operations.find((o) => o.key === 'GET /api/v1/report-contents/{id}')!.operation;

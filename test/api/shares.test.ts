@@ -17,6 +17,7 @@ const TOKEN = /^[A-Za-z0-9_-]{22}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SHARE_KEYS = [
   'createdAt',
+  'downloadCount',
   'expiresAt',
   'hasPasscode',
   'id',

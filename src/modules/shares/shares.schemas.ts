@@ -14,6 +14,10 @@ export const ShareSchema = Type.Object(
     expiresAt: Nullable(Instant),
     revokedAt: Nullable(Instant),
     viewCount: Type.Integer({ minimum: 0 }),
+    downloadCount: Type.Integer({
+      minimum: 0,
+      description: 'Files downloaded through the link (PDF, CSV), counted apart from page views.',
+    }),
     lastViewedAt: Nullable(Instant),
     createdAt: Instant,
   },

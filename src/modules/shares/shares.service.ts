@@ -37,6 +37,7 @@ function toShare(ctx: AppContext, row: repo.ShareRow): Share {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     viewCount: row.viewCount,
+    downloadCount: row.downloadCount,
     lastViewedAt: row.lastViewedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };

@@ -11,9 +11,9 @@ import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { VIEWER_RESPONSE_HEADERS } from '../../http/response-headers.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
-import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage } from '../../render/share-page.js';
+import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderNoticePage, renderPasscodePage } from '../../render/share-page.js';
 import { PASSCODE_MAX_INPUT } from '../../lib/secrets.js';
-import { createViewer, type ViewerOutcome } from './viewer.service.js';
+import { createViewer, DOWNLOAD_GRANT_SECONDS, type DownloadFormat, type DownloadOutcome, type ViewerOutcome } from './viewer.service.js';
 
 /** A passcode form is a few hundred bytes; nothing bigger is read. */
 const FORM_BODY_LIMIT = 8 * 1024;
@@ -98,6 +98,65 @@ function sendOutcome(reply: FastifyReply, outcome: ViewerOutcome): FastifyReply 
   }
 }
 
+const DownloadQuery = Type.Object({
+  grant: Type.Optional(
+    Type.String({
+      maxLength: 128,
+      description: `What the unlocked page of a passcode link hands out: valid for ${DOWNLOAD_GRANT_SECONDS / 60} minutes, for this link only.`,
+    }),
+  ),
+});
+
+const downloadResponses = {
+  200: {
+    description: 'The file, as an attachment.',
+    content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) }, 'text/csv': { schema: Type.String() } },
+  },
+  303: htmlResponse('A passcode link without a valid grant: to the link, whose page asks for the passcode.'),
+  404: htmlResponse('The same page as for a dead link.'),
+  409: htmlResponse('The version has no such file (a version from before rows were kept has no CSV; a PDF past its bounds).'),
+  429: htmlResponse('This client has enough downloads running; see Retry-After.'),
+  503: htmlResponse('The file could not be made in time, or the database is unavailable; see Retry-After.'),
+};
+
+function sendDownload(reply: FastifyReply, token: string, outcome: DownloadOutcome): FastifyReply {
+  const back = `/share/${encodeURIComponent(token)}`;
+  switch (outcome.kind) {
+    case 'file':
+      return reply
+        .code(200)
+        .headers({ ...VIEWER_HEADERS, 'Content-Type': outcome.contentType, 'Content-Disposition': outcome.disposition })
+        .send(Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength));
+    case 'unlock-first':
+      return reply
+        .code(303)
+        .headers({ ...VIEWER_HEADERS, Location: back })
+        .send(renderNoticePage('Enter the passcode first', 'Open the report and enter its passcode to download it.', back));
+    case 'no-file':
+      return sendPage(reply, 409, renderNoticePage('This download is not available', outcome.message, back));
+    case 'rate-limited':
+      return sendPage(
+        reply,
+        429,
+        renderNoticePage('Downloads are busy', 'Your other downloads are still being made; try again in a moment.', back),
+        {
+          'Retry-After': String(outcome.retryAfterSeconds),
+        },
+      );
+    case 'unavailable':
+      return sendPage(
+        reply,
+        503,
+        renderNoticePage('The file is not ready', 'It could not be made right now; try again in a moment.', back),
+        {
+          'Retry-After': String(outcome.retryAfterSeconds),
+        },
+      );
+    case 'not-found':
+      return sendPage(reply, 404, NOT_FOUND_PAGE);
+  }
+}
+
 /** Registered under /share; encapsulated, so its parsers and error handlers stay its own. */
 export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
   const viewer = createViewer(ctx);
@@ -158,5 +217,29 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
       },
     }),
   );
+  for (const format of ['pdf', 'csv'] as const satisfies readonly DownloadFormat[]) {
+    app.route(
+      route({
+        ...page,
+        method: 'GET',
+        url: `/:token/export.${format}`,
+        exposeHeadRoute: false,
+        operationId: format === 'pdf' ? 'downloadSharePdf' : 'downloadShareCsv',
+        summary: `Download the shared version as ${format.toUpperCase()}`,
+        description:
+          `Public. The shared version's ${format === 'pdf' ? 'PDF (the document as the page shows it)' : 'CSV (one row per entry it was rendered from)'}, ` +
+          "as an attachment; every download counts in the link's `downloadCount`, apart from its views. A passcode link needs the " +
+          `\`grant\` its unlocked page hands out (valid ${DOWNLOAD_GRANT_SECONDS / 60} minutes, naming the link, never the passcode); without one ` +
+          'the answer is a 303 to the link. An unknown, revoked or expired link answers 404.',
+        querystring: DownloadQuery,
+        responseHeaders: viewerHeaders(downloadResponses),
+        response: downloadResponses,
+        handler: async (request, reply) => {
+          const { token } = request.params;
+          return sendDownload(reply, token, await viewer.download(token, format, request.query.grant, request.ip));
+        },
+      }),
+    );
+  }
   done();
 };

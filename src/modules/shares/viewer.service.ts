@@ -16,7 +16,12 @@ import { CLIENT_RETRY_AFTER_SECONDS } from '../../lib/client-gate.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../../packages/document/src/index.js';
 import type { ReportPageInput } from '../../render/share-page.js';
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Readable as ReadableStream } from 'node:stream';
+import { AppError } from '../../lib/errors.js';
+import { countDownload, findVersionFileSource } from '../../repositories/exports.repository.js';
+import { datasetFile, exportDisposition, fileIdentity, pdfFile } from '../exports/exports.service.js';
+import { DOWNLOADS_MARKER, downloadLinks } from '../../render/share-page.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
@@ -44,6 +49,30 @@ const PAGE_FILE_CACHE_BYTES = 1024 * 1024 * 1024;
 /** Links kept per process, by token hash: a few hundred bytes each. */
 const LINK_CACHE_ENTRIES = 5_000;
 
+/** How long a download link handed out after a passcode stays valid (docs/exports.md "Share links"). */
+export const DOWNLOAD_GRANT_SECONDS = 10 * 60;
+
+/** Files kept per process for share downloads, by total size: a version's files never change. */
+const FILE_CACHE_BYTES = 64 * 1024 * 1024;
+
+export type DownloadFormat = 'pdf' | 'csv';
+
+interface ShareFile {
+  body: Uint8Array;
+  contentType: string;
+  disposition: string;
+}
+
+export type DownloadOutcome =
+  | ({ kind: 'file' } & ShareFile)
+  /** A passcode link without a valid grant: the reader goes to the page (and its prompt) first. */
+  | { kind: 'unlock-first' }
+  /** The version has no such file (a version older than datasets has no CSV; a PDF past its bounds). */
+  | { kind: 'no-file'; message: string }
+  | { kind: 'rate-limited'; retryAfterSeconds: number }
+  | { kind: 'unavailable'; retryAfterSeconds: number }
+  | { kind: 'not-found' };
+
 export type ViewerOutcome =
   /** The page from memory, or streamed from its file (which the stream closes). */
   | { kind: 'report'; html: Buffer | Readable }
@@ -53,6 +82,7 @@ export type ViewerOutcome =
   | { kind: 'not-found' };
 
 const NOT_FOUND: ViewerOutcome = { kind: 'not-found' };
+const NO_DOWNLOAD: DownloadOutcome = { kind: 'not-found' };
 
 /**
  * Provenance comes from the version's own front matter, so the page shows the name, period and
@@ -108,6 +138,8 @@ export interface Viewer {
   open(token: string): Promise<ViewerOutcome>;
   /** POST: the page for the right passcode (or for a link without one); `clientAddress` counts the attempt. */
   unlock(token: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome>;
+  /** A file of the shared version: a link without a passcode, or one with a grant the unlocked page handed out. */
+  download(token: string, format: DownloadFormat, grant: string | undefined, clientAddress: string): Promise<DownloadOutcome>;
   /** Removes this process's page files. */
   close(): Promise<void>;
 }
@@ -175,7 +207,7 @@ export function createViewer(ctx: AppContext): Viewer {
    * render that fails counts nothing. Rendering the row's version before the count confirms the
    * link is safe: versions never change, and the count checks validity itself.
    */
-  async function view(share: repo.ShareRow, refund?: { clientKey: string; client: Date; link: Date }): Promise<ViewerOutcome> {
+  async function view(share: repo.ShareRow, refund?: { clientKey: string; client: Date; link: Date }, token = ''): Promise<ViewerOutcome> {
     const page = await pageOf(share.reportContentId);
     if (!page) return NOT_FOUND;
     try {
@@ -193,7 +225,76 @@ export function createViewer(ctx: AppContext): Viewer {
       await closePage(page);
       throw error;
     }
-    return { kind: 'report', html: Buffer.isBuffer(page) ? page : page.handle.createReadStream() };
+    const linksHtml = downloadLinks(downloadHrefs(share, token, refund !== undefined));
+    return { kind: 'report', html: Buffer.isBuffer(page) ? withLinks(page, linksHtml) : await fileWithLinks(page, linksHtml) };
+  }
+
+  /**
+   * The download links of a page: the link's own addresses, and after a passcode a grant valid for
+   * DOWNLOAD_GRANT_SECONDS that names the unlocked link, never the passcode.
+   */
+  function downloadHrefs(share: repo.ShareRow, token: string, unlocked: boolean): { pdf: string; csv: string } {
+    const base = `/share/${encodeURIComponent(token)}/export`;
+    const grant = unlocked ? `?grant=${grantFor(share.id, ctx.clock.now())}` : '';
+    return { pdf: `${base}.pdf${grant}`, csv: `${base}.csv${grant}` };
+  }
+
+  const grantSignature = (shareId: string, expires: number): Buffer =>
+    createHmac('sha256', ctx.shareKey).update(`share-download:${shareId}:${expires}`).digest();
+
+  function grantFor(shareId: string, now: Date): string {
+    const expires = Math.floor(now.getTime() / 1000) + DOWNLOAD_GRANT_SECONDS;
+    return `${expires}.${grantSignature(shareId, expires).toString('base64url')}`;
+  }
+
+  /** Whether `grant` was handed out for this link and has not expired (compared in constant time). */
+  function grantValid(shareId: string, grant: string | undefined, now: Date): boolean {
+    const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(grant ?? '');
+    if (!match) return false;
+    const expires = Number(match[1]);
+    if (expires * 1000 <= now.getTime()) return false;
+    const given = Buffer.from(match[2] ?? '', 'base64url');
+    const expected = grantSignature(shareId, expires);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  const files = new LRUCache<string, ShareFile>({
+    maxSize: FILE_CACHE_BYTES,
+    sizeCalculation: (file) => Math.max(1, file.body.byteLength),
+  });
+  const making = new Map<string, Promise<ShareFile | undefined>>();
+
+  /** A version's file: kept once made (files of a version never change), made once however many ask at once. */
+  function fileOf(contentId: string, format: DownloadFormat, gateKey: string): Promise<ShareFile | undefined> {
+    const key = `${contentId}:${format}`;
+    const cached = files.get(key);
+    if (cached) return Promise.resolve(cached);
+    const pending = making.get(key);
+    if (pending) return pending;
+    const started = makeFile(contentId, format, gateKey)
+      .then((file) => {
+        if (file && file.body.byteLength <= FILE_CACHE_BYTES / 4) files.set(key, file);
+        return file;
+      })
+      .finally(() => making.delete(key));
+    making.set(key, started);
+    return started;
+  }
+
+  async function makeFile(contentId: string, format: DownloadFormat, gateKey: string): Promise<ShareFile | undefined> {
+    const source = await findVersionFileSource(ctx.db, contentId);
+    if (!source) return undefined;
+    const identity = fileIdentity(source.renderedMarkdown, source.report, source.version);
+    // Nobody is signed in: the file is admitted by the render gate per client, and charged to no account.
+    const body =
+      format === 'pdf'
+        ? await pdfFile(ctx, gateKey, { markdown: source.renderedMarkdown, report: source.report, identity, contentId }, null)
+        : await datasetFile(ctx, gateKey, contentId, 'csv', identity, source.createdAt, null);
+    return {
+      body,
+      contentType: format === 'pdf' ? 'application/pdf' : 'text/csv; charset=utf-8; header=present',
+      disposition: exportDisposition(identity, format),
+    };
   }
 
   /** The client as the attempt counter keys it: its /64 for IPv6, keyed-hashed, so the table holds no addresses. */
@@ -206,7 +307,7 @@ export function createViewer(ctx: AppContext): Viewer {
     async open(token) {
       const share = await lookup(token);
       if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
-      if (share.passcodeHash === null) return view(share);
+      if (share.passcodeHash === null) return view(share, undefined, token);
       if (await repo.shareServes(ctx.db, share.id, ctx.clock.now())) return { kind: 'passcode-form' };
       links.delete(share.tokenHash);
       return NOT_FOUND;
@@ -216,21 +317,52 @@ export function createViewer(ctx: AppContext): Viewer {
       const share = await lookup(token);
       if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
       const stored = share.passcodeHash;
-      if (stored === null) return view(share);
+      if (stored === null) return view(share, undefined, token);
       // A client with several unlocks running here waits for their answers (client-gate.ts).
       const release = ctx.clientGate.admit(clientAddress);
       if (!release) return { kind: 'rate-limited', retryAfterSeconds: CLIENT_RETRY_AFTER_SECONDS };
       try {
-        return await attemptUnlock(share, stored, passcode, clientAddress);
+        return await attemptUnlock(share, stored, passcode, clientAddress, token);
       } finally {
         release();
       }
     },
 
+    async download(token, format, grant, clientAddress) {
+      const share = await lookup(token);
+      if (!share || !serves(share, ctx.clock.now())) return NO_DOWNLOAD;
+      if (share.passcodeHash !== null && !grantValid(share.id, grant, ctx.clock.now())) return { kind: 'unlock-first' };
+      const release = ctx.clientGate.admit(clientAddress);
+      if (!release) return { kind: 'rate-limited', retryAfterSeconds: CLIENT_RETRY_AFTER_SECONDS };
+      try {
+        const file = await fileOf(share.reportContentId, format, `share-client:${clientKeyOf(clientAddress)}`);
+        if (!file) return NO_DOWNLOAD;
+        if (!(await countDownload(ctx.db, share.id, ctx.clock.now()))) {
+          links.delete(share.tokenHash);
+          return NO_DOWNLOAD;
+        }
+        return { kind: 'file', ...file };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const retryAfterSeconds = Number(error.headers?.['Retry-After'] ?? CLIENT_RETRY_AFTER_SECONDS);
+        if (error.code === 'conflict') return { kind: 'no-file', message: error.message };
+        if (error.code === 'rate_limited') return { kind: 'rate-limited', retryAfterSeconds };
+        if (error.code === 'unavailable') return { kind: 'unavailable', retryAfterSeconds };
+        throw error;
+      } finally {
+        release();
+      }
+    },
     close: () => pageFiles.close(),
   };
 
-  async function attemptUnlock(share: repo.ShareRow, stored: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome> {
+  async function attemptUnlock(
+    share: repo.ShareRow,
+    stored: string,
+    passcode: unknown,
+    clientAddress: string,
+    token: string,
+  ): Promise<ViewerOutcome> {
     // The clock is read again: the link may have expired since the lookup.
     const now = ctx.clock.now();
     const clientKey = clientKeyOf(clientAddress);
@@ -247,8 +379,36 @@ export function createViewer(ctx: AppContext): Viewer {
       ctx.metrics.passcodeFailures.inc({ reason: 'wrong' });
       return { kind: 'wrong-passcode' };
     }
-    return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt });
+    return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt }, token);
   }
+}
+
+const MARKER = Buffer.from(DOWNLOADS_MARKER);
+
+/** A page in memory with its download links in place of the marker (a page without one is served as it is). */
+function withLinks(page: Buffer, links: string): Buffer {
+  const at = page.indexOf(MARKER);
+  if (at === -1) return page;
+  return Buffer.concat([page.subarray(0, at), Buffer.from(links), page.subarray(at + MARKER.length)]);
+}
+
+/** How far into a page the marker may be: it follows the stylesheet and the title block. */
+const MARKER_WINDOW = 64 * 1024;
+
+/** A page file streamed with its download links in place of the marker; the stream closes the file. */
+async function fileWithLinks(page: { handle: FileHandle; size: number }, links: string): Promise<Readable> {
+  const head = Buffer.alloc(Math.min(MARKER_WINDOW, page.size));
+  const { bytesRead } = await page.handle.read(head, 0, head.length, 0);
+  const at = head.subarray(0, bytesRead).indexOf(MARKER);
+  if (at === -1) return page.handle.createReadStream();
+  const rest = page.handle.createReadStream({ start: at + MARKER.length });
+  return ReadableStream.from(
+    (async function* () {
+      yield head.subarray(0, at);
+      yield Buffer.from(links);
+      yield* rest;
+    })(),
+  );
 }
 
 async function closePage(page: Page): Promise<void> {
