@@ -166,12 +166,12 @@ describe('the OpenAPI document', () => {
       const { operation } = operations.find((o) => o.key === key)!;
       expect(operation.responses[status!]?.headers, key).toHaveProperty(['Cache-Control'], header('Cache-Control'));
     }
-    // Only those: a list of reports is not a secret.
+    // Only those, and the logo, whose Cache-Control says how long to keep it: a list of reports is not a secret.
     const declaring = operations.filter(({ operation }) =>
       Object.entries(operation.responses).some(([status, r]) => status.startsWith('2') && r.headers?.['Cache-Control']),
     );
     expect(declaring.map(({ key }) => key).sort()).toEqual(
-      [...secret.map(([key]) => key!), 'GET /share/{token}', 'POST /share/{token}'].sort(),
+      [...secret.map(([key]) => key!), 'GET /share/{token}', 'POST /share/{token}', 'GET /branding/{workspaceId}/logo.png'].sort(),
     );
 
     const markdown = operations.find((o) => o.key === 'GET /api/v1/report-contents/{id}')!.operation;
