@@ -1,7 +1,8 @@
 /**
  * Workspace branding (docs/api.md "Branding"): its rules, the logo's upload and removal, the
  * public logo, and `brandingOf`, the one lookup every place that shows a workspace's look calls
- * (the share page reads the same columns within its own statement, share-page-source).
+ * (the share page reads the same columns within its own statement: shares.repository.ts
+ * `findPageSource`).
  */
 import type { Actor, AppContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
