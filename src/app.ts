@@ -47,6 +47,7 @@ import { USER_SCHEMAS } from './modules/users/users.schemas.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AUTH_SCHEMAS } from './modules/auth/auth.schemas.js';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.js';
+import { brandingRoutes, logoRoutes } from './modules/branding/branding.routes.js';
 import { WORKSPACE_SCHEMAS } from './modules/workspaces/workspaces.schemas.js';
 import { clientRoutes } from './modules/clients/clients.routes.js';
 import { CLIENT_SCHEMAS } from './modules/clients/clients.schemas.js';
@@ -84,6 +85,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: userRoutes, schemas: USER_SCHEMAS },
   { prefix: '/api/v1', routes: authRoutes, schemas: AUTH_SCHEMAS },
   { prefix: '/api/v1', routes: workspaceRoutes, schemas: WORKSPACE_SCHEMAS },
+  { prefix: '/api/v1', routes: brandingRoutes },
   { prefix: '/api/v1', routes: clientRoutes, schemas: CLIENT_SCHEMAS },
   { prefix: '/api/v1', routes: rateRoutes, schemas: RATE_SCHEMAS },
   { prefix: '/api/v1', routes: projectRoutes, schemas: PROJECT_SCHEMAS },
@@ -97,6 +99,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: historyRoutes, schemas: HISTORY_SCHEMAS },
   { prefix: '/api/v1', routes: exportRoutes },
   { prefix: '/share', routes: viewerRoutes },
+  { prefix: '', routes: logoRoutes },
   { prefix: '', routes: docsRoutes },
   { prefix: '', routes: webAppRoutes },
 ];
@@ -332,10 +335,12 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
   });
   registerAuth(app, ctx);
   // A route without a body schema takes no body: anything but nothing or `{}` is refused, as an
-  // unknown property would be (docs/api.md "Conventions").
+  // unknown property would be (docs/api.md "Conventions"). A route that documents a body of its
+  // own (the logo upload's image) reads it itself.
   app.addHook('preValidation', async (request) => {
     const { scope } = request.routeOptions.config;
-    if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.body !== undefined) return;
+    const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
+    if ((scope !== 'read' && scope !== 'write') || schema?.body !== undefined || schema?.[DOCUMENTED_BODY] !== undefined) return;
     const body = request.body;
     const empty =
       body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   boolean,
+  customType,
   check,
   date,
   foreignKey,
@@ -23,6 +24,17 @@ import {
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 const createdAt = () => instant('created_at').notNull().defaultNow();
+
+/**
+ * Binary data. node-postgres sends a Buffer as bytes and the PGlite client as `\x` hex text; both
+ * read back a Buffer or Uint8Array (hex text too, in case a driver leaves it undecoded).
+ */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | string }>({
+  dataType: () => 'bytea',
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+  fromDriver: (value) =>
+    typeof value === 'string' ? new Uint8Array(Buffer.from(value.replace(/^\\x/, ''), 'hex')) : new Uint8Array(value),
+});
 
 /** One-off facts about this installation, e.g. that the built-in templates were seeded. */
 export const instanceState = pgTable('instance_state', {
@@ -152,12 +164,54 @@ export const workspaces = pgTable(
     ratesVisibleTo: text('rates_visible_to', { enum: ['admins', 'members'] })
       .notNull()
       .default('admins'),
+    /** Branding (docs/api.md "Branding"): the name the share page shows, or none. */
+    brandingDisplayName: text('branding_display_name'),
+    /** `#rrggbb` in lower case, dark enough for white text (4.5:1), or none. */
+    brandingAccentColor: text('branding_accent_color'),
+    /** Markdown shown at the foot of the share page; empty: none. */
+    brandingFooter: text('branding_footer').notNull().default(''),
+    /**
+     * Goes up with every change of the branding or the logo: the share page's cache key, so the
+     * next view of any share page shows the change (docs/decisions.md "Workspace branding").
+     */
+    brandingVersion: integer('branding_version').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     check('workspaces_name_length', sql`char_length(${t.name}) between 1 and 100`),
     check('workspaces_currency_code', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('workspaces_rates_visible_to_valid', sql`${t.ratesVisibleTo} in ('admins','members')`),
+    check(
+      'workspaces_branding_display_name_valid',
+      sql`${t.brandingDisplayName} is null or (char_length(${t.brandingDisplayName}) between 1 and 100 and ${t.brandingDisplayName} = btrim(${t.brandingDisplayName}))`,
+    ),
+    check('workspaces_branding_accent_color_valid', sql`${t.brandingAccentColor} ~ '^#[0-9a-f]{6}$'`),
+    check('workspaces_branding_footer_length', sql`char_length(${t.brandingFooter}) <= 500`),
+    check('workspaces_branding_version_nonnegative', sql`${t.brandingVersion} >= 0`),
+  ],
+);
+
+/**
+ * A workspace's logo, as the server re-encoded it: a PNG at most 512 pixels wide (and high), without
+ * metadata. `sha256` (hex) names the version in the logo's URL, so the URL can be cached forever.
+ */
+export const workspaceLogos = pgTable(
+  'workspace_logos',
+  {
+    workspaceId: text('workspace_id')
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    png: bytea('png').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sha256: text('sha256').notNull(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('workspace_logos_size', sql`octet_length(${t.png}) between 1 and 2097152`),
+    check('workspace_logos_width', sql`${t.width} between 1 and 512`),
+    check('workspace_logos_height', sql`${t.height} between 1 and 512`),
+    check('workspace_logos_sha256_hex', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`),
   ],
 );
 

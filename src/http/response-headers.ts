@@ -25,13 +25,14 @@ export const HEADERS = {
   'Content-Disposition': { description: 'An attachment file name for the Markdown download.', schema: text },
   'Cache-Control': {
     description:
-      '`no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them.',
+      '`no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them. A workspace logo under its versioned URL is `public, max-age=31536000, immutable`, otherwise `no-cache`.',
     schema: text,
   },
   Vary: { description: '`Accept`: the same URL answers JSON or Markdown by the Accept header.', schema: text },
   'X-Content-Type-Options': { description: '`nosniff`: browsers keep the declared content type.', schema: text },
   'Content-Security-Policy': {
-    description: "The share page's policy: no script, no images, its one style by hash, forms only to itself, no framing.",
+    description:
+      "The share page's policy: no script, images only from this origin (the workspace logo), its styles by hash (the page's own and its accent colour's), forms only to itself, no framing.",
     schema: text,
   },
   'Referrer-Policy': { description: '`no-referrer`: links on a share page never leak its URL.', schema: text },

@@ -23,7 +23,7 @@ import { DOCUMENTED_BODY, OPTIONAL_BODY, ProblemSchema } from './schemas.js';
 import type { RouteScope } from './types.js';
 
 /** A status a route answers with a problem (application/problem+json). */
-export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 429 | 503;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 429 | 503;
 
 /**
  * What every route with a token may answer, whatever it does: an invalid request, a missing or

@@ -17,6 +17,18 @@ export interface ReportPageInput {
   timezone: string;
   version: number;
   bodyMarkdown: string;
+  /** The branding of the report's first workspace (docs/api.md "Branding"); none: Chronicle's plain page. */
+  branding?: PageBranding | null;
+}
+
+/** A workspace's look on its share pages; every field may be empty on its own. */
+export interface PageBranding {
+  displayName: string | null;
+  /** `#rrggbb`, lower case; its stylesheet is allowed by hash (`reportPageHeaders`). */
+  accentColor: string | null;
+  footerMarkdown: string;
+  /** The logo at its same-origin, versioned path. */
+  logo: { src: string; width: number; height: number } | null;
 }
 
 /**
@@ -35,6 +47,11 @@ body{margin:0 auto;max-width:100rem;padding:0 clamp(.75rem,3vw,2rem) 2rem;backgr
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .brand{margin:0;padding:.75rem 0;font-weight:700;letter-spacing:.01em;color:var(--muted)}
+.brand-named{display:flex;align-items:center;gap:.75rem;color:var(--fg);font-size:1.125rem;min-width:0;overflow-wrap:anywhere}
+.brand-named img{display:block;flex:none;width:auto;height:auto;max-height:3rem;max-width:min(12rem,40vw)}
+.branded{border-top:4px solid var(--brand,transparent)}
+.brand-footer{margin-bottom:.75rem}
+.brand-footer>:last-child{margin-bottom:0}
 main{background:var(--surface);border:1px solid var(--line);border-radius:8px;padding:clamp(1rem,3vw,2rem)}
 @media (max-width:40rem){body{padding:0 0 1.5rem}.brand{padding:.75rem}main{border-width:1px 0;border-radius:0}}
 h1{font-size:clamp(1.5rem,1.2rem + 1.2vw,2rem);line-height:1.25;margin:0 0 .75rem;max-width:var(--doc-measure);overflow-wrap:anywhere}
@@ -78,6 +95,20 @@ const STYLESHEET = PAGE_CSS + DOCUMENT_CSS;
 /** Computed once: the CSP names the stylesheet by hash, so it must be byte-identical on every page. */
 const STYLE_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base64');
 
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
+
+/** The policy of a viewer page: its stylesheets by hash, and images from its own origin when it may show a logo. */
+function contentSecurityPolicy(styleHashes: readonly string[], images: 'none' | 'self'): string {
+  return [
+    "default-src 'none'",
+    `style-src ${styleHashes.map((hash) => `'sha256-${hash}'`).join(' ')}`,
+    `img-src '${images}'`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /**
  * Headers for every viewer response, the 404 included: never cached or indexed, no
  * referrer leaking the capability URL, and a CSP that allows nothing but the page's
@@ -91,15 +122,37 @@ export const VIEWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Content-Type-Options': 'nosniff',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
-  'Content-Security-Policy': [
-    "default-src 'none'",
-    `style-src 'sha256-${STYLE_HASH}'`,
-    "img-src 'none'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
+  'Content-Security-Policy': contentSecurityPolicy([STYLE_HASH], 'none'),
 });
+
+/**
+ * The second, small stylesheet of a branded page: the accent colour, on screen in the light scheme
+ * (it is dark enough for white text, too dark for the dark scheme's links), and as the header's
+ * band in both. Its text depends on the colour alone, so its hash can be computed from the colour
+ * wherever the page is served.
+ */
+export function accentStylesheet(color: string): string {
+  if (!/^#[0-9a-f]{6}$/.test(color)) throw new Error(`not an accent colour: ${color}`);
+  return `:root{--brand:${color}}@media screen and (prefers-color-scheme:light){:root{--accent:${color}}}`;
+}
+
+const reportHeaders = new Map<string, Readonly<Record<string, string>>>();
+
+/**
+ * The headers of a report page: the viewer's, with images from this origin only (the workspace
+ * logo, docs/api.md "Branding") and, for a page with an accent colour, its stylesheet's hash beside
+ * the main one. Never 'unsafe-inline'. Kept per colour: there are few.
+ */
+export function reportPageHeaders(accentColor: string | null): Readonly<Record<string, string>> {
+  const key = accentColor ?? '';
+  let headers = reportHeaders.get(key);
+  if (!headers) {
+    const hashes = accentColor === null ? [STYLE_HASH] : [STYLE_HASH, sha256(accentStylesheet(accentColor))];
+    headers = Object.freeze({ ...VIEWER_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(hashes, 'self') });
+    if (reportHeaders.size < 10_000) reportHeaders.set(key, headers);
+  }
+  return headers;
+}
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -114,11 +167,28 @@ interface LayoutParts {
   header?: string;
   main: string;
   footer: string;
+  /** The report's workspace branding; the other pages have none. */
+  branding?: PageBranding | null;
+}
+
+/** The site header: Chronicle's plain line, or the workspace's name and logo. */
+function siteHeader(branding: PageBranding | null | undefined): string {
+  const band = branding?.accentColor ? ' branded' : '';
+  if (!branding || (branding.displayName === null && branding.logo === null)) {
+    return `<header class="site-header${band}"><p class="brand">Chronicle</p></header>`;
+  }
+  const { logo, displayName } = branding;
+  // The logo is the name when there is one; with no name it needs its own text alternative.
+  const alt = displayName === null ? 'Logo' : '';
+  const image = logo ? `<img src="${escapeHtml(logo.src)}" alt="${alt}" width="${logo.width}" height="${logo.height}">` : '';
+  const name = displayName === null ? '' : `<span>${escapeHtml(displayName)}</span>`;
+  return `<header class="site-header${band}"><p class="brand brand-named">${image}${name}</p></header>`;
 }
 
 /** Every part except `title` is trusted HTML; callers escape what they interpolate. */
-function layout({ title, header, main, footer }: LayoutParts): string {
+function layout({ title, header, main, footer, branding }: LayoutParts): string {
   const head = header ? `<header class="report-head">\n${header}\n</header>\n` : '';
+  const accent = branding?.accentColor ? `\n<style>${accentStylesheet(branding.accentColor)}</style>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -127,10 +197,10 @@ function layout({ title, header, main, footer }: LayoutParts): string {
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>${STYLESHEET}</style>
+<style>${STYLESHEET}</style>${accent}
 </head>
 <body>
-<header class="site-header"><p class="brand">Chronicle</p></header>
+${siteHeader(branding)}
 <main>
 ${head}${main}
 </main>
@@ -198,11 +268,16 @@ export function renderReportPage(input: ReportPageInput): string {
 <div><dt>Version</dt><dd>${version}</dd></div>
 </dl>
 ${DOWNLOADS_MARKER}`;
+  const footerMarkdown = input.branding?.footerMarkdown ?? '';
+  // The workspace's footer is Markdown from its admins: rendered by the one safe renderer, as a report is.
+  const brandFooter =
+    footerMarkdown.trim() === '' ? '' : `<div class="brand-footer">\n${markdownToSafeHtml(footerMarkdown, { headingOffset: 2 })}</div>\n`;
   return layout({
-    title: `${input.name} – Chronicle`,
+    title: `${input.name} – ${input.branding?.displayName ?? 'Chronicle'}`,
     header,
     main: `<div class="document">\n${markdownToSafeHtml(input.bodyMarkdown, { headingOffset: 1, omitTitle: input.name })}</div>`,
-    footer: '<p>Shared with Chronicle. A frozen copy of the version above: later edits to the report do not change this page.</p>',
+    footer: `${brandFooter}<p>Shared with Chronicle. A frozen copy of the version above: later edits to the report do not change this page.</p>`,
+    branding: input.branding,
   });
 }
 

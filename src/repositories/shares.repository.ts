@@ -1,7 +1,7 @@
 /** SQL of public share links and of what the public viewer reads. */
 import { and, count, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { reportContents, reports, shares, users } from '../db/schema.js';
+import { reportContents, reports, shares, users, workspaceLogos, workspaces } from '../db/schema.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
 import { totalOf, type Page, type Paged } from '../lib/paging.js';
 
@@ -190,13 +190,37 @@ export async function refundClientAttempt(db: Db, shareId: string, clientKey: st
 }
 
 /**
+ * What a share page's look depends on besides its version: the branding version and accent colour
+ * of the report's first workspace (docs/api.md "Branding"). The statements that count a view
+ * return it, so a page cached under an older stamp is rendered again, with no statement of its own.
+ */
+export interface BrandingStamp {
+  version: number;
+  accentColor: string | null;
+}
+
+/** `<version>` or `<version>#rrggbb`, as one scalar subquery gives it; null: no such workspace. */
+const brandingStampOf = (report: SQL | SQL.Aliased | typeof shares.reportId) => sql<string | null>`(
+      select w.branding_version::text || coalesce(w.branding_accent_color, '')
+      from reports r join workspaces w on w.id = r.workspace_ids[1] where r.id = ${report})`;
+
+export function parseBrandingStamp(text: string | null): BrandingStamp {
+  if (text === null) return { version: 0, accentColor: null };
+  const hash = text.indexOf('#');
+  return hash === -1
+    ? { version: Number(text), accentColor: null }
+    : { version: Number(text.slice(0, hash)), accentColor: text.slice(hash) };
+}
+
+/**
  * Counts a batch of page views (views per link, by token hash) in one statement, and checks in
  * that same statement that each link still serves at `now`: a link revoked or expired a moment
  * ago, on this process or another, counts nothing and is left out of the answer (the viewer's
  * 404). `greatest` (which skips the null before a first view) keeps lastViewedAt from moving back
- * when the clocks of several processes differ.
+ * when the clocks of several processes differ. Each counted link comes back with its page's
+ * branding stamp.
  */
-export async function countViews(db: Db, views: ReadonlyMap<string, number>, now: Date): Promise<Set<string>> {
+export async function countViews(db: Db, views: ReadonlyMap<string, number>, now: Date): Promise<Map<string, BrandingStamp>> {
   const hashes = [...views.keys()];
   const counts = hashes.map((hash) => views.get(hash) ?? 0);
   const at = now.toISOString();
@@ -205,8 +229,10 @@ export async function countViews(db: Db, views: ReadonlyMap<string, number>, now
     set view_count = s.view_count + v.n, last_viewed_at = greatest(s.last_viewed_at, ${at}::timestamptz)
     from unnest(${sql.param(hashes)}::text[], ${sql.param(counts)}::int[]) as v(token_hash, n)
     where s.token_hash = v.token_hash and s.revoked_at is null and (s.expires_at is null or s.expires_at > ${at}::timestamptz)
-    returning s.token_hash`);
-  return new Set(rowsOf<{ token_hash: string }>(result).map((r) => r.token_hash));
+    returning s.token_hash, ${brandingStampOf(sql`s.report_id`)} as branding`);
+  return new Map(
+    rowsOf<{ token_hash: string; branding: string | null }>(result).map((r) => [r.token_hash, parseBrandingStamp(r.branding)]),
+  );
 }
 
 /**
@@ -214,9 +240,10 @@ export async function countViews(db: Db, views: ReadonlyMap<string, number>, now
  * expired a moment ago counts nothing and gives false (the viewer's 404). `greatest` (which skips
  * the null before a first view) keeps lastViewedAt from moving back when views finish out of order
  * or the clocks of several processes differ. With `refundWindow`, the attempt booked for a correct
- * passcode in that window is given back, so only wrong passcodes use up the allowance.
+ * passcode in that window is given back, so only wrong passcodes use up the allowance. A counted
+ * view gives its page's branding stamp; undefined: not counted.
  */
-export async function countView(db: Db, tokenHash: string, now: Date, refundWindow?: Date): Promise<boolean> {
+export async function countView(db: Db, tokenHash: string, now: Date, refundWindow?: Date): Promise<BrandingStamp | undefined> {
   const nowText = now.toISOString();
   const refund = refundWindow
     ? sql`case when ${shares.failedWindowStartedAt} = ${refundWindow.toISOString()}::timestamptz and ${shares.failedAttempts} > 0 then ${shares.failedAttempts} - 1 else ${shares.failedAttempts} end`
@@ -229,8 +256,9 @@ export async function countView(db: Db, tokenHash: string, now: Date, refundWind
       ...(refund ? { failedAttempts: refund } : {}),
     })
     .where(and(eq(shares.tokenHash, tokenHash), servesAt(now)))
-    .returning({ id: shares.id });
-  return rows.length > 0;
+    .returning({ branding: brandingStampOf(shares.reportId) });
+  const [row] = rows;
+  return row && parseBrandingStamp(row.branding);
 }
 
 export interface PageSource {
@@ -243,6 +271,15 @@ export interface PageSource {
   periodTo: string;
   ownerName: string;
   ownerTimezone: string;
+  /** The branding of the report's first workspace now, with its stamp (all null: no such workspace). */
+  workspaceId: string | null;
+  brandingVersion: number | null;
+  brandingDisplayName: string | null;
+  brandingAccentColor: string | null;
+  brandingFooter: string | null;
+  logoSha256: string | null;
+  logoWidth: number | null;
+  logoHeight: number | null;
 }
 
 export async function findPageSource(db: Db, reportContentId: string): Promise<PageSource | undefined> {
@@ -256,10 +293,20 @@ export async function findPageSource(db: Db, reportContentId: string): Promise<P
       periodTo: reports.periodTo,
       ownerName: users.name,
       ownerTimezone: users.timezone,
+      workspaceId: workspaces.id,
+      brandingVersion: workspaces.brandingVersion,
+      brandingDisplayName: workspaces.brandingDisplayName,
+      brandingAccentColor: workspaces.brandingAccentColor,
+      brandingFooter: workspaces.brandingFooter,
+      logoSha256: workspaceLogos.sha256,
+      logoWidth: workspaceLogos.width,
+      logoHeight: workspaceLogos.height,
     })
     .from(reportContents)
     .innerJoin(reports, eq(reports.id, reportContents.reportId))
     .innerJoin(users, eq(users.id, reports.ownerUserId))
+    .leftJoin(workspaces, eq(workspaces.id, sql`${reports.workspaceIds}[1]`))
+    .leftJoin(workspaceLogos, eq(workspaceLogos.workspaceId, workspaces.id))
     .where(eq(reportContents.id, reportContentId));
   return row;
 }

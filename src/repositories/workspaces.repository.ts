@@ -1,11 +1,19 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
-import { users, workspaceMembers, workspaces } from '../db/schema.js';
+import { users, workspaceLogos, workspaceMembers, workspaces } from '../db/schema.js';
 import type { Role } from './access.repository.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
-export type WorkspaceWithRoleRow = WorkspaceRow & { role: Role };
+/** What the API shows of the workspace's logo: its version and size, never its bytes. */
+export interface LogoFacts {
+  logoSha256: string | null;
+  logoWidth: number | null;
+  logoHeight: number | null;
+}
+/** A workspace with the facts of its logo, as the API shows it. */
+export type WorkspaceViewRow = WorkspaceRow & LogoFacts;
+export type WorkspaceWithRoleRow = WorkspaceViewRow & { role: Role };
 export interface MemberRow {
   userId: string;
   name: string;
@@ -31,6 +39,18 @@ export async function findWorkspace(db: Db, id: string): Promise<WorkspaceRow | 
   return row;
 }
 
+const logoFacts = { logoSha256: workspaceLogos.sha256, logoWidth: workspaceLogos.width, logoHeight: workspaceLogos.height };
+
+/** The workspace with the facts of its logo (none: nulls). */
+export async function findWorkspaceView(db: Db, id: string): Promise<WorkspaceViewRow | undefined> {
+  const [row] = await db
+    .select({ workspace: workspaces, ...logoFacts })
+    .from(workspaces)
+    .leftJoin(workspaceLogos, eq(workspaceLogos.workspaceId, workspaces.id))
+    .where(eq(workspaces.id, id));
+  return row && { ...row.workspace, logoSha256: row.logoSha256, logoWidth: row.logoWidth, logoHeight: row.logoHeight };
+}
+
 /**
  * Locks the workspace row until the transaction ends, so membership changes in one workspace run
  * one after another and the last-owner check cannot race. False when the workspace is gone.
@@ -48,21 +68,40 @@ export function listWorkspacesOf(db: Db, userId: string): Promise<WorkspaceWithR
       name: workspaces.name,
       currency: workspaces.currency,
       ratesVisibleTo: workspaces.ratesVisibleTo,
+      brandingDisplayName: workspaces.brandingDisplayName,
+      brandingAccentColor: workspaces.brandingAccentColor,
+      brandingFooter: workspaces.brandingFooter,
+      brandingVersion: workspaces.brandingVersion,
       createdAt: workspaces.createdAt,
       role: workspaceMembers.role,
+      ...logoFacts,
     })
     .from(workspaceMembers)
     .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+    .leftJoin(workspaceLogos, eq(workspaceLogos.workspaceId, workspaces.id))
     .where(eq(workspaceMembers.userId, userId))
     .orderBy(desc(workspaces.createdAt), desc(workspaces.id));
 }
 
-/** The fields of a workspace its admins change (docs/api.md "Workspaces and projects"). */
-export type WorkspacePatch = Partial<Pick<typeof workspaces.$inferInsert, 'name' | 'currency' | 'ratesVisibleTo'>>;
+/** The fields of a workspace its admins change (docs/api.md "Workspaces and projects", "Branding"). */
+export type WorkspacePatch = Partial<
+  Pick<
+    typeof workspaces.$inferInsert,
+    'name' | 'currency' | 'ratesVisibleTo' | 'brandingDisplayName' | 'brandingAccentColor' | 'brandingFooter'
+  >
+>;
 
-export async function updateWorkspace(db: Db, id: string, patch: WorkspacePatch): Promise<WorkspaceRow | undefined> {
-  const [row] = await db.update(workspaces).set(patch).where(eq(workspaces.id, id)).returning();
-  return row;
+/**
+ * Changes the workspace; with `brandingChanged`, also moves its branding version on in the same
+ * statement (the share page's cache key). false: no such workspace.
+ */
+export async function updateWorkspace(db: Db, id: string, patch: WorkspacePatch, brandingChanged = false): Promise<boolean> {
+  const rows = await db
+    .update(workspaces)
+    .set({ ...patch, ...(brandingChanged ? { brandingVersion: sql`${workspaces.brandingVersion} + 1` } : {}) })
+    .where(eq(workspaces.id, id))
+    .returning({ id: workspaces.id });
+  return rows.length > 0;
 }
 
 /** Members newest first by when they joined, the user id breaking ties (docs/api.md "Conventions"). */

@@ -166,7 +166,7 @@ describe('the OpenAPI document', () => {
       const { operation } = operations.find((o) => o.key === key)!;
       expect(operation.responses[status!]?.headers, key).toHaveProperty(['Cache-Control'], header('Cache-Control'));
     }
-    // Only those: a list of reports is not a secret.
+    // Only those, and the logo, whose Cache-Control says how long to keep it: a list of reports is not a secret.
     const declaring = operations.filter(({ operation }) =>
       Object.entries(operation.responses).some(([status, r]) => status.startsWith('2') && r.headers?.['Cache-Control']),
     );
@@ -177,6 +177,7 @@ describe('the OpenAPI document', () => {
         'POST /share/{token}',
         'GET /share/{token}/export.pdf',
         'GET /share/{token}/export.csv',
+        'GET /branding/{workspaceId}/logo.png',
       ].sort(),
     );
 

@@ -18,8 +18,9 @@ describe('POST /api/v1/workspaces', () => {
     const user = await newUser(t);
     const res = await t.post('/api/v1/workspaces', { name: 'Acme' }, user.token);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'currency', 'id', 'name', 'ratesVisibleTo', 'role']);
+    expect(Object.keys(res.body).sort()).toEqual(['branding', 'createdAt', 'currency', 'id', 'name', 'ratesVisibleTo', 'role']);
     expect(res.body).toMatchObject({ name: 'Acme', role: 'owner' });
+    expect(res.body.branding).toEqual({ displayName: null, accentColor: null, footer: '', logo: null });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const members = await t.get(`${ws(res.body.id)}/members`, user.token);
     expect(members.body).toEqual([{ userId: user.id, name: user.name, email: user.email, imageUrl: null, role: 'owner' }]);
@@ -79,6 +80,7 @@ describe('GET /api/v1/workspaces', () => {
         role: 'owner',
         currency: 'EUR',
         ratesVisibleTo: 'admins',
+        branding: { displayName: null, accentColor: null, footer: '', logo: null },
         createdAt: '2026-01-01T00:00:00.000Z',
       });
     } finally {

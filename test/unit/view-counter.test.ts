@@ -6,11 +6,11 @@ function controlledWriter(counted: (hash: string) => boolean = () => true) {
   const batches: Map<string, number>[] = [];
   const finish: Array<(error?: Error) => void> = [];
   const write = (views: ReadonlyMap<string, number>) =>
-    new Promise<ReadonlySet<string>>((resolve, reject) => {
+    new Promise<ReadonlyMap<string, true>>((resolve, reject) => {
       batches.push(new Map(views));
       finish.push((error) => {
         if (error) reject(error);
-        else resolve(new Set([...views.keys()].filter(counted)));
+        else resolve(new Map([...views.keys()].filter(counted).map((hash) => [hash, true] as const)));
       });
     });
   return { batches, finish, write };
@@ -38,14 +38,14 @@ describe('ViewCounter', () => {
     expect(await Promise.all(waiting)).toEqual([true, true, true]);
   });
 
-  it('answers false for a link the write did not count, and true for the others', async () => {
+  it('answers undefined for a link the write did not count, and true for the others', async () => {
     const writer = controlledWriter((hash) => hash !== 'revoked');
     const counter = new ViewCounter(writer.write);
     const views = [counter.count('live'), counter.count('revoked')];
     writer.finish[0]!();
     await Promise.resolve();
     writer.finish[1]!();
-    expect(await Promise.all(views)).toEqual([true, false]);
+    expect(await Promise.all(views)).toEqual([true, undefined]);
   });
 
   it('fails every view of a batch whose write fails, and goes on with the next', async () => {

@@ -429,6 +429,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the workspace's logo
+         * @description Workspace admins and owners (403 for members). The body is the image itself with its Content-Type (image/png, image/jpeg or image/webp; another is 415), at most 1 MiB (413). The server decodes it (400 for bytes that are not a readable image of that type, or over 16 megapixels) and keeps it re-encoded as a PNG fitting 512 x 512 pixels, without metadata. Decoding is work like a render: it costs 10 request units plus the body's size, and runs as one of the caller's renders. A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        put: operations["putWorkspaceLogo"];
+        post?: never;
+        /**
+         * Remove the workspace's logo
+         * @description Workspace admins and owners (403 for members); 204 whether or not there was one. A workspace the caller is not a member of answers 404, as if it did not exist.
+         */
+        delete: operations["deleteWorkspaceLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{id}/clients": {
         parameters: {
             query?: never;
@@ -1329,6 +1353,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/branding/{workspaceId}/logo.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace's logo
+         * @description Public, like the share pages that show it: the PNG the server made, with `nosniff`. With `v` naming the current logo (as the URLs in the API and on share pages do) it is cached for good (`immutable`); otherwise revalidated each time. 404 when the workspace has no logo.
+         */
+        get: operations["getWorkspaceLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1438,6 +1482,12 @@ export interface components {
          *       "role": "owner",
          *       "currency": "EUR",
          *       "ratesVisibleTo": "admins",
+         *       "branding": {
+         *         "displayName": "Acme Studio",
+         *         "accentColor": "#1f5fbf",
+         *         "footer": "",
+         *         "logo": null
+         *       },
          *       "createdAt": "2026-11-02T08:00:00.000Z"
          *     }
          */
@@ -1453,11 +1503,35 @@ export interface components {
             /** @description ISO 4217 code of every amount in the workspace (default EUR). */
             currency: string;
             ratesVisibleTo: components["schemas"]["RatesVisibleTo"];
+            branding: components["schemas"]["WorkspaceBranding"];
             /**
              * Format: date-time
              * @description ISO 8601 instant in UTC with milliseconds.
              */
             createdAt: string;
+        };
+        /**
+         * @description The workspace's look on its reports' share pages, PDFs and e-mails (a report uses its first workspace's).
+         * @example {
+         *       "displayName": "Acme Studio",
+         *       "accentColor": "#1f5fbf",
+         *       "footer": "Acme Studio · [acme.example](https://acme.example)",
+         *       "logo": null
+         *     }
+         */
+        WorkspaceBranding: {
+            displayName: string | null;
+            accentColor: string | null;
+            /** @description Markdown shown at the foot of share pages; empty: none. */
+            footer: string;
+            logo: components["schemas"]["WorkspaceLogo"] | null;
+        };
+        /** @description The logo as the server re-encoded it: a PNG at most 512 x 512 pixels. */
+        WorkspaceLogo: {
+            /** @description Where the logo is served, public and same-origin: a URL that changes with the logo, cached for good. */
+            url: string;
+            width: number;
+            height: number;
         };
         /**
          * @description Role in a workspace.
@@ -2306,13 +2380,13 @@ export interface components {
         "Set-Cookie": string;
         /** @description An attachment file name for the Markdown download. */
         "Content-Disposition": string;
-        /** @description `no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them. */
+        /** @description `no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them. A workspace logo under its versioned URL is `public, max-age=31536000, immutable`, otherwise `no-cache`. */
         "Cache-Control": string;
         /** @description `Accept`: the same URL answers JSON or Markdown by the Accept header. */
         Vary: string;
         /** @description `nosniff`: browsers keep the declared content type. */
         "X-Content-Type-Options": string;
-        /** @description The share page's policy: no script, no images, its one style by hash, forms only to itself, no framing. */
+        /** @description The share page's policy: no script, images only from this origin (the workspace logo), its styles by hash (the page's own and its accent colour's), forms only to itself, no framing. */
         "Content-Security-Policy": string;
         /** @description `no-referrer`: links on a share page never leak its URL. */
         "Referrer-Policy": string;
@@ -4375,6 +4449,13 @@ export interface operations {
                     /** @description ISO 4217 code of every amount in the workspace, e.g. EUR, USD, JPY. */
                     currency?: string;
                     ratesVisibleTo?: components["schemas"]["RatesVisibleTo"];
+                    /** @description The branding fields to change; those left out stay. */
+                    branding?: {
+                        displayName?: string | null;
+                        accentColor?: string | null;
+                        /** @description Markdown, 0-500 characters; empty clears it. */
+                        footer?: string;
+                    };
                 };
             };
         };
@@ -4743,6 +4824,223 @@ export interface operations {
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putWorkspaceLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The image itself: PNG, JPEG or WebP, at most 1 MiB and 16 megapixels. */
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description The workspace's look on its reports' share pages, PDFs and e-mails (a report uses its first workspace's). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceBranding"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWorkspaceLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10961,6 +11259,66 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    getWorkspaceLogo: {
+        parameters: {
+            query?: {
+                /** @description The logo's version, as its URL gives it. */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Opaque id (UUID v7). */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -4,6 +4,7 @@
  * (document-css.ts). The server renders and stores documents, the web app shows them; both import
  * this package and neither imports the other.
  */
+export * from './branding.js';
 export * from './document.js';
 export * from './document-css.js';
 export * from './markdown.js';

@@ -1,8 +1,9 @@
 /**
  * Share pages too large for the in-memory page cache, kept as files of this process
- * (docs/decisions.md "Large share pages"). A page is keyed by its content version id alone:
- * versions never change (the database refuses updates) and the page's HTML depends on nothing else
- * but this build's page template, which a process never changes. Files live in a private directory
+ * (docs/decisions.md "Large share pages"). A page is keyed by its content version id and the
+ * branding stamp it was rendered with (viewer.service.ts): versions never change (the database
+ * refuses updates), and the page's HTML depends on nothing else but the branding and this build's
+ * page template, which a process never changes. Files live in a private directory
  * (0700, made by mkdtemp under os.tmpdir()), are written to a temporary name and renamed, so a
  * reader never sees half a page, are bounded in total size (least recently used first out), and
  * are removed with the directory when the app closes. Nothing here is shared between processes:
@@ -22,7 +23,7 @@ export interface PageFileCache {
   close(): Promise<void>;
 }
 
-/** Keys are content version ids (`newId()`): letters, digits, `-` and `_` only, so safe as file names. */
+/** Keys are content version ids (`newId()`) with a stamp: letters, digits, `-` and `_` only, so safe as file names. */
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
 export function createPageFileCache(maxBytes: number): PageFileCache {

@@ -6,22 +6,25 @@
  * of one per view (and no queue of row-lock waits on the link's row).
  */
 
-/** Writes one batch (views per link token hash) and returns the hashes whose link still served. */
-export type CountBatch = (views: ReadonlyMap<string, number>) => Promise<ReadonlySet<string>>;
+/**
+ * Writes one batch (views per link token hash) and returns, for each link that still served, what
+ * the statement found out about it besides (the viewer: its page's branding stamp).
+ */
+export type CountBatch<T> = (views: ReadonlyMap<string, number>) => Promise<ReadonlyMap<string, T>>;
 
-interface Waiting {
+interface Waiting<T> {
   views: number;
-  settle: Array<{ resolve(counted: boolean): void; reject(error: unknown): void }>;
+  settle: Array<{ resolve(counted: T | undefined): void; reject(error: unknown): void }>;
 }
 
-export class ViewCounter {
-  private pending = new Map<string, Waiting>();
+export class ViewCounter<T> {
+  private pending = new Map<string, Waiting<T>>();
   private writing = false;
 
-  constructor(private readonly countBatch: CountBatch) {}
+  constructor(private readonly countBatch: CountBatch<T>) {}
 
-  /** Counts one view of the link; true once committed, false when the link no longer serves. */
-  count(tokenHash: string): Promise<boolean> {
+  /** Counts one view of the link; once committed, what its write returned for it, or undefined when the link no longer serves. */
+  count(tokenHash: string): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
       let waiting = this.pending.get(tokenHash);
       if (!waiting) {
@@ -42,7 +45,7 @@ export class ViewCounter {
         this.pending = new Map();
         try {
           const counted = await this.countBatch(new Map([...batch].map(([hash, waiting]) => [hash, waiting.views])));
-          for (const [hash, waiting] of batch) for (const s of waiting.settle) s.resolve(counted.has(hash));
+          for (const [hash, waiting] of batch) for (const s of waiting.settle) s.resolve(counted.get(hash));
         } catch (error) {
           for (const waiting of batch.values()) for (const s of waiting.settle) s.reject(error);
         }

@@ -11,7 +11,7 @@ import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { VIEWER_RESPONSE_HEADERS } from '../../http/response-headers.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
-import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderNoticePage, renderPasscodePage } from '../../render/share-page.js';
+import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderNoticePage, renderPasscodePage, reportPageHeaders } from '../../render/share-page.js';
 import { PASSCODE_MAX_INPUT } from '../../lib/secrets.js';
 import { createViewer, DOWNLOAD_GRANT_SECONDS, type DownloadFormat, type DownloadOutcome, type ViewerOutcome } from './viewer.service.js';
 
@@ -84,7 +84,7 @@ function sendPage(
 function sendOutcome(reply: FastifyReply, outcome: ViewerOutcome): FastifyReply {
   switch (outcome.kind) {
     case 'report':
-      return sendPage(reply, 200, outcome.html);
+      return sendPage(reply, 200, outcome.html, reportPageHeaders(outcome.accentColor));
     case 'passcode-form':
       return sendPage(reply, 200, renderPasscodePage({ invalid: false }));
     case 'wrong-passcode':

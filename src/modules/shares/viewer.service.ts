@@ -15,7 +15,8 @@ import { clientBlock } from '../../lib/client-block.js';
 import { CLIENT_RETRY_AFTER_SECONDS } from '../../lib/client-gate.js';
 import { hashSecret } from '../../lib/tokens.js';
 import { parseDocument } from '../../../packages/document/src/index.js';
-import type { ReportPageInput } from '../../render/share-page.js';
+import type { PageBranding, ReportPageInput } from '../../render/share-page.js';
+import { logoPath } from '../branding/branding.service.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Readable as ReadableStream } from 'node:stream';
 import { AppError } from '../../lib/errors.js';
@@ -74,8 +75,8 @@ export type DownloadOutcome =
   | { kind: 'not-found' };
 
 export type ViewerOutcome =
-  /** The page from memory, or streamed from its file (which the stream closes). */
-  | { kind: 'report'; html: Buffer | Readable }
+  /** The page from memory, or streamed from its file (which the stream closes), and the accent colour its CSP allows. */
+  | { kind: 'report'; html: Buffer | Readable; accentColor: string | null }
   | { kind: 'passcode-form' }
   | { kind: 'wrong-passcode' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
@@ -91,8 +92,10 @@ const NO_DOWNLOAD: DownloadOutcome = { kind: 'not-found' };
  */
 function pageInput(source: repo.PageSource): ReportPageInput {
   const { frontMatter, body } = parseDocument(source.renderedMarkdown);
+  const branding = pageBranding(source);
   if (!frontMatter) {
     return {
+      branding,
       name: source.reportName,
       period: { from: source.periodFrom, to: source.periodTo },
       ownerName: source.ownerName,
@@ -103,6 +106,7 @@ function pageInput(source: repo.PageSource): ReportPageInput {
     };
   }
   return {
+    branding,
     name: frontMatter.report.name,
     period: { from: frontMatter.period.from, to: frontMatter.period.to },
     ownerName: frontMatter.owner.name,
@@ -112,6 +116,33 @@ function pageInput(source: repo.PageSource): ReportPageInput {
     bodyMarkdown: body,
   };
 }
+
+/** The current branding of the report's first workspace (docs/api.md "Branding"), as the page shows it. */
+function pageBranding(source: repo.PageSource): PageBranding | null {
+  if (source.workspaceId === null) return null;
+  const logo =
+    source.logoSha256 === null || source.logoWidth === null || source.logoHeight === null
+      ? null
+      : { src: logoPath(source.workspaceId, source.logoSha256), width: source.logoWidth, height: source.logoHeight };
+  return {
+    displayName: source.brandingDisplayName,
+    accentColor: source.brandingAccentColor,
+    footerMarkdown: source.brandingFooter ?? '',
+    logo,
+  };
+}
+
+/** The stamp the page of `source` is rendered with; the same as the view count returns for it. */
+const stampOf = (source: repo.PageSource): repo.BrandingStamp => ({
+  version: source.brandingVersion ?? 0,
+  accentColor: source.brandingAccentColor,
+});
+
+/** A page's cache key: its version and branding stamp (letters, digits, `-` and `_`, as page files need). */
+const pageKey = (reportContentId: string, stamp: repo.BrandingStamp): string =>
+  `${reportContentId}_b${stamp.version}${stamp.accentColor === null ? '' : `-${stamp.accentColor.slice(1)}`}`;
+
+const sameStamp = (a: repo.BrandingStamp, b: repo.BrandingStamp) => a.version === b.version && a.accentColor === b.accentColor;
 
 function serves(share: repo.ShareRow, now: Date): boolean {
   return share.revokedAt === null && (share.expiresAt === null || share.expiresAt > now);
@@ -132,6 +163,11 @@ async function passcodeMatches(candidate: unknown, stored: string): Promise<bool
 
 /** A page ready to send: in memory, or an open page file. */
 type Page = Buffer | { handle: FileHandle; size: number };
+/** A page and the branding stamp it was rendered with. */
+interface StampedPage {
+  page: Page;
+  stamp: repo.BrandingStamp;
+}
 
 export interface Viewer {
   /** GET: the page, or the passcode form for a protected link. */
@@ -146,8 +182,10 @@ export interface Viewer {
 
 /**
  * The viewer keeps two caches, neither of which ever decides whether a link serves:
- * - pages by content version id: versions never change (the database refuses updates), so a page
- *   is never stale; concurrent first views render a version once;
+ * - pages by content version id and branding stamp: versions never change (the database refuses
+ *   updates), and what else a page shows (its first workspace's branding) changes only with the
+ *   stamp, which the statement counting each view returns; a page whose stamp is not the current
+ *   one is rendered again before it is served. Concurrent first views render a version once;
  * - links by token hash: the row's fixed facts (its version, passcode hash, expiry). Whether the
  *   link still serves is checked by the database in the very statement that counts the view (or,
  *   for a passcode link, by the statement that books the attempt or a direct check), so a link
@@ -157,39 +195,55 @@ export interface Viewer {
 export function createViewer(ctx: AppContext): Viewer {
   const pages = new LRUCache<string, Buffer>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (page) => Math.max(1, page.length) });
   const pageFiles = createPageFileCache(PAGE_FILE_CACHE_BYTES);
-  const rendering = new Map<string, Promise<Page | undefined>>();
+  const rendering = new Map<string, Promise<StampedPage | undefined>>();
+  /** The stamp each version's page was last seen with, to find its cached page before the count says. */
+  const stamps = new LRUCache<string, repo.BrandingStamp>({ max: LINK_CACHE_ENTRIES });
 
   /** Renders a version's page once and keeps it: in memory if small, in a page file otherwise. */
-  async function render(reportContentId: string): Promise<Page | undefined> {
+  async function render(reportContentId: string): Promise<StampedPage | undefined> {
     const source = await repo.findPageSource(ctx.db, reportContentId);
     if (!source) return undefined;
+    const stamp = stampOf(source);
+    const key = pageKey(reportContentId, stamp);
     const html = Buffer.from(await ctx.renderer.renderPage(pageInput(source)));
+    stamps.set(reportContentId, stamp);
     if (html.length <= MEMORY_PAGE_MAX_BYTES) {
-      pages.set(reportContentId, html);
-      return html;
+      pages.set(key, html);
+      return { page: html, stamp };
     }
-    if (!(await pageFiles.put(reportContentId, html))) return html;
-    return (await pageFiles.open(reportContentId)) ?? html;
+    if (!(await pageFiles.put(key, html))) return { page: html, stamp };
+    return { page: (await pageFiles.open(key)) ?? html, stamp };
   }
 
-  /** The page of a version: from memory, from its file, or rendered once however many ask at once. */
-  async function pageOf(reportContentId: string): Promise<Page | undefined> {
-    const cached = pages.get(reportContentId) ?? (await pageFiles.open(reportContentId));
+  /** The cached page of a version with this stamp, from memory or its file. */
+  async function cachedPage(reportContentId: string, stamp: repo.BrandingStamp): Promise<StampedPage | undefined> {
+    const key = pageKey(reportContentId, stamp);
+    const page = pages.get(key) ?? (await pageFiles.open(key));
+    return page ? { page, stamp } : undefined;
+  }
+
+  /**
+   * The page of a version: cached under `stamp` (the last one seen), or rendered once however many
+   * ask at once, with the branding the database has now.
+   */
+  async function pageOf(reportContentId: string, stamp: repo.BrandingStamp | undefined): Promise<StampedPage | undefined> {
+    const cached = stamp && (await cachedPage(reportContentId, stamp));
     if (cached) return cached;
     const pending = rendering.get(reportContentId);
     if (pending) {
       const rendered = await pending;
+      if (!rendered) return undefined;
       // Whoever started the render holds its open file; the others open their own.
-      const page = pages.get(reportContentId) ?? (await pageFiles.open(reportContentId));
+      const page = await cachedPage(reportContentId, rendered.stamp);
       if (page) return page;
-      return rendered === undefined || Buffer.isBuffer(rendered) ? rendered : pageOf(reportContentId);
+      return Buffer.isBuffer(rendered.page) ? rendered : pageOf(reportContentId, stamp);
     }
     const started = render(reportContentId).finally(() => rendering.delete(reportContentId));
     rendering.set(reportContentId, started);
     return started;
   }
   const links = new LRUCache<string, repo.ShareRow>({ max: LINK_CACHE_ENTRIES });
-  const counter = new ViewCounter((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
+  const counter = new ViewCounter<repo.BrandingStamp>((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
 
   /** The link a well-formed token names, from the cache or the database; malformed tokens cost nothing. */
   async function lookup(token: string): Promise<repo.ShareRow | null> {
@@ -205,28 +259,44 @@ export function createViewer(ctx: AppContext): Viewer {
   /**
    * The page first, then the count: a view is counted only when there is a page to serve, and a
    * render that fails counts nothing. Rendering the row's version before the count confirms the
-   * link is safe: versions never change, and the count checks validity itself.
+   * link is safe: versions never change, and the count checks validity itself. The count also
+   * returns the branding stamp: a page rendered with another is rendered again (one render after
+   * a branding change; should that render fail, the view it was for has been counted).
    */
   async function view(share: repo.ShareRow, refund?: { clientKey: string; client: Date; link: Date }, token = ''): Promise<ViewerOutcome> {
-    const page = await pageOf(share.reportContentId);
-    if (!page) return NOT_FOUND;
+    const contentId = share.reportContentId;
+    let stamped: StampedPage | undefined = await pageOf(contentId, stamps.get(contentId));
+    if (!stamped) return NOT_FOUND;
     try {
       const counted = refund
         ? await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refund.link)
         : await counter.count(share.tokenHash);
       if (!counted) {
         links.delete(share.tokenHash);
-        await closePage(page);
+        await closePage(stamped.page);
         return NOT_FOUND;
       }
       ctx.metrics.shareViews.inc();
       if (refund) await repo.refundClientAttempt(ctx.db, share.id, refund.clientKey, refund.client);
+      if (!sameStamp(counted, stamped.stamp)) {
+        stamps.set(contentId, counted);
+        const stale = stamped.page;
+        stamped = undefined;
+        await closePage(stale);
+        stamped = await pageOf(contentId, counted);
+        if (!stamped) return NOT_FOUND;
+      }
     } catch (error) {
-      await closePage(page);
+      if (stamped) await closePage(stamped.page);
       throw error;
     }
+    const { page, stamp } = stamped;
     const linksHtml = downloadLinks(downloadHrefs(share, token, refund !== undefined));
-    return { kind: 'report', html: Buffer.isBuffer(page) ? withLinks(page, linksHtml) : await fileWithLinks(page, linksHtml) };
+    return {
+      kind: 'report',
+      html: Buffer.isBuffer(page) ? withLinks(page, linksHtml) : await fileWithLinks(page, linksHtml),
+      accentColor: stamp.accentColor,
+    };
   }
 
   /**

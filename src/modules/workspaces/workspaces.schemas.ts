@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
+import { BrandingPatchBody, BrandingSchema, LogoSchema } from '../branding/branding.schemas.js';
 
 export const RoleSchema = Type.Enum(['owner', 'admin', 'member'], { $id: 'WorkspaceRole', description: 'Role in a workspace.' });
 
@@ -24,6 +25,7 @@ export const WorkspaceSchema = Type.Object(
     }),
     currency: Type.String({ description: 'ISO 4217 code of every amount in the workspace (default EUR).' }),
     ratesVisibleTo: RatesVisibleToSchema,
+    branding: BrandingSchema,
     createdAt: Instant,
   },
   {
@@ -35,6 +37,7 @@ export const WorkspaceSchema = Type.Object(
         role: 'owner',
         currency: 'EUR',
         ratesVisibleTo: 'admins',
+        branding: { displayName: 'Acme Studio', accentColor: '#1f5fbf', footer: '', logo: null },
         createdAt: '2026-11-02T08:00:00.000Z',
       },
     ],
@@ -46,7 +49,12 @@ export const CreateWorkspaceBody = Type.Object({ name: Name }, { additionalPrope
 export type CreateWorkspaceInput = Static<typeof CreateWorkspaceBody>;
 
 export const PatchWorkspaceBody = Type.Object(
-  { name: Type.Optional(Name), currency: Type.Optional(Currency), ratesVisibleTo: Type.Optional(RatesVisibleToSchema) },
+  {
+    name: Type.Optional(Name),
+    currency: Type.Optional(Currency),
+    ratesVisibleTo: Type.Optional(RatesVisibleToSchema),
+    branding: Type.Optional(BrandingPatchBody),
+  },
   { additionalProperties: false },
 );
 export type PatchWorkspaceInput = Static<typeof PatchWorkspaceBody>;
@@ -69,7 +77,14 @@ export type PutMemberInput = Static<typeof PutMemberBody>;
 export const MemberParams = Type.Object({ id: Id, userId: Id });
 
 /** The named schemas of this feature, in the order of `components.schemas` (src/http/components.ts). */
-export const WORKSPACE_SCHEMAS: readonly TSchema[] = [WorkspaceSchema, RoleSchema, RatesVisibleToSchema, MemberSchema];
+export const WORKSPACE_SCHEMAS: readonly TSchema[] = [
+  WorkspaceSchema,
+  BrandingSchema,
+  LogoSchema,
+  RoleSchema,
+  RatesVisibleToSchema,
+  MemberSchema,
+];
 
 /** How a workspace route answers someone outside the workspace, as route descriptions say it. */
 export const NOT_MEMBER = 'A workspace the caller is not a member of answers 404, as if it did not exist.';

@@ -13,19 +13,23 @@ import {
   type WorkspaceAccess,
 } from '../access/access.js';
 import { findUser } from '../../repositories/users.repository.js';
+import { brandingPatch, toBranding } from '../branding/branding.service.js';
 import * as repo from '../../repositories/workspaces.repository.js';
 import type { CreateWorkspaceInput, Member, PatchWorkspaceInput, PutMemberInput, Workspace } from './workspaces.schemas.js';
 
-function toWorkspace(row: repo.WorkspaceRow, role: Role): Workspace {
+function toWorkspace(row: repo.WorkspaceViewRow, role: Role, publicBaseUrl: string): Workspace {
   return {
     id: row.id,
     name: row.name,
     role,
     currency: row.currency,
     ratesVisibleTo: row.ratesVisibleTo,
+    branding: toBranding(row, publicBaseUrl),
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+const NO_LOGO: repo.LogoFacts = { logoSha256: null, logoWidth: null, logoHeight: null };
 
 function toMember(row: repo.MemberRow): Member {
   return { userId: row.userId, name: row.name, email: row.email, imageUrl: row.imageUrl, role: row.role };
@@ -41,24 +45,26 @@ export async function createWorkspace(ctx: AppContext, actor: Actor, input: Crea
     await repo.upsertMember(tx, { workspaceId: workspace.id, userId: actor.user.id, role: 'owner', createdAt: now });
     return workspace;
   });
-  return toWorkspace(row, 'owner');
+  return toWorkspace({ ...row, ...NO_LOGO }, 'owner', ctx.config.publicBaseUrl);
 }
 
 /** Only the caller's own memberships, even for instance admins. */
 export async function listWorkspaces(ctx: AppContext, actor: Actor): Promise<Workspace[]> {
-  return (await repo.listWorkspacesOf(ctx.db, actor.user.id)).map((row) => toWorkspace(row, row.role));
+  return (await repo.listWorkspacesOf(ctx.db, actor.user.id)).map((row) => toWorkspace(row, row.role, ctx.config.publicBaseUrl));
 }
 
 export async function getWorkspace(ctx: AppContext, actor: Actor, id: string): Promise<Workspace> {
   const access = await workspaceAccess(ctx.db, actor, id);
-  const row = await repo.findWorkspace(ctx.db, id);
+  const row = await repo.findWorkspaceView(ctx.db, id);
   if (!row) throw notFound();
-  return toWorkspace(row, shownRole(access));
+  return toWorkspace(row, shownRole(access), ctx.config.publicBaseUrl);
 }
 
 /**
- * Renames the workspace, or changes its currency or who sees its rates. The currency is a code of
- * the runtime's ISO 4217 list (lib/currency.ts); the schema has already checked its shape.
+ * Renames the workspace, or changes its currency, who sees its rates or its branding. The currency
+ * is a code of the runtime's ISO 4217 list (lib/currency.ts); the schema has already checked its
+ * shape. Branding follows its own rules (branding.service.ts `brandingPatch`); any change of it
+ * moves the branding version on, so share pages show it on their next view.
  */
 export async function patchWorkspace(ctx: AppContext, actor: Actor, id: string, input: PatchWorkspaceInput): Promise<Workspace> {
   const access = await workspaceAccess(ctx.db, actor, id);
@@ -70,10 +76,12 @@ export async function patchWorkspace(ctx: AppContext, actor: Actor, id: string, 
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.currency === undefined ? {} : { currency: input.currency }),
     ...(input.ratesVisibleTo === undefined ? {} : { ratesVisibleTo: input.ratesVisibleTo }),
+    ...(input.branding === undefined ? {} : brandingPatch(input.branding)),
   };
-  const row = Object.keys(patch).length === 0 ? await repo.findWorkspace(ctx.db, id) : await repo.updateWorkspace(ctx.db, id, patch);
+  if (Object.keys(patch).length > 0 && !(await repo.updateWorkspace(ctx.db, id, patch, input.branding !== undefined))) throw notFound();
+  const row = await repo.findWorkspaceView(ctx.db, id);
   if (!row) throw notFound();
-  return toWorkspace(row, shownRole(access));
+  return toWorkspace(row, shownRole(access), ctx.config.publicBaseUrl);
 }
 
 export async function listMembers(ctx: AppContext, actor: Actor, workspaceId: string): Promise<Member[]> {

@@ -26,6 +26,7 @@ export type Project = Schemas['Project'];
 export type Client = Schemas['Client'];
 export type Rate = Schemas['Rate'];
 export type RatesVisibleTo = Schemas['RatesVisibleTo'];
+export type WorkspaceBranding = Schemas['WorkspaceBranding'];
 export type TimeEntry = Schemas['TimeEntry'];
 export type Template = Schemas['Template'];
 export type Report = Schemas['Report'];
@@ -176,9 +177,21 @@ export const api = {
   createWorkspace: (name: string) => call(client.POST('/api/v1/workspaces', { body: { name } })),
   renameWorkspace: (workspaceId: string, name: string) =>
     call(client.PATCH('/api/v1/workspaces/{id}', { ...id(workspaceId), body: { name } })),
-  /** Its name, currency or who sees its rates (workspace admins). */
+  /** Its name, currency, who sees its rates or its branding (workspace admins). */
   patchWorkspace: (workspaceId: string, body: BodyOf<'/api/v1/workspaces/{id}', 'patch'>) =>
     call(client.PATCH('/api/v1/workspaces/{id}', { ...id(workspaceId), body })),
+  /** Sets the workspace's logo: the image file itself as the body, with its own type (workspace admins). */
+  putWorkspaceLogo: (workspaceId: string, file: Blob) =>
+    call(
+      client.PUT('/api/v1/workspaces/{id}/logo', {
+        ...id(workspaceId),
+        // The typed body is the image's bytes; the file is sent as it is, never as JSON.
+        body: file as unknown as string,
+        bodySerializer: (body: unknown) => body as Blob,
+        headers: { 'content-type': file.type },
+      }),
+    ),
+  deleteWorkspaceLogo: (workspaceId: string) => call(client.DELETE('/api/v1/workspaces/{id}/logo', id(workspaceId))),
   /** Adds a member or changes their role. */
   putMember: (workspaceId: string, userId: string, role: WorkspaceRole) =>
     call(client.PUT('/api/v1/workspaces/{id}/members/{userId}', { params: { path: { id: workspaceId, userId } }, body: { role } })),

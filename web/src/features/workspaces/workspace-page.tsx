@@ -1,6 +1,6 @@
 /**
  * One workspace: its name, its members and their roles, its projects and clients; for its admins
- * its currency, who sees rates, and the workspace and member rates.
+ * its currency, who sees rates, the workspace and member rates, and its branding.
  */
 import { useState, type SyntheticEvent } from 'react';
 import { api, type Client, type Member, type Workspace, type WorkspaceRole } from '../../lib/api.js';
@@ -11,6 +11,7 @@ import { grantableRoles, isWorkspaceAdmin, mayRemove, ROLE_NAMES } from './roles
 import { visiblePeople } from './people.js';
 import { Clients } from './clients.js';
 import { BillingSettings, WorkspaceRates } from './billing.js';
+import { BrandingSettings } from './branding.js';
 
 export function WorkspacePage({ id }: { id: string }) {
   const workspace = useLoad(() => api.workspace(id), [id]);
@@ -36,6 +37,7 @@ export function WorkspacePage({ id }: { id: string }) {
               <>
                 <BillingSettings workspace={w} onSaved={workspace.set} />
                 <WorkspaceRates workspace={w} />
+                <BrandingSettings workspace={w} onSaved={workspace.set} />
               </>
             ) : null}
           </>
