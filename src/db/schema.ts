@@ -172,7 +172,7 @@ export const workspaces = pgTable(
     brandingFooter: text('branding_footer').notNull().default(''),
     /**
      * Goes up with every change of the branding or the logo: the share page's cache key, so the
-     * next view of any share page shows the change (docs/decisions.md "Workspace branding").
+     * next view of any share page shows the change (docs/decisions.md "Workspace branding: where it lives and how share pages follow it").
      */
     brandingVersion: integer('branding_version').notNull().default(0),
     createdAt: createdAt(),

@@ -29,7 +29,7 @@ export interface VersionFileSource {
   renderedMarkdown: string;
   version: number;
   createdAt: Date;
-  report: { name: string; periodFrom: string; periodTo: string; options: unknown; ownerUserId: string };
+  report: { name: string; periodFrom: string; periodTo: string; options: unknown; workspaceIds: string[] };
 }
 
 /** What a version's files are made of, by content id (the viewer's downloads; access is the caller's). */
@@ -44,7 +44,7 @@ export async function findVersionFileSource(db: Db, contentId: string): Promise<
         periodFrom: reports.periodFrom,
         periodTo: reports.periodTo,
         options: reports.options,
-        ownerUserId: reports.ownerUserId,
+        workspaceIds: reports.workspaceIds,
       },
     })
     .from(reportContents)
@@ -64,4 +64,13 @@ export async function countDownload(db: Db, shareId: string, now: Date): Promise
     where id = ${shareId} and revoked_at is null and (expires_at is null or expires_at > ${at}::timestamptz)
     returning id`);
   return rowsOf(result).length > 0;
+}
+
+/** The branding version of a version's report's first workspace (0 without one): a PDF made under another is stale. */
+export async function brandingVersionOf(db: Db, contentId: string): Promise<number> {
+  const result = await db.execute(sql`
+    select coalesce(w.branding_version, 0) as version
+    from report_contents rc join reports r on r.id = rc.report_id left join workspaces w on w.id = r.workspace_ids[1]
+    where rc.id = ${contentId}`);
+  return Number(rowsOf<{ version: number | string }>(result)[0]?.version ?? 0);
 }

@@ -8,6 +8,8 @@ import { create as contentDisposition } from 'content-disposition';
 import type { Actor, AppContext } from '../../context.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import type { FileJob } from '../../render/render-pool.js';
+import type { PdfBranding } from '../../render/pdf/render-pdf.js';
+import { brandingOf } from '../branding/branding.service.js';
 import { TemplateError } from '../../render/template-engine.js';
 import { safeFileStem } from '../../lib/file-names.js';
 import { findDataset, findDatasetLocale } from '../../repositories/exports.repository.js';
@@ -94,7 +96,7 @@ export async function exportVersion(ctx: AppContext, actor: Actor, contentId: st
 /** What a PDF is made of: the version's document, and its report for what the document does not record. */
 export interface PdfSource {
   markdown: string;
-  report: { name: string; periodFrom: string; periodTo: string; options: unknown; ownerUserId: string };
+  report: { name: string; periodFrom: string; periodTo: string; options: unknown; workspaceIds: string[] };
   identity: FileIdentity;
   contentId: string;
 }
@@ -116,11 +118,20 @@ export async function pdfFile(ctx: AppContext, gateKey: string, source: PdfSourc
     generatedAt: meta?.generatedAt ?? new Date(0).toISOString(),
     timezone: meta?.timezone ?? 'UTC',
     locale,
-    branding: null,
+    // The workspace's look as it is now, like the share page's: a PDF is the version in today's letterhead.
+    branding: await pdfBranding(ctx, source.report.workspaceIds[0]),
   };
   const file = await makeFile(ctx, gateKey, { format: 'pdf', pdf });
   if (chargeTo) await chargeWork(ctx, chargeTo, source.markdown.length * 8 + file.byteLength);
   return file;
+}
+
+/** The branding of a report's first workspace, or null when it has none. */
+async function pdfBranding(ctx: AppContext, workspaceId: string | undefined): Promise<PdfBranding | null> {
+  if (!workspaceId) return null;
+  const branding = await brandingOf(ctx.db, workspaceId);
+  const empty = !branding.displayName && !branding.accentColor && !branding.footerMarkdown && !branding.logoPng;
+  return empty ? null : branding;
 }
 
 function localeOf(options: unknown): string {

@@ -20,7 +20,7 @@ import { logoPath } from '../branding/branding.service.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Readable as ReadableStream } from 'node:stream';
 import { AppError } from '../../lib/errors.js';
-import { countDownload, findVersionFileSource } from '../../repositories/exports.repository.js';
+import { brandingVersionOf, countDownload, findVersionFileSource } from '../../repositories/exports.repository.js';
 import { datasetFile, exportDisposition, fileIdentity, pdfFile } from '../exports/exports.service.js';
 import { DOWNLOADS_MARKER, downloadLinks } from '../../render/share-page.js';
 import type { FileHandle } from 'node:fs/promises';
@@ -335,10 +335,11 @@ export function createViewer(ctx: AppContext): Viewer {
   const making = new Map<string, Promise<ShareFile | undefined>>();
 
   /** A version's file: kept once made (files of a version never change), made once however many ask at once. */
-  function fileOf(contentId: string, format: DownloadFormat, gateKey: string): Promise<ShareFile | undefined> {
-    const key = `${contentId}:${format}`;
+  async function fileOf(contentId: string, format: DownloadFormat, gateKey: string): Promise<ShareFile | undefined> {
+    // A PDF carries the workspace's branding: one made before a branding change is not served after it.
+    const key = format === 'pdf' ? `${contentId}:pdf:${await brandingVersionOf(ctx.db, contentId)}` : `${contentId}:${format}`;
     const cached = files.get(key);
-    if (cached) return Promise.resolve(cached);
+    if (cached) return cached;
     const pending = making.get(key);
     if (pending) return pending;
     const started = makeFile(contentId, format, gateKey)
