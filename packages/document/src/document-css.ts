@@ -9,7 +9,8 @@
  * `--doc-ink` (text), `--doc-muted` (secondary text), `--doc-line` (rules and borders),
  * `--doc-surface` (the paper under the document), `--doc-measure` (the prose's line length),
  * `--doc-zebra` (even rows, code blocks), `--doc-head` (header cells), `--doc-total` and
- * `--doc-grand` (total and grand-total rows), `--doc-shade` (a table's scrolling edge).
+ * `--doc-grand` (total and grand-total rows), `--doc-shade` (a table's scrolling edge),
+ * `--doc-chart-1` and `--doc-chart-2` (a chart's billable and not-billable series; blues by default).
  *
  * - Prose keeps a readable measure; tables take the width they need, so no cell breaks inside a
  *   token ("09:00", "2026-11-11", "Wednesday") while the screen has room. A table wider than its
@@ -19,6 +20,10 @@
  * - Header cells never break inside a word and ignore the host page's own table styling; rows the
  *   Markdown renderer marks `total` / `grand-total` stand out (their shade replaces the zebra).
  * - Alignment classes replace markdown-it's inline `style` (which a strict CSP blocks).
+ * - A chart (chart.ts) is coloured here by its classes alone: its SVG carries no style. It keeps a
+ *   legible size on a phone by scrolling sideways rather than shrinking; the second series is
+ *   hatched and outlined, and print turns the fills into greys and black, so the series differ
+ *   without colour.
  * - Print drops the scrolling, lets tables use the page width and keeps every row whole; the page
  *   around the document drops its own chrome.
  */
@@ -49,6 +54,20 @@ export const DOCUMENT_CSS = `
 .document .image-alt{font-style:italic;color:var(--doc-muted)}
 .document .image-alt::before{content:"[image: "}
 .document .image-alt::after{content:"]"}
+.document .chart{margin:0 0 1.5rem;max-width:var(--doc-measure)}
+.document .chart figcaption{font-weight:600;margin:0 0 .25rem}
+.document .chart-scroll{overflow-x:auto}
+.document .chart-svg{display:block;width:100%;min-width:30rem;height:auto;font-variant-numeric:tabular-nums}
+.document .chart-text{fill:var(--doc-ink)}
+.document .chart-muted{fill:var(--doc-muted)}
+.document .chart-grid{stroke:var(--doc-line);stroke-width:1}
+.document .chart-axis{stroke:var(--doc-muted);stroke-width:1}
+.document .chart-s1{fill:var(--doc-chart-1,#2f6fce)}
+.document .chart-s2{stroke:var(--doc-chart-2,#2f6fce);stroke-width:1}
+.document .chart-hatch-bg{fill:var(--doc-surface)}
+.document .chart-hatch{stroke:var(--doc-chart-2,#2f6fce);stroke-width:2}
+.document .chart-data summary{cursor:pointer;color:var(--doc-muted);font-size:.925rem}
+.document .chart-data .table-wrap{margin:.5rem 0 0}
 @media print{
 .document .table-wrap{overflow:visible}
 .document table{width:100%;min-width:0;font-size:9pt}
@@ -59,5 +78,17 @@ export const DOCUMENT_CSS = `
 .document pre{white-space:pre-wrap;overflow:visible}
 .document :is(tr,pre,blockquote){break-inside:avoid}
 .document :is(h1,h2,h3,h4,h5,h6){break-after:avoid}
+.document .chart{break-inside:avoid;max-width:none}
+.document .chart-scroll{overflow:visible}
+.document .chart-svg{min-width:0;max-width:40rem}
+.document .chart-data{display:none}
+.document .chart-text{fill:#000}
+.document .chart-muted{fill:#333}
+.document .chart-grid{stroke:#bbb}
+.document .chart-axis{stroke:#000}
+.document .chart-s1{fill:#555;stroke:#000;stroke-width:.5}
+.document .chart-s2{stroke:#000;stroke-width:.75}
+.document .chart-hatch-bg{fill:#fff}
+.document .chart-hatch{stroke:#000;stroke-width:1.5}
 }
 `;
