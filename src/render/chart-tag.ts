@@ -78,7 +78,15 @@ export function chartsOf(kind: ChartKind, limit: number, scope: Record<string, u
 
 const nonEmpty = (chart: ChartData): ChartData[] => (chart.rows.length > 0 ? [chart] : []);
 
-const hoursOf = (group: Record<string, unknown>): number[] => [whole(group.billableMinutes), whole(group.nonBillableMinutes)];
+/**
+ * Tracked minutes split into those of billable entries and the rest, so a bar is as long as the
+ * time the document's tables show (billable time after rounding is a number of its own, not a part).
+ */
+function hoursOf(group: Record<string, unknown>): number[] {
+  const minutes = whole(group.minutes);
+  const notBillable = Math.min(whole(group.nonBillableMinutes), minutes);
+  return [minutes - notBillable, notBillable];
+}
 
 /**
  * Every day of the period, days without time included, so the axis is time; a period of more than

@@ -285,7 +285,9 @@ describe('the chart tag', () => {
     const out = await render('{% chart "hours_by_project", limit: 8 %}', input({ byProject }));
     const [chart] = chartsIn(out);
     expect(chart?.rows.map((r) => r.label)).toEqual([...byProject.slice(0, 8).map((p) => p.name), 'Other (4 projects)']);
-    expect(chart?.rows.at(-1)?.values).toEqual([108 + 109 + 110 + 111, 40]);
+    // Tracked minutes: those of billable entries (minutes less the not billable ones), then the rest.
+    expect(chart?.rows[0]?.values).toEqual([990, 10]);
+    expect(chart?.rows.at(-1)?.values).toEqual([982 + 981 + 980 + 979, 40]);
     const all = chartsIn(await render('{% chart "hours_by_project" %}', input({ byProject })))[0];
     expect(all?.rows).toHaveLength(11);
   });
