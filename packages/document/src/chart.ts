@@ -1,4 +1,4 @@
-import { scaleBand, scaleLinear } from 'd3-scale';
+import { nice, ticks } from 'd3-array';
 import { currencyExponent, formatMoney } from '../../money/src/index.js';
 import { CHART_INFO, parseChart, shortenText, type ChartData } from './chart-format.js';
 
@@ -7,8 +7,8 @@ import { CHART_INFO, parseChart, shortenText, type ChartData } from './chart-for
  * on a page, colours come from the classes DOCUMENT_CSS gives `.chart-*` (so a chart follows the
  * page's light, dark and print schemes); for a PDF, `chartSvgForPrint` writes the same drawing
  * with explicit presentation attributes. The second series (not billable) is hatched by a pattern
- * inside the SVG, so the series differ without colour. d3-scale does the scale maths (band
- * positions, nice ticks); the markup is assembled here, so the same data gives the same bytes.
+ * inside the SVG, so the series differ without colour. d3-array gives the axes their round ends
+ * and ticks; positions and markup are computed here, so the same data gives the same bytes.
  */
 
 const WIDTH = 640;
@@ -59,7 +59,8 @@ export function chartHtml(body: string, key: string): string | null {
   return [
     `<figure class="chart">`,
     `<figcaption>${escapeXml(data.title)}</figcaption>`,
-    `<div class="chart-scroll">${drawChart(data, CSS_PAINT, id)}</div>`,
+    // Focusable, as a table's wrapper is, so a keyboard can scroll a chart wider than a phone.
+    `<div class="chart-scroll" tabindex="0">${drawChart(data, CSS_PAINT, id)}</div>`,
     `<details class="chart-data"><summary>Data</summary>${dataTable(data)}</details>`,
     `</figure>\n`,
   ].join('\n');
@@ -118,21 +119,14 @@ function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
   const left = 52;
   const right = WIDTH - 8;
   const n = data.rows.length;
-  const x = scaleBand<number>()
-    .domain(data.rows.map((_, i) => i))
-    .range([left, right])
-    .paddingInner(n > 62 ? 0.1 : 0.25)
-    .paddingOuter(0.1);
-  const y = scaleLinear()
-    .domain([0, Math.max(1, ...data.rows.map(rowTotal)) / 60])
-    .range([bottom, top])
-    .nice();
+  const x = band(n, left, right, n > 62 ? 0.1 : 0.25, 0.1);
+  const y = linear(Math.max(1, ...data.rows.map(rowTotal)) / 60, bottom, top);
   let out = '';
-  for (const tick of y.ticks(4)) {
+  for (const tick of y.ticks) {
     out += `<line x1="${left}" x2="${right}" y1="${num(y(tick))}" y2="${num(y(tick))}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
     out += `<text x="${left - 6}" y="${num(y(tick) + 4)}" text-anchor="end"${paint.attrs('muted')}>${tick} h</text>`;
   }
-  const width = num(x.bandwidth());
+  const width = num(x.width);
   data.rows.forEach((row, i) => {
     let sum = 0;
     let rects = '';
@@ -141,7 +135,7 @@ function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
       const y0 = y(sum / 60);
       sum += value;
       const y1 = y(sum / 60);
-      rects += `<rect x="${num(x(i) ?? 0)}" y="${num(y1)}" width="${width}" height="${num(y0 - y1)}"${segmentPaint(paint, s, hatchId)}/>`;
+      rects += `<rect x="${num(x.at(i))}" y="${num(y1)}" width="${width}" height="${num(y0 - y1)}"${segmentPaint(paint, s, hatchId)}/>`;
     });
     // No tooltip per column: up to 400 of them would double the drawing, and the table has the values.
     out += rects;
@@ -150,9 +144,22 @@ function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
   const step = Math.max(1, Math.ceil(n / 7));
   for (let i = 0; i < n; i += step) {
     const label = timeLabel(data.rows[i]?.label ?? '');
-    out += `<text x="${num((x(i) ?? 0) + x.bandwidth() / 2)}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
+    out += `<text x="${num(x.at(i) + x.width / 2)}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
   }
   return { markup: out, height: bottom + 24 };
+}
+
+/** A linear axis from 0 to `max` rounded up to a round number, mapped onto [from, to]. */
+function linear(max: number, from: number, to: number): { (value: number): number; ticks: number[] } {
+  const [, end] = nice(0, max, 4);
+  const scale = (value: number) => from + ((to - from) * value) / end;
+  return Object.assign(scale, { ticks: ticks(0, end, 4) });
+}
+
+/** `n` bands over [from, to] with d3's padding (inner, and outer in steps): each one's start and the width. */
+function band(n: number, from: number, to: number, inner: number, outer: number): { at: (i: number) => number; width: number } {
+  const step = (to - from) / Math.max(1, n - inner + outer * 2);
+  return { at: (i) => from + step * outer + step * i, width: step * (1 - inner) };
 }
 
 const ROW_HEIGHT = 24;
@@ -166,12 +173,9 @@ function bars(data: ChartData, paint: Paint, hatchId: string): Plot {
   const bottom = top + data.rows.length * ROW_HEIGHT;
   const money = data.unit !== 'minutes';
   const scale = money ? 10 ** currencyExponent(data.unit) : 60;
-  const x = scaleLinear()
-    .domain([0, Math.max(1, ...data.rows.map(rowTotal)) / scale])
-    .range([left, right])
-    .nice();
+  const x = linear(Math.max(1, ...data.rows.map(rowTotal)) / scale, left, right);
   let out = '';
-  for (const tick of x.ticks(4)) {
+  for (const tick of x.ticks) {
     out += `<line x1="${num(x(tick))}" x2="${num(x(tick))}" y1="${top}" y2="${bottom}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
     const label = money ? tickMoney(tick, data.unit) : `${tick} h`;
     out += `<text x="${num(x(tick))}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
