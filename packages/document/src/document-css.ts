@@ -21,7 +21,8 @@
  *   Markdown renderer marks `total` / `grand-total` stand out (their shade replaces the zebra).
  * - Alignment classes replace markdown-it's inline `style` (which a strict CSP blocks).
  * - A chart (chart.ts) is coloured here by its classes alone: its SVG carries no style. It keeps a
- *   legible size on a phone by scrolling sideways rather than shrinking; the second series is
+ *   legible size on a phone by scrolling sideways in its own box, with the tables' shadow hint,
+ *   rather than shrinking; the second series is
  *   hatched and outlined, and print turns the fills into greys and black, so the series differ
  *   without colour.
  * - Print drops the scrolling, lets tables use the page width and keeps every row whole; the page
@@ -36,7 +37,8 @@ export const DOCUMENT_CSS = `
 .document code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 .document pre{overflow-x:auto;padding:.75rem;border:1px solid var(--doc-line);border-radius:8px;background:var(--doc-zebra)}
 .document hr{border:0;border-top:1px solid var(--doc-line);margin:2rem 0}
-.document .table-wrap{overflow-x:auto;margin:0 0 1.5rem;background-color:var(--doc-surface);background-image:linear-gradient(to right,var(--doc-surface) 35%,transparent),linear-gradient(to left,var(--doc-surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--doc-shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--doc-shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
+.document .table-wrap{margin:0 0 1.5rem}
+.document :is(.table-wrap,.chart-scroll){overflow-x:auto;background-color:var(--doc-surface);background-image:linear-gradient(to right,var(--doc-surface) 35%,transparent),linear-gradient(to left,var(--doc-surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--doc-shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--doc-shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
 .document table{border-collapse:collapse;width:max-content;min-width:min(100%,var(--doc-measure));font-variant-numeric:tabular-nums}
 .document :is(th,td){border:1px solid var(--doc-line);padding:.4rem .7rem;text-align:left;vertical-align:top;max-width:40rem}
 .document th{white-space:nowrap;word-break:keep-all;overflow-wrap:normal;hyphens:manual;font-size:inherit;text-transform:none;letter-spacing:normal;color:inherit}
@@ -56,7 +58,6 @@ export const DOCUMENT_CSS = `
 .document .image-alt::after{content:"]"}
 .document .chart{margin:0 0 1.5rem;max-width:var(--doc-measure)}
 .document .chart figcaption{font-weight:600;margin:0 0 .25rem}
-.document .chart-scroll{overflow-x:auto}
 .document .chart-svg{display:block;width:100%;min-width:30rem;height:auto;font-variant-numeric:tabular-nums}
 .document .chart-text{fill:var(--doc-ink)}
 .document .chart-muted{fill:var(--doc-muted)}
@@ -69,7 +70,7 @@ export const DOCUMENT_CSS = `
 .document .chart-data summary{cursor:pointer;color:var(--doc-muted);font-size:.925rem}
 .document .chart-data .table-wrap{margin:.5rem 0 0}
 @media print{
-.document .table-wrap{overflow:visible}
+.document :is(.table-wrap,.chart-scroll){overflow:visible}
 .document table{width:100%;min-width:0;font-size:9pt}
 .document :is(th,td){max-width:none;white-space:normal;overflow-wrap:anywhere;padding:.2rem .4rem}
 .document th{overflow-wrap:normal}
@@ -79,7 +80,6 @@ export const DOCUMENT_CSS = `
 .document :is(tr,pre,blockquote){break-inside:avoid}
 .document :is(h1,h2,h3,h4,h5,h6){break-after:avoid}
 .document .chart{break-inside:avoid;max-width:none}
-.document .chart-scroll{overflow:visible}
 .document .chart-svg{min-width:0;max-width:40rem}
 .document .chart-data{display:none}
 .document .chart-text{fill:#000}
