@@ -175,7 +175,8 @@ function amountIn(client: Record<string, unknown>, currency: string): number {
 function withOther(shown: ChartRow[], rest: number[][], noun: string): ChartRow[] {
   if (rest.length === 0) return shown;
   const values = (shown[0]?.values ?? rest[0] ?? []).map((_, s) => rest.reduce((sum, r) => add(sum, r[s]), 0));
-  return [...shown, { label: `Other (${rest.length} ${rest.length === 1 ? noun : `${noun}s`})`, values }];
+  const nouns = noun === 'person' ? 'people' : `${noun}s`;
+  return [...shown, { label: `Other (${rest.length} ${rest.length === 1 ? noun : nouns})`, values }];
 }
 
 const nameOf = (group: Record<string, unknown>): string => (typeof group.name === 'string' ? group.name : '');

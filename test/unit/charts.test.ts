@@ -295,6 +295,9 @@ describe('the chart tag', () => {
   it('charts people with their names as written', async () => {
     const [chart] = chartsIn(await render('{% chart "hours_by_person" %}', input()));
     expect(chart?.rows).toEqual([{ label: HOSTILE, values: [500, 60] }]);
+    const byUser = ['Ada', 'Bob', 'Cy'].map((name, i) => ({ id: `u${i}`, name, minutes: 30 - i, entryCount: 1, nonBillableMinutes: 0 }));
+    const [limited] = chartsIn(await render('{% chart "hours_by_person", limit: 1 %}', input({ byUser })));
+    expect(limited?.rows.map((r) => r.label)).toEqual(['Ada', 'Other (2 people)']);
   });
 
   it('writes one amount chart per currency, and none where money is not shown', async () => {
