@@ -61,6 +61,8 @@ ${EMPTY}
 {% else -%}
 {%- assign people = groups.byUser.size -%}
 ${MONEY}
+{% chart "hours_by_day" %}
+
 | Date | Time |${IF_PEOPLE(' Person |')} Project | Description | Tags | Duration |${IF_MONEY(' Billable | Amount |')}
 |---|---|${IF_PEOPLE('---|')}---|---|---|---:|${IF_MONEY('---:|---:|')}
 {% for day in groups.byDay -%}
@@ -88,6 +90,7 @@ const SUMMARY = `${HEADER}${NOTE}
 {% if totals.entryCount == 0 -%}
 ${EMPTY}
 {% else -%}
+{% chart "hours_by_day" %}
 ${GROUP_TABLE('By project', 'Project', 'groups.byProject', PROJECT_LABEL)}| **Total** | **{{ totals.entryCount }}** | **{{ totals.minutes | duration }}** | **{{ totals.hours }}** | **100.0%** |
 ${GROUP_TABLE('By user', 'User', 'groups.byUser', '{{ g.name | md }}')}| **Total** | **{{ totals.entryCount }}** | **{{ totals.minutes | duration }}** | **{{ totals.hours }}** | **100.0%** |
 
@@ -165,6 +168,10 @@ ${MONEY}
 
 {% endif -%}
 {% endfor -%}
+{% if money -%}
+{% chart "amount_by_client" %}
+
+{% endif -%}
 ## Total
 
 | | Hours |${IF_MONEY(' Amount |')}
@@ -192,6 +199,7 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
       body: [
         '7c6d08897d76c99d3f1e07e4b633c6df4cd5c89ec390f8a344cc245f3b9a26e1',
         'f090ba0e56f16d76775806726f4d5d73f7f312c0992a886238ea2391a656c7dd',
+        '8826a361ffa90da2c9864b6ec5946b86b678e3fcdc32b5095ea82091d845fde1',
       ],
       nameTemplate: ['fe575e17e23f40fddb2091884f1238494f76cf60b095eae9d60762f58cc1d3dd'],
     },
@@ -207,6 +215,7 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
       body: [
         'e12a521265f88da8b4c45d259a631ba51616078c4ad8dd85ef509993a10684eb',
         '1c87bcf2be036911d40313eba929c8071a5924415912b6ee0c40f67a1e59825a',
+        '1946e0c21aaea439425997a5feaf13e20bb6099e6e7333a414ae79ae187fd6ab',
       ],
       nameTemplate: ['9385271db6101086a4ed1e9c72cec18a54a71b51e56188ecbaa651571b8a7a0e'],
     },
@@ -233,6 +242,6 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     body: INVOICE_SUMMARY,
     nameTemplate: `Invoice summary ${PERIOD}`,
     noteTemplate: '',
-    earlier: { body: [], nameTemplate: [] },
+    earlier: { body: ['e5a0175d61642f7f9956ef8057424bbfe4911e3aaa5e2c44fc5cb51e4be7856a'], nameTemplate: [] },
   },
 ];

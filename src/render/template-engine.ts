@@ -1,4 +1,5 @@
 import { formatMoney } from '../../packages/money/src/index.js';
+import { ChartTag } from './chart-tag.js';
 import {
   CaptureTag,
   Context,
@@ -333,6 +334,7 @@ function createEngine(): Liquid {
     locale: 'en-US',
   });
   liquid.registerTag('capture', BoundedCaptureTag);
+  liquid.registerTag('chart', ChartTag);
   for (const name of ['include', 'render', 'layout']) liquid.registerTag(name, UnavailableTag);
   liquid.registerFilter('duration', durationFilter);
   liquid.registerFilter('hours', hoursFilter);

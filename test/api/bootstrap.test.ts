@@ -101,4 +101,29 @@ describe('built-in templates of an earlier release', () => {
     expect((await byName('Timesheet')).body).toBe(BUILTIN_TEMPLATES[0]!.body);
     expect((await byName('Summary')).body).toBe('Edited: {{ totals.minutes }}');
   });
+
+  it('get their charts at start-up: the Invoice summary of the release before them, unedited, is replaced', async () => {
+    const database = await testDatabase();
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const app = await start();
+    const call = async (method: string, url: string, payload?: object) =>
+      JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
+    const byName = async (name: string) =>
+      ((await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string }[]).find(
+        (t) => t.name === name,
+      )!;
+    const v3 = readFileSync(new URL('../fixtures/invoice-summary-v3.liquid', import.meta.url), 'utf8');
+    expect(v3).not.toContain('{% chart');
+    const invoice = await byName('Invoice summary');
+    const summary = await byName('Summary');
+    await call('PATCH', `/api/v1/templates/${invoice.id}`, { body: v3 });
+    await call('PATCH', `/api/v1/templates/${summary.id}`, { body: 'Edited: {{ totals.minutes }}' });
+    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v4'`);
+
+    await start();
+    const upgraded = await byName('Invoice summary');
+    expect(upgraded.body).toBe(BUILTIN_TEMPLATES.find((t) => t.key === 'invoice-summary')!.body);
+    expect(upgraded.body).toContain('{% chart "amount_by_client" %}');
+    expect((await byName('Summary')).body).toBe('Edited: {{ totals.minutes }}');
+  });
 });

@@ -184,6 +184,19 @@ describe('money in a render', () => {
     expect(body).not.toContain('Internal');
   });
 
+  it('charts the Invoice summary’s amounts by client, one chart per currency, and none when amounts are hidden', async () => {
+    const invoice = await builtInTemplateId(t, 'Invoice');
+    const filters = { workspaceIds: [f.acme.id, f.globex.id], dateRange: MONTH, userIds: [f.owner.id, f.bob.id] };
+    const body = bodyOf((await create(f.owner, { templateId: invoice, filters, options: QUARTER_UP })).renderedMarkdown);
+    expect(body).toContain('```chart\namount_by_client: Amount by client (EUR)\nunit: EUR\nseries: Amount\nNorthwind: 49500\n```\n');
+    expect(body).toContain('```chart\namount_by_client: Amount by client (USD)\nunit: USD\nseries: Amount\nContoso: 11250\n```\n');
+    const hidden = bodyOf(
+      (await create(f.owner, { templateId: invoice, filters, options: { ...QUARTER_UP, hideAmounts: true } })).renderedMarkdown,
+    );
+    expect(hidden).toContain('| **Billable time** | **5.50** |');
+    expect(hidden).not.toContain('```chart');
+  });
+
   it('prints money, hours, durations and dates in the report’s locale', async () => {
     const template = await newTemplate(
       t,

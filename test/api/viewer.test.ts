@@ -110,7 +110,9 @@ describe('the built-in timesheet on a share page', () => {
       const res = await view((await mint(report, owner)).token);
       expect(res.status).toBe(200);
       expectViewerHeaders(res);
-      return { html: res.text, text: visibleText(res.text) };
+      // The chart's data lists every day of the period, as data: the page's own text is checked without it.
+      expect(res.text).toContain('<figure class="chart">\n<figcaption>Hours by day</figcaption>');
+      return { html: res.text, text: visibleText(res.text.replace(/<figure class="chart">[\s\S]*?<\/figure>/g, '')) };
     } finally {
       t.clock.reset();
     }
@@ -138,6 +140,42 @@ describe('the built-in timesheet on a share page', () => {
     expect(two.html).toContain('<th scope="col">Person</th>');
     expect(two.html).toMatch(/<td>Olive Owner<\/td>\s*<td>—<\/td>\s*<td>Planning the quarter<\/td>/);
     expect(two.html).toMatch(/<td>Mia Mate<\/td>\s*<td>—<\/td>\s*<td>Reviewing the budget<\/td>/);
+  });
+});
+
+describe('a chart on a share page', () => {
+  it('is inline SVG with its data, under the same CSP as a page without one', async () => {
+    const owner = await newUser(t, { name: 'Olive <b>Owner</b> & "Co"' });
+    const workspace = await newWorkspace(t, owner);
+    for (const [start, minutes] of [
+      ['2026-11-03T09:00:00Z', 90],
+      ['2026-11-05T09:00:00Z', 425],
+    ] as const) {
+      const res = await t.post('/api/v1/time-entries', { workspaceId: workspace.id, start, minutes, description: 'Work' }, owner.token);
+      expect(res.status).toBe(201);
+    }
+    const charted = await newReport(t, owner, [workspace.id], {
+      name: 'Charted',
+      templateId: await newTemplate(t, '# Hours\n\n{% chart "hours_by_day" %}\n\n{% chart "hours_by_person", limit: 3 %}\n'),
+    });
+    const plain = await newReport(t, owner, [workspace.id], { name: 'Plain', templateId: await newTemplate(t, '# Hours\n\nNo chart.\n') });
+    expect(charted.renderedMarkdown).toContain('```chart\nhours_by_day: Hours by day\nunit: minutes\nseries: Billable | Not billable\n');
+    expect(charted.renderedMarkdown).toContain('\n2026-11-05: 0 | 425\n');
+
+    const page = await view((await mint(charted, owner)).token);
+    const other = await view((await mint(plain, owner)).token);
+    expect(page.status).toBe(200);
+    expectViewerHeaders(page);
+    expect(page.headers['content-security-policy']).toBe(other.headers['content-security-policy']);
+    expect(occurrences(page.text, '<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg"')).toBe(2);
+    expect(page.text).toMatch(
+      /<svg [^>]*role="img"[^>]*><title>Hours by day<\/title><desc>Column chart of 30 days, 2026-11-01 to 2026-11-30/,
+    );
+    expect(page.text).toContain('<td>2026-11-05</td><td class="align-right">0h 00m</td><td class="align-right">7h 05m</td>');
+    expect(page.text).toContain('<td>Olive &lt;b&gt;Owner&lt;/b&gt; &amp; &quot;Co&quot;</td>');
+    // The page's one stylesheet, and nothing the CSP would block.
+    expect(occurrences(page.text, '<style')).toBe(1);
+    expect(page.text).not.toMatch(/\sstyle=|<script/);
   });
 });
 

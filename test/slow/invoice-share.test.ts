@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
         await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Northwind and Contoso, November 2026');
         const rows = async (table: number): Promise<string[]> =>
           page.evaluate(
-            `[...document.querySelectorAll('table')[${table}].querySelectorAll('tr')].map((r) => [...r.cells].map((c) => c.textContent.trim()).join(' | '))`,
+            `[...document.querySelectorAll('.document > .table-wrap table')[${table}].querySelectorAll('tr')].map((r) => [...r.cells].map((c) => c.textContent.trim()).join(' | '))`,
           );
         const headings = await page.evaluate(
           `[...document.querySelectorAll('.document h1, .document h2, .document h3, .document h4')].map((h) => h.tagName + ' ' + h.textContent.trim())`,
@@ -87,6 +87,12 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
           'Total due in EUR |  | €495.00',
           'Total due in USD |  | $112.50',
         ]);
+        // Between the clients and the totals, the amounts by client: one chart per currency.
+        expect(await page.locator('figure.chart figcaption').allTextContents()).toEqual([
+          'Amount by client (EUR)',
+          'Amount by client (USD)',
+        ]);
+        expect(await page.locator('figure.chart svg[role="img"]').count()).toBe(2);
         await checkScreen(page, 'invoice-summary-share');
         expect(cspErrors).toEqual([]);
       } finally {

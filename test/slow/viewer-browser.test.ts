@@ -183,6 +183,9 @@ const WEEK = [
   ['2026-11-06T14:30:00Z', 'Onboarding session for two new colleagues', ['team']],
 ] as const;
 
+/** The timesheet's own table; the chart above it has a table of its own, folded in its figure. */
+const BODY_TABLE = '.document > .table-wrap';
+
 describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
   let t: TestContext | undefined;
   let browser: Browser | undefined;
@@ -248,7 +251,7 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
     const page = await open(width);
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     const wrap = await page.evaluate(`(() => {
-      const w = document.querySelector('.table-wrap');
+      const w = document.querySelector('${BODY_TABLE}');
       const s = getComputedStyle(w);
       return { scrolls: w.scrollWidth > w.clientWidth, overflow: s.overflowX, attachment: s.backgroundAttachment };
     })()`);
@@ -266,16 +269,83 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
     const page = await open(1440);
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     expect(
-      await page.evaluate(`(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth <= w.clientWidth; })()`),
+      await page.evaluate(`(() => { const w = document.querySelector('${BODY_TABLE}'); return w.scrollWidth <= w.clientWidth; })()`),
     ).toBe(true);
     expect(await page.evaluate(WRAPPED_CELLS)).toEqual([]);
     expect(await page.locator('th', { hasText: 'Person' }).count()).toBe(1);
     const [plain, total, grand] = await page.evaluate<string[]>(
-      `['tbody tr:not(.total)', 'tr.total:not(.grand-total)', 'tr.grand-total'].map((s) => getComputedStyle(document.querySelector(s)).backgroundColor)`,
+      `['tbody tr:not(.total)', 'tr.total:not(.grand-total)', 'tr.grand-total'].map((s) => getComputedStyle(document.querySelector('${BODY_TABLE} ' + s)).backgroundColor)`,
     );
     expect(new Set([plain, total, grand]).size).toBe(3);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/share-page-wide.png`, fullPage: true });
     await page.close();
+  });
+
+  /** The timesheet's chart as the browser shows it. */
+  const CHART = `(() => {
+    const svg = document.querySelector('figure.chart svg');
+    const box = svg.getBoundingClientRect();
+    const text = svg.querySelector('text');
+    return {
+      width: Math.round(box.width),
+      height: Math.round(box.height),
+      title: svg.querySelector('title').textContent,
+      legend: [...svg.querySelectorAll('g > text')].slice(0, 2).map((t) => t.textContent),
+      columns: svg.querySelectorAll('rect.chart-s1, rect.chart-s2').length - 2,
+      billable: getComputedStyle(svg.querySelector('rect.chart-s1')).fill,
+      notBillable: getComputedStyle(svg.querySelector('rect.chart-s2')).fill,
+      hatch: getComputedStyle(svg.querySelector('pattern path')).stroke,
+      textPx: Math.round(parseFloat(getComputedStyle(text).fontSize) * box.width / svg.viewBox.baseVal.width * 10) / 10,
+      styled: document.querySelectorAll('[style]').length,
+      data: getComputedStyle(document.querySelector('figure.chart details')).display,
+    };
+  })()`;
+
+  it.each([390, 1440])(
+    'draws the timesheet’s chart at %i px, legible, with its data a click away, and nothing for the CSP to refuse',
+    async (width) => {
+      if (!browser) throw new Error('no browser');
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const messages: string[] = [];
+      page.on('console', (message) => messages.push(message.text()));
+      expect((await page.goto(url))?.status()).toBe(200);
+      const chart = await page.evaluate<Record<string, unknown>>(CHART);
+      expect(chart).toMatchObject({
+        title: 'Hours by day',
+        legend: ['Billable', 'Not billable'],
+        columns: 5,
+        billable: 'rgb(31, 95, 191)',
+        hatch: 'rgb(107, 111, 120)',
+        styled: 0,
+        data: 'block',
+      });
+      expect(String(chart.notBillable)).toMatch(/^url\("#chart-hatch-[a-z0-9]+-1"\)$/);
+      expect(chart.width).toBeGreaterThanOrEqual(width < 600 ? 470 : 640);
+      expect(chart.textPx).toBeGreaterThanOrEqual(9);
+      // The page never scrolls sideways; a chart wider than a phone scrolls in its own box.
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await page.click('figure.chart summary');
+      expect(await page.locator('figure.chart table tbody tr').count()).toBe(31);
+      expect(await page.locator('figure.chart td', { hasText: '2026-11-02' }).isVisible()).toBe(true);
+      expect(messages.filter((text) => /Content Security Policy|Refused/i.test(text))).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it('follows the dark scheme and prints the chart in greys, its data table left out', async () => {
+    const dark = await open(1440, { dark: true });
+    expect(await dark.evaluate<Record<string, unknown>>(CHART)).toMatchObject({
+      billable: 'rgb(140, 180, 255)',
+      hatch: 'rgb(168, 174, 184)',
+    });
+    await dark.close();
+    const print = await open(700, { print: true });
+    expect(await print.evaluate<Record<string, unknown>>(CHART)).toMatchObject({
+      billable: 'rgb(85, 85, 85)',
+      hatch: 'rgb(0, 0, 0)',
+      data: 'none',
+    });
+    await print.close();
   });
 
   it('prints without chrome or scrolling, the table within the page', async () => {
@@ -283,11 +353,11 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     expect(await page.evaluate(`getComputedStyle(document.querySelector('.site-header')).display`)).toBe('none');
     expect(await page.evaluate(`getComputedStyle(document.querySelector('.site-footer')).display`)).toBe('none');
-    expect(await page.evaluate(`getComputedStyle(document.querySelector('.table-wrap')).overflowX`)).toBe('visible');
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('${BODY_TABLE}')).overflowX`)).toBe('visible');
     expect(
-      await page.evaluate(`(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth <= w.clientWidth; })()`),
+      await page.evaluate(`(() => { const w = document.querySelector('${BODY_TABLE}'); return w.scrollWidth <= w.clientWidth; })()`),
     ).toBe(true);
-    expect(await page.evaluate(`getComputedStyle(document.querySelector('tbody tr')).breakInside`)).toBe('avoid');
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('${BODY_TABLE} tbody tr')).breakInside`)).toBe('avoid');
     await page.close();
   });
 });

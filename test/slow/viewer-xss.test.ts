@@ -105,6 +105,10 @@ const PAGE_ELEMENTS = new Set([
   'div',
   'span',
   'table',
+  'figure',
+  'figcaption',
+  'details',
+  'summary',
   'thead',
   'tbody',
   'tr',
@@ -131,12 +135,61 @@ function tagsOf(html: string): string[] {
   return [...html.matchAll(/<[^>]*>?/g)].map(([tag]) => tag);
 }
 
+/** A chart's drawing (packages/document chart.ts): these elements and attributes, nothing else. */
+const CHART_ELEMENTS = new Set(['svg', 'title', 'desc', 'defs', 'pattern', 'rect', 'path', 'g', 'line', 'text']);
+const CHART_ATTRIBUTES = new Set([
+  'xmlns',
+  'class',
+  'viewBox',
+  'width',
+  'height',
+  'role',
+  'font-size',
+  'id',
+  'patternUnits',
+  'patternTransform',
+  'x',
+  'y',
+  'x1',
+  'x2',
+  'y1',
+  'y2',
+  'd',
+  'fill',
+  'shape-rendering',
+  'text-anchor',
+]);
+const CHART_SVG = /<div class="chart-scroll" tabindex="0">(<svg [\s\S]*?<\/svg>)<\/div>/g;
+
+/** What in a chart's SVG is not the drawing chart.ts writes; every name in it must be escaped text. */
+function chartProblems(svg: string): string[] {
+  const problems: string[] = [];
+  for (const tag of tagsOf(svg)) {
+    const match = /^<\/?([a-z]+)((?:\s[a-zA-Z0-9-]+="[^"]*")*)\s*\/?>$/.exec(tag);
+    if (!match || !CHART_ELEMENTS.has(match[1] ?? '')) {
+      problems.push(`unexpected chart markup: ${tag}`);
+      continue;
+    }
+    for (const [, attribute = '', value = ''] of (match[2] ?? '').matchAll(/\s([a-zA-Z0-9-]+)="([^"]*)"/g)) {
+      if (!CHART_ATTRIBUTES.has(attribute)) problems.push(`unexpected chart attribute: ${tag}`);
+      if (attribute === 'fill' && !/^url\(#chart-hatch-[a-z0-9]+-\d+\)$/.test(value)) problems.push(`unexpected fill: ${tag}`);
+      if (attribute === 'xmlns' && value !== 'http://www.w3.org/2000/svg') problems.push(`unexpected namespace: ${tag}`);
+    }
+  }
+  return problems;
+}
+
 /**
  * Every `<` of the page must open an expected element with expected, double-quoted attributes:
  * user text is escaped, so anything else means markup leaked through.
  */
-function liveMarkupProblems(html: string): string[] {
+function liveMarkupProblems(page: string): string[] {
   const problems: string[] = [];
+  // Charts are checked on their own terms, then the page without them.
+  const html = page.replace(CHART_SVG, (_, svg: string) => {
+    problems.push(...chartProblems(svg));
+    return '';
+  });
   for (const pattern of [
     /<script/i,
     /<img/i,

@@ -156,7 +156,8 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
         const view = await sized.newPage();
         for (const path of [`/reports/${reportId}`, `/reports/${reportId}/edit`]) {
           await view.goto(`${base}/app${path}`);
-          const table = view.locator('.document table');
+          // The timesheet's own table; the chart's data table above it is folded in its figure.
+          const table = view.locator('.document .markdown > .table-wrap table');
           await until(() => table.count()).toBe(1);
           await until(() => view.locator('.document').first().textContent()).toContain('Pairing on the checkout');
           const measured = await view.evaluate<CellMeasure>(MEASURE_DOCUMENT_CELLS);
@@ -165,7 +166,7 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
           expect(measured.scrollWidth, `${path} at ${width}px: ${measured.wide.join(', ')}`).toBeLessThanOrEqual(measured.innerWidth);
           // The Duration column is there to scroll to, inside the table's own container, which shows the hint.
           const scroll = await view.evaluate<{ fits: boolean; last: string; reachable: boolean; hint: boolean }>(`(() => {
-            const wrap = document.querySelector('.document .table-wrap');
+            const wrap = document.querySelector('.document .markdown > .table-wrap');
             const fits = wrap.scrollWidth <= wrap.clientWidth + 1;
             wrap.scrollLeft = wrap.scrollWidth;
             const box = wrap.getBoundingClientRect();

@@ -145,7 +145,8 @@ describe('BUILTIN_TEMPLATES', () => {
   it.each(BUILTIN_TEMPLATES.map((t) => [t.key, t] as const))(
     '%s leaves the title, period, owner and generation time to the page',
     async (_key, t) => {
-      const out = await renderTemplate(t.body, buildRenderContext(input(true)));
+      // A chart of days lists every day of the period as its data, not as a heading.
+      const out = (await renderTemplate(t.body, buildRenderContext(input(true)))).replace(/^```chart\n[^`]*^```$/gm, '');
       expect(out).not.toContain('March \\| \\*report\\*');
       expect(out).not.toMatch(/^# /m);
       expect(out).not.toContain('2026-03-15');
@@ -167,6 +168,27 @@ describe('BUILTIN_TEMPLATES', () => {
       '| 2026-03-11 | 10:30 | Website \\!\\[x\\](http\\:\\//t/x\\.png) | \\[click\\](javascript\\:alert(1)) | ops | 7h 05m |',
     );
     expect(out).toContain('## Note\n\nAll **good**.');
+  });
+
+  it.each(['timesheet', 'summary'])('puts a chart of hours by day between the totals and the first table (%s)', async (key) => {
+    const out = await renderTemplate(template(key).body, buildRenderContext(input(true)));
+    const fence = /\n\n```chart\nhours_by_day: Hours by day\nunit: minutes\nseries: Billable \| Not billable\n((?:.*\n)*?)```\n\n/.exec(
+      out,
+    );
+    expect(fence?.[1]?.split('\n')).toEqual([
+      '2026-03-09: 135 | 0',
+      '2026-03-10: 0 | 0',
+      '2026-03-11: 425 | 0',
+      '2026-03-12: 0 | 0',
+      '2026-03-13: 0 | 0',
+      '2026-03-14: 0 | 0',
+      '2026-03-15: 0 | 0',
+      '',
+    ]);
+    expect(out.indexOf('**Total:**')).toBeLessThan(fence?.index ?? -1);
+    expect(out.indexOf('|')).toBeGreaterThan(fence?.index ?? Infinity);
+    const empty = await renderTemplate(template(key).body, buildRenderContext(input(false)));
+    expect(empty).not.toContain('```chart');
   });
 
   it('gives the timesheet a Person column when the entries are more than one person’s', async () => {

@@ -9,7 +9,8 @@
  * `--doc-ink` (text), `--doc-muted` (secondary text), `--doc-line` (rules and borders),
  * `--doc-surface` (the paper under the document), `--doc-measure` (the prose's line length),
  * `--doc-zebra` (even rows, code blocks), `--doc-head` (header cells), `--doc-total` and
- * `--doc-grand` (total and grand-total rows), `--doc-shade` (a table's scrolling edge).
+ * `--doc-grand` (total and grand-total rows), `--doc-shade` (a table's scrolling edge),
+ * `--doc-chart-1` and `--doc-chart-2` (a chart's billable and not-billable series; blues by default).
  *
  * - Prose keeps a readable measure; tables take the width they need, so no cell breaks inside a
  *   token ("09:00", "2026-11-11", "Wednesday") while the screen has room. A table wider than its
@@ -19,6 +20,11 @@
  * - Header cells never break inside a word and ignore the host page's own table styling; rows the
  *   Markdown renderer marks `total` / `grand-total` stand out (their shade replaces the zebra).
  * - Alignment classes replace markdown-it's inline `style` (which a strict CSP blocks).
+ * - A chart (chart.ts) is coloured here by its classes alone: its SVG carries no style. It keeps a
+ *   legible size on a phone by scrolling sideways in its own box, with the tables' shadow hint,
+ *   rather than shrinking; the second series is
+ *   hatched and outlined, and print turns the fills into greys and black, so the series differ
+ *   without colour.
  * - Print drops the scrolling, lets tables use the page width and keeps every row whole; the page
  *   around the document drops its own chrome.
  */
@@ -31,7 +37,8 @@ export const DOCUMENT_CSS = `
 .document code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 .document pre{overflow-x:auto;padding:.75rem;border:1px solid var(--doc-line);border-radius:8px;background:var(--doc-zebra)}
 .document hr{border:0;border-top:1px solid var(--doc-line);margin:2rem 0}
-.document .table-wrap{overflow-x:auto;margin:0 0 1.5rem;background-color:var(--doc-surface);background-image:linear-gradient(to right,var(--doc-surface) 35%,transparent),linear-gradient(to left,var(--doc-surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--doc-shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--doc-shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
+.document .table-wrap{margin:0 0 1.5rem}
+.document :is(.table-wrap,.chart-scroll){overflow-x:auto;background-color:var(--doc-surface);background-image:linear-gradient(to right,var(--doc-surface) 35%,transparent),linear-gradient(to left,var(--doc-surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--doc-shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--doc-shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
 .document table{border-collapse:collapse;width:max-content;min-width:min(100%,var(--doc-measure));font-variant-numeric:tabular-nums}
 .document :is(th,td){border:1px solid var(--doc-line);padding:.4rem .7rem;text-align:left;vertical-align:top;max-width:40rem}
 .document th{white-space:nowrap;word-break:keep-all;overflow-wrap:normal;hyphens:manual;font-size:inherit;text-transform:none;letter-spacing:normal;color:inherit}
@@ -49,8 +56,21 @@ export const DOCUMENT_CSS = `
 .document .image-alt{font-style:italic;color:var(--doc-muted)}
 .document .image-alt::before{content:"[image: "}
 .document .image-alt::after{content:"]"}
+.document .chart{margin:0 0 1.5rem;max-width:var(--doc-measure)}
+.document .chart figcaption{font-weight:600;margin:0 0 .25rem}
+.document .chart-svg{display:block;width:100%;min-width:30rem;height:auto;font-variant-numeric:tabular-nums}
+.document .chart-text{fill:var(--doc-ink)}
+.document .chart-muted{fill:var(--doc-muted)}
+.document .chart-grid{stroke:var(--doc-line);stroke-width:1}
+.document .chart-axis{stroke:var(--doc-muted);stroke-width:1}
+.document .chart-s1{fill:var(--doc-chart-1,#2f6fce)}
+.document .chart-s2{stroke:var(--doc-chart-2,#2f6fce);stroke-width:1}
+.document .chart-hatch-bg{fill:var(--doc-surface)}
+.document .chart-hatch{stroke:var(--doc-chart-2,#2f6fce);stroke-width:2}
+.document .chart-data summary{cursor:pointer;color:var(--doc-muted);font-size:.925rem}
+.document .chart-data .table-wrap{margin:.5rem 0 0}
 @media print{
-.document .table-wrap{overflow:visible}
+.document :is(.table-wrap,.chart-scroll){overflow:visible}
 .document table{width:100%;min-width:0;font-size:9pt}
 .document :is(th,td){max-width:none;white-space:normal;overflow-wrap:anywhere;padding:.2rem .4rem}
 .document th{overflow-wrap:normal}
@@ -59,5 +79,16 @@ export const DOCUMENT_CSS = `
 .document pre{white-space:pre-wrap;overflow:visible}
 .document :is(tr,pre,blockquote){break-inside:avoid}
 .document :is(h1,h2,h3,h4,h5,h6){break-after:avoid}
+.document .chart{break-inside:avoid;max-width:none}
+.document .chart-svg{min-width:0;max-width:40rem}
+.document .chart-data{display:none}
+.document .chart-text{fill:#000}
+.document .chart-muted{fill:#333}
+.document .chart-grid{stroke:#bbb}
+.document .chart-axis{stroke:#000}
+.document .chart-s1{fill:#555;stroke:#000;stroke-width:.5}
+.document .chart-s2{stroke:#000;stroke-width:.75}
+.document .chart-hatch-bg{fill:#fff}
+.document .chart-hatch{stroke:#000;stroke-width:1.5}
 }
 `;

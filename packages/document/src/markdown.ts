@@ -1,5 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type { RendererRule, Token } from 'markdown-it';
+import { chartHtml } from './chart.js';
+import { CHART_INFO } from './chart-format.js';
 
 /**
  * Markdown -> HTML for pages served to anonymous readers (docs/api.md "Public viewer").
@@ -30,6 +32,7 @@ const LINK_REL = 'noopener noreferrer nofollow';
 const ALIGN_STYLE = /^text-align:(left|center|right)$/;
 
 const HEADING_OFFSET = Symbol('headingOffset');
+const CHART_COUNT = Symbol('chartCount');
 const OMIT_TITLE = Symbol('omitTitle');
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
@@ -157,15 +160,33 @@ const shiftHeading: RendererRule = (tokens, idx, options, env, self) => {
 rules.heading_open = shiftHeading;
 rules.heading_close = shiftHeading;
 
+const codeBlock = rules.fence;
+
+/**
+ * A fence whose info string is `chart` is drawn as a chart (chart.ts, docs/templates.md "Charts");
+ * one that does not read as a chart, or any other fence, stays a code block.
+ */
+rules.fence = (tokens, idx, options, env: Record<symbol, unknown> | undefined, self) => {
+  const token = tokenAt(tokens, idx);
+  if (token.info.trim() === CHART_INFO && env) {
+    const count = typeof env[CHART_COUNT] === 'number' ? env[CHART_COUNT] + 1 : 1;
+    env[CHART_COUNT] = count;
+    const html = chartHtml(token.content, String(count));
+    if (html !== null) return html;
+  }
+  return codeBlock ? codeBlock(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
+};
+
 /**
  * Renders author-written Markdown to HTML that is safe to embed in a page served
- * under `default-src 'none'`: no raw HTML, no `style` attributes, no images, and
+ * under `default-src 'none'`: no raw HTML, no `style` attributes, no images, charts as inline SVG
+ * without style or script, and
  * only `http:`, `https:`, `mailto:` and `#fragment` links (each with
  * `rel="noopener noreferrer nofollow"`). Unsafe links are left as plain text.
  */
 export function markdownToSafeHtml(markdown: string, options: MarkdownRenderOptions = {}): string {
   const offset = Math.max(0, Math.trunc(options.headingOffset ?? 0));
-  return md.render(markdown, { [HEADING_OFFSET]: offset, [OMIT_TITLE]: options.omitTitle });
+  return md.render(markdown, { [HEADING_OFFSET]: offset, [OMIT_TITLE]: options.omitTitle, [CHART_COUNT]: 0 });
 }
 
 /**

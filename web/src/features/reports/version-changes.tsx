@@ -189,7 +189,8 @@ function ChangedTable({ head, rows }: { head: string; rows: { markdown: string; 
     body.forEach((tr, i) => {
       const change = rows[i]?.change;
       const cell = tr.firstElementChild;
-      if (!change || change === 'same' || !cell) return;
+      // The effect may run again over the same markup (the rows re-made with equal text): mark once.
+      if (!change || change === 'same' || !cell || cell.querySelector(':scope > .change-mark')) return;
       tr.classList.add('change', change);
       const mark = document.createElement('span');
       mark.className = 'change-mark';

@@ -1,0 +1,329 @@
+import { nice, ticks } from 'd3-array';
+import { currencyExponent, formatMoney } from '../../money/src/index.js';
+import { CHART_INFO, parseChart, shortenText, type ChartData } from './chart-format.js';
+
+/**
+ * A chart fence (chart-format.ts) drawn as SVG, with no script and no style attribute or element:
+ * on a page, colours come from the classes DOCUMENT_CSS gives `.chart-*` (so a chart follows the
+ * page's light, dark and print schemes); for a PDF, `chartSvgForPrint` writes the same drawing
+ * with explicit presentation attributes. The second series (not billable) is hatched by a pattern
+ * inside the SVG, so the series differ without colour. d3-array gives the axes their round ends
+ * and ticks; positions and markup are computed here, so the same data gives the same bytes.
+ */
+
+const WIDTH = 640;
+const FONT_SIZE = 12;
+const LEGEND_HEIGHT = 30;
+const HATCH = 'chart-hatch';
+
+type Role = 'text' | 'muted' | 'grid' | 'axis' | 's1' | 's2' | 'hatch-bg' | 'hatch';
+
+/** How a drawing is painted: by classes the page's stylesheet colours, or by explicit attributes. */
+interface Paint {
+  root: string;
+  attrs: (role: Role) => string;
+}
+
+const CSS_PAINT: Paint = {
+  root: ' class="chart-svg"',
+  attrs: (role) => ` class="chart-${role}"`,
+};
+
+/** Greys and black on white, legible when printed without colour. */
+const PRINT_ATTRS: Record<Role, string> = {
+  text: ' fill="#000000"',
+  muted: ' fill="#333333"',
+  grid: ' stroke="#bbbbbb" stroke-width="0.5"',
+  axis: ' stroke="#000000" stroke-width="1"',
+  s1: ' fill="#555555" stroke="#000000" stroke-width="0.5"',
+  s2: ' stroke="#000000" stroke-width="0.75"',
+  'hatch-bg': ' fill="#ffffff"',
+  hatch: ' stroke="#000000" stroke-width="1.5"',
+};
+
+const PRINT_PAINT: Paint = {
+  root: ' font-family="Helvetica, Arial, sans-serif"',
+  attrs: (role) => PRINT_ATTRS[role],
+};
+
+/**
+ * The HTML of a chart fence for a page: a figure with a visible caption, the SVG (`role="img"`,
+ * `<title>`, `<desc>`, a legend) and its data in a table the reader can open. Null when `body` is
+ * not a chart (the caller shows the code block). `key` makes the hatch pattern's id unique on a
+ * page that shows several charts or several documents.
+ */
+export function chartHtml(body: string, key: string): string | null {
+  const data = parseChart(body);
+  if (!data) return null;
+  const id = `${HATCH}-${hashOf(body)}-${key}`;
+  return [
+    `<figure class="chart">`,
+    `<figcaption>${escapeXml(data.title)}</figcaption>`,
+    // Focusable, as a table's wrapper is, so a keyboard can scroll a chart wider than a phone.
+    `<div class="chart-scroll" tabindex="0">${drawChart(data, CSS_PAINT, id)}</div>`,
+    `<details class="chart-data"><summary>Data</summary>${dataTable(data)}</details>`,
+    `</figure>\n`,
+  ].join('\n');
+}
+
+/**
+ * A standalone SVG of a chart fence for a PDF: explicit fills, strokes and font family, black and
+ * greys on white, no classes or stylesheet needed. `info` is the fence's info string; null when
+ * the fence is not a chart.
+ */
+export function chartSvgForPrint(info: string, body: string): string | null {
+  if (info.trim() !== CHART_INFO) return null;
+  const data = parseChart(body);
+  return data ? drawChart(data, PRINT_PAINT, `${HATCH}-${hashOf(body)}`) : null;
+}
+
+function drawChart(data: ChartData, paint: Paint, hatchId: string): string {
+  const plot = data.kind === 'hours_by_day' ? columns(data, paint, hatchId) : bars(data, paint, hatchId);
+  const height = plot.height;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg"${paint.root} viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" font-size="${FONT_SIZE}">` +
+    `<title>${escapeXml(data.title)}</title><desc>${escapeXml(describe(data))}</desc>` +
+    `<defs><pattern id="${hatchId}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">` +
+    `<rect width="6" height="6"${paint.attrs('hatch-bg')}/><path d="M1.5 0V6"${paint.attrs('hatch')}/></pattern></defs>` +
+    legend(data, paint, hatchId) +
+    plot.markup +
+    `</svg>`
+  );
+}
+
+/** Series swatches and names along the top. */
+function legend(data: ChartData, paint: Paint, hatchId: string): string {
+  let x = 0;
+  let out = '';
+  data.series.forEach((name, i) => {
+    const label = data.unit === 'minutes' ? name : `${name} (${data.unit})`;
+    out += `<rect x="${x}" y="6" width="14" height="14"${segmentPaint(paint, i, hatchId)}/>`;
+    out += `<text x="${x + 20}" y="17.5"${paint.attrs('text')}>${escapeXml(label)}</text>`;
+    x += 20 + label.length * 7 + 24;
+  });
+  return `<g>${out}</g>`;
+}
+
+const segmentPaint = (paint: Paint, series: number, hatchId: string): string =>
+  series === 0 ? paint.attrs('s1') : `${paint.attrs('s2')} fill="url(#${hatchId})"`;
+
+interface Plot {
+  markup: string;
+  height: number;
+}
+
+/** Days (or months, years) as stacked columns along a time axis, hours up the side. */
+function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
+  const top = LEGEND_HEIGHT + 8;
+  const bottom = top + 180;
+  const left = 52;
+  const right = WIDTH - 8;
+  const n = data.rows.length;
+  const x = band(n, left, right, n > 62 ? 0.1 : 0.25, 0.1);
+  const y = linear(Math.max(1, ...data.rows.map(rowTotal)) / 60, bottom, top);
+  let out = '';
+  for (const tick of y.ticks) {
+    out += `<line x1="${left}" x2="${right}" y1="${num(y(tick))}" y2="${num(y(tick))}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
+    out += `<text x="${left - 6}" y="${num(y(tick) + 4)}" text-anchor="end"${paint.attrs('muted')}>${tick} h</text>`;
+  }
+  const width = num(x.width);
+  data.rows.forEach((row, i) => {
+    let sum = 0;
+    let rects = '';
+    row.values.forEach((value, s) => {
+      if (value === 0) return;
+      const y0 = y(sum / 60);
+      sum += value;
+      const y1 = y(sum / 60);
+      rects += `<rect x="${num(x.at(i))}" y="${num(y1)}" width="${width}" height="${num(y0 - y1)}"${segmentPaint(paint, s, hatchId)}/>`;
+    });
+    // No tooltip per column: up to 400 of them would double the drawing, and the table has the values.
+    out += rects;
+  });
+  out += `<line x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`;
+  const step = Math.max(1, Math.ceil(n / 7));
+  for (let i = 0; i < n; i += step) {
+    const label = timeLabel(data.rows[i]?.label ?? '');
+    out += `<text x="${num(x.at(i) + x.width / 2)}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
+  }
+  return { markup: out, height: bottom + 24 };
+}
+
+/** A linear axis from 0 to `max` rounded up to a round number, mapped onto [from, to]. */
+function linear(max: number, from: number, to: number): { (value: number): number; ticks: number[] } {
+  const [, end] = nice(0, max, 4);
+  const scale = (value: number) => from + ((to - from) * value) / end;
+  return Object.assign(scale, { ticks: ticks(0, end, 4) });
+}
+
+/** `n` bands over [from, to] with d3's padding (inner, and outer in steps): each one's start and the width. */
+function band(n: number, from: number, to: number, inner: number, outer: number): { at: (i: number) => number; width: number } {
+  const step = (to - from) / Math.max(1, n - inner + outer * 2);
+  return { at: (i) => from + step * outer + step * i, width: step * (1 - inner) };
+}
+
+const ROW_HEIGHT = 24;
+const LABEL_CHARS = 24;
+
+/** Named categories as stacked horizontal bars, largest first, with each bar's total at its end. */
+function bars(data: ChartData, paint: Paint, hatchId: string): Plot {
+  const top = LEGEND_HEIGHT + 6;
+  const left = 176;
+  const right = WIDTH - 96;
+  const bottom = top + data.rows.length * ROW_HEIGHT;
+  const money = data.unit !== 'minutes';
+  const scale = money ? 10 ** currencyExponent(data.unit) : 60;
+  const x = linear(Math.max(1, ...data.rows.map(rowTotal)) / scale, left, right);
+  let out = '';
+  for (const tick of x.ticks) {
+    out += `<line x1="${num(x(tick))}" x2="${num(x(tick))}" y1="${top}" y2="${bottom}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
+    const label = money ? tickMoney(tick, data.unit) : `${tick} h`;
+    out += `<text x="${num(x(tick))}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
+  }
+  data.rows.forEach((row, i) => {
+    const y = top + i * ROW_HEIGHT;
+    let sum = 0;
+    let rects = '';
+    row.values.forEach((value, s) => {
+      if (value === 0) return;
+      const x0 = x(sum / scale);
+      sum += value;
+      rects += `<rect x="${num(x0)}" y="${y + 5}" width="${num(x(sum / scale) - x0)}" height="${ROW_HEIGHT - 10}"${segmentPaint(paint, s, hatchId)}/>`;
+    });
+    const label = shortenText(row.label, LABEL_CHARS);
+    out +=
+      `<g><title>${escapeXml(`${row.label}: ${rowSummary(data, row.values)}`)}</title>` +
+      `<text x="${left - 8}" y="${y + 16}" text-anchor="end"${paint.attrs('text')}>${escapeXml(label)}</text>${rects}` +
+      `<text x="${num(x(sum / scale) + 6)}" y="${y + 16}"${paint.attrs('muted')}>${escapeXml(formatValue(data, sum))}</text></g>`;
+  });
+  out += `<line x1="${left}" x2="${left}" y1="${top}" y2="${bottom}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`;
+  return { markup: out, height: bottom + 24 };
+}
+
+/** The data as a table: a row per category, a column per series (and their total), a total row. */
+function dataTable(data: ChartData): string {
+  const both = data.series.length > 1;
+  const head = [firstColumn(data), ...data.series, ...(both ? ['Total'] : [])];
+  const cells = (values: number[], open: string, close: string): string => {
+    let out = '';
+    for (const value of values) out += `<td class="align-right">${open}${escapeXml(formatValue(data, value))}${close}</td>`;
+    return both ? `${out}<td class="align-right">${open}${escapeXml(formatValue(data, sumOf(values)))}${close}</td>` : out;
+  };
+  let body = '';
+  for (const row of data.rows) body += `<tr><td>${escapeXml(row.label)}</td>${cells(row.values, '', '')}</tr>`;
+  const totals = data.series.map((_, s) => sumOf(data.rows.map((r) => r.values[s] ?? 0)));
+  return (
+    `<div class="table-wrap" tabindex="0"><table><thead><tr>${head.map((h) => `<th scope="col">${escapeXml(h)}</th>`).join('')}</tr></thead>` +
+    `<tbody>${body}<tr class="total grand-total"><td><strong>Total</strong></td>${cells(totals, '<strong>', '</strong>')}</tr></tbody></table></div>`
+  );
+}
+
+/** The text a screen reader hears: what is charted, over how many categories, the total and the largest. */
+function describe(data: ChartData): string {
+  const n = data.rows.length;
+  const noun = firstColumn(data).toLowerCase();
+  const totals = data.series.map((_, s) => sumOf(data.rows.map((r) => r.values[s] ?? 0)));
+  const kind =
+    data.kind === 'hours_by_day'
+      ? `Column chart of ${n} ${plural(noun, n)}, ${data.rows[0]?.label ?? ''} to ${data.rows.at(-1)?.label ?? ''}`
+      : `Bar chart of ${n} ${plural(noun, n)}`;
+  const series = data.series.length > 1 ? `, ${data.series.join(' and ')} stacked` : '';
+  let largest = data.rows[0];
+  for (const row of data.rows) if (largest && rowTotal(row) > rowTotal(largest)) largest = row;
+  const most = largest ? ` Largest: ${largest.label}, ${formatValue(data, rowTotal(largest))}.` : '';
+  return `${kind}${series}. Total ${rowSummary(data, totals)}.${most}`;
+}
+
+function firstColumn(data: ChartData): string {
+  switch (data.kind) {
+    case 'hours_by_day': {
+      const first = data.rows[0]?.label ?? '';
+      return /^\d{4}-\d{2}-\d{2}$/.test(first) ? 'Day' : /^\d{4}-\d{2}$/.test(first) ? 'Month' : 'Year';
+    }
+    case 'hours_by_project':
+      return 'Project';
+    case 'hours_by_person':
+      return 'Person';
+    case 'amount_by_client':
+      return 'Client';
+  }
+}
+
+const plural = (noun: string, n: number) => (n === 1 ? noun : `${noun}s`);
+
+/** `7h 05m (billable 5h 00m, not billable 2h 05m)`, or the amount. */
+function rowSummary(data: ChartData, values: number[]): string {
+  const total = formatValue(data, sumOf(values));
+  if (values.length < 2) return total;
+  return `${total} (${data.series.map((name, s) => `${name.toLowerCase()} ${formatValue(data, values[s] ?? 0)}`).join(', ')})`;
+}
+
+function sumOf(values: number[]): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum;
+}
+const rowTotal = (row: { values: number[] }) => sumOf(row.values);
+
+function formatValue(data: ChartData, value: number): string {
+  if (data.unit !== 'minutes') return formatMoney({ currency: data.unit, minor: value }, 'en');
+  return `${Math.floor(value / 60)}h ${String(value % 60).padStart(2, '0')}m`;
+}
+
+const tickFormats = new Map<string, Intl.NumberFormat>();
+
+/** A tick of a money axis: whole units where the tick is whole (`€1,500`). */
+function tickMoney(major: number, currency: string): string {
+  let format = tickFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 0,
+      maximumFractionDigits: currencyExponent(currency),
+    });
+    if (tickFormats.size > 64) tickFormats.clear();
+    tickFormats.set(currency, format);
+  }
+  return format.format(major);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `2026-03-09` -> `9 Mar`, `2026-03` -> `Mar 2026`; anything else as it is, shortened. */
+function timeLabel(label: string): string {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(label);
+  if (day) return `${Number(day[3])} ${MONTHS[Number(day[2]) - 1] ?? day[2]}`;
+  const month = /^(\d{4})-(\d{2})$/.exec(label);
+  if (month) return `${MONTHS[Number(month[2]) - 1] ?? month[2]} ${month[1]}`;
+  return label.length > 12 ? `${label.slice(0, 11)}…` : label;
+}
+
+/** A coordinate with one decimal: enough on screen and in print, and the same bytes everywhere. */
+function num(value: number): string {
+  // Integers print fast and the same everywhere; a float's shortest form is slower to find.
+  const tenths = Math.round(Math.abs(value) * 10);
+  const digit = tenths % 10;
+  const text = digit === 0 ? String(tenths / 10) : `${(tenths - digit) / 10}.${digit}`;
+  return value < 0 && tenths > 0 ? `-${text}` : text;
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text and attribute values in SVG and HTML: names are user input. */
+export function escapeXml(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, (c) => XML_ESCAPES[c] ?? c) : text;
+}
+
+const NEEDS_ESCAPE = /[&<>"']/;
+const ESCAPED = /[&<>"']/g;
+
+/** FNV-1a of the body, in base 36: a short, stable part of the pattern's id. */
+function hashOf(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}

@@ -1,0 +1,391 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CHART_LIMITS,
+  chartHtml,
+  chartSvgForPrint,
+  markdownToSafeHtml,
+  parseChart,
+  writeChart,
+  type ChartData,
+} from '../../packages/document/src/index.js';
+import { buildRenderContext, type RenderInput } from '../../src/render/render-context.js';
+import { checkTemplateSyntax, renderTemplate, TemplateError } from '../../src/render/template-engine.js';
+
+const HOSTILE = `<script>alert("x")</script> & 'quotes' | pipes: 5 | 3`;
+
+const days: ChartData = {
+  kind: 'hours_by_day',
+  title: 'Hours by day',
+  unit: 'minutes',
+  series: ['Billable', 'Not billable'],
+  rows: [
+    { label: '2026-03-09', values: [90, 45] },
+    { label: '2026-03-10', values: [0, 0] },
+    { label: '2026-03-11', values: [425, 0] },
+  ],
+};
+
+const projects: ChartData = {
+  kind: 'hours_by_project',
+  title: 'Hours by project',
+  unit: 'minutes',
+  series: ['Billable', 'Not billable'],
+  rows: [
+    { label: HOSTILE, values: [600, 30] },
+    { label: 'Website', values: [0, 120] },
+  ],
+};
+
+const fence = (body: string) => `\`\`\`chart\n${body}\`\`\`\n`;
+
+/** The fences of a rendered Markdown document, parsed. */
+function chartsIn(markdown: string): (ChartData | null)[] {
+  return [...markdown.matchAll(/^```chart\n([\s\S]*?)^```$/gm)].map((m) => parseChart(m[1] ?? ''));
+}
+
+describe('the chart fence format', () => {
+  it('reads back what it writes, hostile names included', () => {
+    expect(writeChart(days)).toBe(
+      'hours_by_day: Hours by day\nunit: minutes\nseries: Billable | Not billable\n2026-03-09: 90 | 45\n2026-03-10: 0 | 0\n2026-03-11: 425 | 0\n',
+    );
+    expect(parseChart(writeChart(days))).toEqual(days);
+    expect(parseChart(writeChart(projects))).toEqual(projects);
+    const money: ChartData = {
+      kind: 'amount_by_client',
+      title: 'Amount by client (JPY)',
+      unit: 'JPY',
+      series: ['Amount'],
+      rows: [{ label: 'Acme', values: [120000] }],
+    };
+    expect(parseChart(writeChart(money))).toEqual(money);
+  });
+
+  it('folds a name onto one line and shortens it', () => {
+    const messy = {
+      ...projects,
+      rows: [
+        { label: ' Line\none\u0000\ttwo\u2028three ', values: [1, 2] },
+        { label: 'x'.repeat(500), values: [3, 4] },
+      ],
+    };
+    const read = parseChart(writeChart(messy));
+    expect(read?.rows[0]?.label).toBe('Line one two three');
+    expect(read?.rows[1]?.label).toHaveLength(CHART_LIMITS.labelLength);
+    expect(read?.rows[1]?.label.endsWith('…')).toBe(true);
+  });
+
+  const valid = writeChart(days);
+  it.each([
+    ['an unknown kind', valid.replace('hours_by_day:', 'pie:')],
+    ['a money unit on an hours chart', valid.replace('unit: minutes', 'unit: EUR')],
+    [
+      'a lower-case currency',
+      writeChart({ ...projects, kind: 'amount_by_client', unit: 'EUR', series: ['Amount'], rows: [{ label: 'A', values: [1] }] }).replace(
+        'EUR',
+        'eur',
+      ),
+    ],
+    ['a missing unit line', valid.replace('unit: minutes\n', '')],
+    ['too few values', valid.replace('90 | 45', '90')],
+    ['too many values', valid.replace('90 | 45', '90 | 45 | 1')],
+    ['a negative value', valid.replace('90 | 45', '-90 | 45')],
+    ['a decimal', valid.replace('90 | 45', '1.5 | 45')],
+    ['a leading zero', valid.replace('90 | 45', '090 | 45')],
+    ['sixteen digits', valid.replace('90 | 45', '1234567890123456 | 45')],
+    ['an exponent', valid.replace('90 | 45', '1e3 | 45')],
+    ['a tab', valid.replace('90 | 45', '90\t| 45')],
+    ['a control character in a label', valid.replace('2026-03-09', '2026\u0007-03-09')],
+    ['a label with outer spaces', valid.replace('2026-03-09', ' 2026-03-09')],
+    ['three series', valid.replace('Billable | Not billable', 'A | B | C')],
+    ['no rows', 'hours_by_day: Hours by day\nunit: minutes\nseries: Billable | Not billable\n'],
+    ['a long line', valid.replace('2026-03-09', 'x'.repeat(CHART_LIMITS.lineLength))],
+    ['more rows than the limit', `${valid}${Array.from({ length: CHART_LIMITS.rows }, (_, i) => `d${i}: 1 | 1`).join('\n')}\n`],
+    ['a huge body', `${valid}${'a: 1 | 1\n'.repeat(200_000)}`],
+  ])('refuses %s, and the fence stays a code block', (_what, body) => {
+    expect(parseChart(body)).toBeNull();
+    expect(chartHtml(body, '1')).toBeNull();
+    expect(chartSvgForPrint('chart', body)).toBeNull();
+    const html = markdownToSafeHtml(fence(body));
+    expect(html.startsWith('<pre><code class="language-chart">')).toBe(true);
+    expect(html).not.toContain('<svg');
+  });
+
+  it('takes 400 rows, not 401', () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `d${i}`, values: [i, 1] }));
+    expect(parseChart(writeChart({ ...days, rows: rows(CHART_LIMITS.rows) }))?.rows).toHaveLength(CHART_LIMITS.rows);
+    expect(() => writeChart({ ...days, rows: rows(CHART_LIMITS.rows + 1) })).toThrow();
+  });
+});
+
+describe('a chart on a page', () => {
+  const html = markdownToSafeHtml(`Before\n\n${fence(writeChart(projects))}\nAfter\n`);
+
+  it('is a figure with an accessible SVG, a legend and a data table', () => {
+    expect(html).toMatch(/<figure class="chart">\n<figcaption>Hours by project<\/figcaption>/);
+    expect(html).toMatch(
+      /<svg [^>]*role="img"[^>]*><title>Hours by project<\/title><desc>Bar chart of 2 projects, Billable and Not billable stacked\. Total 12h 30m/,
+    );
+    expect(html).toMatch(
+      /<\/defs><g><rect [^>]*class="chart-s1"\/><text [^>]*>Billable<\/text><rect [^>]*class="chart-s2" fill="url\(#chart-hatch-[a-z0-9]+-1\)"\/><text [^>]*>Not billable<\/text><\/g>/,
+    );
+    expect(html).toContain('<details class="chart-data"><summary>Data</summary>');
+    expect(html).toContain(
+      '<th scope="col">Project</th><th scope="col">Billable</th><th scope="col">Not billable</th><th scope="col">Total</th>',
+    );
+    expect(html).toContain('<td class="align-right">10h 00m</td><td class="align-right">0h 30m</td><td class="align-right">10h 30m</td>');
+    expect(html).toContain('<p>Before</p>');
+    expect(html).toContain('<p>After</p>');
+  });
+
+  it('escapes names and carries no style or script', () => {
+    expect(html).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39; | pipes: 5 | 3');
+    // Every tag in the output is one the chart means to write.
+    const tags = new Set([...html.matchAll(/<([a-z]+)[\s>/]/g)].map((m) => m[1]));
+    expect([...tags].sort()).toEqual(
+      [
+        'defs',
+        'desc',
+        'details',
+        'div',
+        'figcaption',
+        'figure',
+        'g',
+        'line',
+        'p',
+        'path',
+        'pattern',
+        'rect',
+        'strong',
+        'summary',
+        'svg',
+        'table',
+        'tbody',
+        'td',
+        'text',
+        'th',
+        'thead',
+        'title',
+        'tr',
+      ].sort(),
+    );
+  });
+
+  it('hatches the second series with a pattern of its own', () => {
+    const id = /<pattern id="(chart-hatch-[a-z0-9]+-1)"/.exec(html)?.[1];
+    expect(id).toBeDefined();
+    expect(html).toContain(`class="chart-s2" fill="url(#${id})"`);
+    const two = markdownToSafeHtml(`${fence(writeChart(projects))}\n${fence(writeChart(projects))}`);
+    expect(new Set([...two.matchAll(/<pattern id="([^"]+)"/g)].map((m) => m[1])).size).toBe(2);
+  });
+
+  it('gives the same bytes for the same data', () => {
+    expect(markdownToSafeHtml(fence(writeChart(days)))).toBe(markdownToSafeHtml(fence(writeChart(days))));
+    expect(chartSvgForPrint('chart', writeChart(days))).toBe(chartSvgForPrint('chart', writeChart(days)));
+  });
+
+  it('draws 400 days well under 5 ms', () => {
+    const body = writeChart({ ...days, rows: Array.from({ length: 400 }, (_, i) => ({ label: `d${i}`, values: [i * 3, 400 - i] })) });
+    for (let i = 0; i < 20; i++) chartHtml(body, '1');
+    // CPU time, the best of several batches: a machine busy with other work delays a test, it
+    // does not make the drawing costlier.
+    const batches = Array.from({ length: 10 }, () => {
+      const start = process.cpuUsage();
+      for (let i = 0; i < 10; i++) chartHtml(body, '1');
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000 / 10;
+    });
+    expect(Math.min(...batches)).toBeLessThan(5);
+  });
+});
+
+describe('chartSvgForPrint', () => {
+  it('writes a standalone SVG with explicit paint and no classes', () => {
+    const svg = chartSvgForPrint('chart', writeChart(projects));
+    expect(svg).toMatch(
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" font-family="[^"]+" viewBox="0 0 640 \d+" width="640" height="\d+"/,
+    );
+    expect(svg).not.toMatch(/class=|<style|\sstyle=|<script|var\(/);
+    expect(svg).toContain('fill="#555555"');
+    expect(svg).toMatch(/<pattern id="(chart-hatch-[a-z0-9]+)"[^>]*><rect [^>]*fill="#ffffff"\/><path [^>]*stroke="#000000"/);
+    expect(svg).toContain('&lt;script&gt;');
+    expect(svg?.endsWith('</svg>')).toBe(true);
+  });
+
+  it('answers null for another fence or a body that is not a chart', () => {
+    expect(chartSvgForPrint('js', writeChart(days))).toBeNull();
+    expect(chartSvgForPrint('chart', 'hours_by_day: x\n')).toBeNull();
+    expect(chartSvgForPrint(' chart ', writeChart(days))).not.toBeNull();
+  });
+});
+
+function input(overrides: Partial<RenderInput['aggregates']> = {}, moneyVisible = true): RenderInput {
+  return {
+    report: { id: 'r1', name: 'March', note: null, version: 1 },
+    period: { from: '2026-03-09', to: '2026-03-15', preset: null },
+    timezone: 'UTC',
+    generatedAt: '2026-03-16T08:00:00.000Z',
+    owner: { id: 'u1', name: 'Ada', email: 'ada@example.com' },
+    workspaces: [{ id: 'w1', name: 'Acme' }],
+    template: { id: 't1', name: 'Charts' },
+    entries: null,
+    aggregates: {
+      totalMinutes: 560,
+      entryCount: 3,
+      moneyVisible,
+      byProject: [],
+      byUser: [{ id: 'u1', name: HOSTILE, minutes: 560, entryCount: 3, billableMinutes: 500, nonBillableMinutes: 60 }],
+      byTag: [],
+      byDay: [
+        { date: '2026-03-09', minutes: 135, entryCount: 2, billableMinutes: 90, nonBillableMinutes: 45 },
+        { date: '2026-03-11', minutes: 425, entryCount: 1, billableMinutes: 425, nonBillableMinutes: 0 },
+      ],
+      ...overrides,
+    },
+  };
+}
+
+const render = async (source: string, data: RenderInput) => renderTemplate(source, buildRenderContext(data));
+
+describe('the chart tag', () => {
+  it('writes every day of the period, days without time as zeros', async () => {
+    const out = await render('Intro\n\n{% chart "hours_by_day" %}\n\nOutro', input());
+    const [chart] = chartsIn(out);
+    expect(chart?.rows.map((r) => `${r.label} ${r.values.join(' ')}`)).toEqual([
+      '2026-03-09 90 45',
+      '2026-03-10 0 0',
+      '2026-03-11 425 0',
+      '2026-03-12 0 0',
+      '2026-03-13 0 0',
+      '2026-03-14 0 0',
+      '2026-03-15 0 0',
+    ]);
+    expect(out.startsWith('Intro\n\n```chart\nhours_by_day: Hours by day\n')).toBe(true);
+    expect(out.endsWith('```\n\nOutro')).toBe(true);
+  });
+
+  it('sums by month a period longer than 400 days', async () => {
+    const data = input();
+    const out = await render('{% chart "hours_by_day" %}', { ...data, period: { from: '2025-01-01', to: '2026-03-31', preset: null } });
+    const [chart] = chartsIn(out);
+    expect(chart?.title).toBe('Hours by month');
+    expect(chart?.rows).toHaveLength(15);
+    expect(chart?.rows.at(-1)).toEqual({ label: '2026-03', values: [515, 45] });
+  });
+
+  it('shows the first `limit` projects and the rest as Other', async () => {
+    const byProject = Array.from({ length: 12 }, (_, i) => ({
+      id: `p${i}`,
+      name: `Project ${String(i).padStart(2, '0')}`,
+      minutes: 1000 - i,
+      entryCount: 1,
+      billableMinutes: 100 + i,
+      nonBillableMinutes: 10,
+    }));
+    const out = await render('{% chart "hours_by_project", limit: 8 %}', input({ byProject }));
+    const [chart] = chartsIn(out);
+    expect(chart?.rows.map((r) => r.label)).toEqual([...byProject.slice(0, 8).map((p) => p.name), 'Other (4 projects)']);
+    // Tracked minutes: those of billable entries (minutes less the not billable ones), then the rest.
+    expect(chart?.rows[0]?.values).toEqual([990, 10]);
+    expect(chart?.rows.at(-1)?.values).toEqual([982 + 981 + 980 + 979, 40]);
+    const all = chartsIn(await render('{% chart "hours_by_project" %}', input({ byProject })))[0];
+    expect(all?.rows).toHaveLength(11);
+  });
+
+  it('charts people with their names as written', async () => {
+    const [chart] = chartsIn(await render('{% chart "hours_by_person" %}', input()));
+    expect(chart?.rows).toEqual([{ label: HOSTILE, values: [500, 60] }]);
+    const byUser = ['Ada', 'Bob', 'Cy'].map((name, i) => ({ id: `u${i}`, name, minutes: 30 - i, entryCount: 1, nonBillableMinutes: 0 }));
+    const [limited] = chartsIn(await render('{% chart "hours_by_person", limit: 1 %}', input({ byUser })));
+    expect(limited?.rows.map((r) => r.label)).toEqual(['Ada', 'Other (2 people)']);
+  });
+
+  it('writes one amount chart per currency, and none where money is not shown', async () => {
+    const byClient = [
+      {
+        id: 'c1',
+        name: 'Acme',
+        minutes: 300,
+        entryCount: 2,
+        amounts: [
+          { currency: 'EUR', minor: 49500 },
+          { currency: 'USD', minor: 11250 },
+        ],
+      },
+      { id: 'c2', name: 'Globex', minutes: 200, entryCount: 1, amounts: [{ currency: 'EUR', minor: 90000 }] },
+      { id: null, name: 'No client', minutes: 60, entryCount: 1, amounts: [] },
+    ];
+    const amounts = [
+      { currency: 'EUR', minor: 139500 },
+      { currency: 'USD', minor: 11250 },
+    ];
+    const out = await render('{% chart "amount_by_client" %}', input({ byClient, amounts }));
+    expect(chartsIn(out)).toEqual([
+      {
+        kind: 'amount_by_client',
+        title: 'Amount by client (EUR)',
+        unit: 'EUR',
+        series: ['Amount'],
+        rows: [
+          { label: 'Globex', values: [90000] },
+          { label: 'Acme', values: [49500] },
+        ],
+      },
+      {
+        kind: 'amount_by_client',
+        title: 'Amount by client (USD)',
+        unit: 'USD',
+        series: ['Amount'],
+        rows: [{ label: 'Acme', values: [11250] }],
+      },
+    ]);
+    const html = markdownToSafeHtml(out);
+    expect(html).toContain('<td class="align-right">€900.00</td>');
+    expect(html).toContain('>Amount (USD)</text>');
+    expect(await render('{% chart "amount_by_client" %}', input({ byClient, amounts }, false))).toBe('');
+  });
+
+  it('writes nothing for a period without time', async () => {
+    const empty = input({ totalMinutes: 0, entryCount: 0, byDay: [], byUser: [] });
+    expect(await render('{% chart "hours_by_day" %}{% chart "hours_by_person" %}', empty)).toBe('');
+  });
+
+  it('reads the context as Chronicle built it, whatever the template assigns', async () => {
+    const out = await render('{% assign groups = "x" %}{% chart "hours_by_person" %}', input());
+    expect(chartsIn(out)[0]?.rows).toHaveLength(1);
+  });
+
+  it.each([
+    ['{% chart "pie" %}', /^line 1, column 1: unknown chart "pie": use one of "hours_by_day"/],
+    ['{% chart %}', /chart expects a chart name in quotes/],
+    ['{% chart name %}', /chart expects a chart name in quotes/],
+    ['\n  {% chart "hours_by_project", limit: 0 %}', /^line 2, column 3: chart limit must be a whole number from 1 to 50$/],
+    ['{% chart "hours_by_project", limit: 51 %}', /limit must be a whole number from 1 to 50/],
+    ['{% chart "hours_by_project", limit: 2.5 %}', /limit must be a whole number from 1 to 50/],
+    ['{% chart "hours_by_project", limit: "8" %}', /limit must be a whole number from 1 to 50/],
+    ['{% chart "hours_by_project", limit: n %}', /limit must be a whole number from 1 to 50/],
+    ['{% chart "hours_by_day", limit: 5 %}', /"hours_by_day" takes no limit/],
+    ['{% chart "hours_by_person", size: 5 %}', /takes no argument 'size'/],
+  ])('refuses %j when the template is saved', (source, message) => {
+    let error: unknown;
+    try {
+      checkTemplateSyntax(source);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(TemplateError);
+    expect((error as TemplateError).kind).toBe('syntax');
+    expect((error as TemplateError).message).toMatch(message);
+  });
+
+  it('counts its output against the render limits', async () => {
+    const source = '{% chart "hours_by_day" %}';
+    const context = buildRenderContext(input());
+    await expect(renderTemplate(source, context, { timeMs: 2_000, memory: 32_000_000, output: 100 })).rejects.toThrow(
+      /output size limit exceeded/,
+    );
+    await expect(renderTemplate(source, context, { timeMs: 2_000, memory: 50, output: 2_000_000 })).rejects.toThrow(
+      /memory limit exceeded/,
+    );
+  });
+});
