@@ -7,6 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import { lowerThreadPriority } from './thread-priority.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
+import { chartSvgForPrint } from '../../packages/document/src/index.js';
 import { datasetOf, decodeDataset, encodeDataset } from '../modules/exports/dataset.js';
 import { buildRenderContext, renderedEntries, type EntryTuple, type RenderInput } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
@@ -32,7 +33,7 @@ async function perform(task: RenderTask): Promise<Output> {
     // File writers load on a worker's first file: most workers only ever render.
     if (task.format === 'pdf') {
       const { renderPdf } = await import('./pdf/render-pdf.js');
-      return { ok: [], binary: await renderPdf(task.pdf) };
+      return { ok: [], binary: await renderPdf({ ...task.pdf, chartSvg: chartSvgForPrint }) };
     }
     const dataset = decodeDataset(task.data);
     if (task.format === 'csv') return { ok: [], binary: (await import('../modules/exports/csv.js')).datasetCsv(dataset) };
