@@ -167,20 +167,24 @@ function newWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
 }
 
 /**
- * How long making a file may take: a base, plus time per character of its input (the compressed
- * dataset of a CSV or XLSX; a PDF's Markdown counts 8 per character, its layout being the slower
- * work): about 10x what the largest file takes on a slow machine.
+ * How long making a file may take: 15 s (a worker's first file also loads its writer, and a PDF
+ * its fonts), plus time per character of its input: of a CSV's or XLSX's stored (compressed)
+ * dataset 10 ms per thousand, of a PDF's Markdown 50 ms per thousand (its layout is the slower
+ * work). About ten times what each takes on a busy machine (docs/performance.md "Exports").
  */
-export function fileTimeLimitMs(storedSize: number): number {
-  return Math.ceil(BASE_LIMITS.timeMs + storedSize / 2_000);
+export function fileTimeLimitMs(job: FileJob): number {
+  const perThousand = job.format === 'pdf' ? { size: job.pdf.markdown.length, ms: 50 } : { size: job.data.length, ms: 10 };
+  return Math.ceil(FILE_BASE_TIME_MS + (perThousand.size / 1000) * perThousand.ms);
 }
+
+const FILE_BASE_TIME_MS = 15_000;
 
 /** The hard deadline of a task: its own render time limit per source, plus grace. */
 function deadlineOf(task: RenderTask, override: number | undefined): { ms: number; limitMs: number } {
   if (task.kind === 'page' || task.kind === 'analyze') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
   if (task.kind === 'diff') return { ms: override ?? DIFF_TIME_LIMIT_MS + 2_000, limitMs: DIFF_TIME_LIMIT_MS };
   if (task.kind === 'file') {
-    const limitMs = fileTimeLimitMs(task.format === 'pdf' ? task.pdf.markdown.length * 8 : task.data.length);
+    const limitMs = fileTimeLimitMs(task);
     return { ms: override ?? limitMs + 2_000, limitMs };
   }
   const { limits } = task;

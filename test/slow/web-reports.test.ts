@@ -225,6 +225,25 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
   );
 
   it(
+    'downloads the version as PDF, Excel, CSV and Markdown from the report page',
+    async () => {
+      await page.goto(`${base}/app/reports/${reportId}`);
+      await until(() => heading().textContent()).toBe('November timesheet v2');
+      const files = page.getByRole('navigation', { name: 'Download version 2' });
+      const labels = await files.getByRole('link').allTextContents();
+      expect(labels.map((label) => label.split(' of version')[0]?.trim())).toEqual(['PDF', 'Excel', 'CSV', 'Markdown']);
+      const [pdf] = await Promise.all([page.waitForEvent('download'), files.getByRole('link', { name: /^PDF/ }).click()]);
+      expect(pdf.suggestedFilename()).toBe('November timesheet 2026-11-01–2026-11-30 v2.pdf');
+      const path = await pdf.path();
+      expect(readFileSync(path).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const [csv] = await Promise.all([page.waitForEvent('download'), files.getByRole('link', { name: /^CSV/ }).click()]);
+      expect(readFileSync(await csv.path(), 'utf8')).toContain('Pairing on the checkout');
+      await screen(page, 'report-downloads');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'compares two versions on the rendered document, an added row marked, the line diff a download',
     async () => {
       await entry(owner, '2026-11-12T10:15:00Z', 45, 'Accessibility audit');

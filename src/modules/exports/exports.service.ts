@@ -148,7 +148,8 @@ async function makeFile(ctx: AppContext, gateKey: string, job: FileJob): Promise
     return await ctx.renderGate.run(gateKey, () => ctx.renderer.file(job));
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
-    if (error.kind === 'limit' && !error.message.endsWith('exceeded')) {
+    // The worker's own bounds say "... limit exceeded ..."; a file's bounds say what they are.
+    if (error.kind === 'limit' && !/limit exceeded/.test(error.message)) {
       throw conflict(`${error.message} The version's CSV and XLSX have every row.`);
     }
     throw new AppError(

@@ -11,6 +11,8 @@ import { loadRateBook, type RateBookOptions } from '../../../packages/import/src
 export { ChronicleError };
 
 type Schemas = components['schemas'];
+/** The files `GET /report-contents/{id}/export` makes. */
+export type ExportFormat = NonNullable<paths['/api/v1/report-contents/{id}/export']['get']['parameters']['query']>['format'];
 export type SignedIn = Schemas['SignedIn'];
 export type Session = Schemas['Session'];
 export type PasswordLink = Schemas['PasswordLink'];
@@ -270,6 +272,12 @@ export const api = {
     if (typeof content === 'string') throw appError(406, 'Not Acceptable', 'The server answered Markdown where JSON was asked for.');
     return content;
   },
+  /**
+   * Where a version's file downloads from: a plain link (the browser downloads it with the session
+   * cookie), so a large PDF streams to disk instead of through the app's memory.
+   */
+  exportHref: (contentId: string, format: ExportFormat): `/api/v1/report-contents/${string}/export?format=${ExportFormat}` =>
+    `/api/v1/report-contents/${encodeURIComponent(contentId)}/export?format=${format}`,
   diff: (reportId: string, from: string, to: string) =>
     call(client.GET('/api/v1/reports/{id}/diff', { params: { path: { id: reportId }, query: { from, to } } })),
 

@@ -6,6 +6,7 @@ import { ErrorMessage, Loading, ReportDocument, Time, useLoad } from '../../comp
 import { DiscussionPanel } from '../discussion/discussion.js';
 import { SharePanel } from '../shares/links.js';
 import { OnboardingChecklist } from '../onboarding/checklist.js';
+import { ExportLinks } from '../reports/export-links.js';
 
 export function Inbox() {
   useTitle('Inbox');
@@ -65,6 +66,7 @@ export function InboxMessageScreen({ id }: { id: string }) {
         {message.self ? 'Your copy' : `From ${message.senderName}`} · <Time instant={message.sentAt} />
       </p>
       {message.message ? <blockquote className="message">{message.message}</blockquote> : null}
+      <ExportLinks contentId={message.reportContentId} version={message.version} />
       <ReportDocument markdown={message.renderedMarkdown} />
       <DiscussionPanel contentId={message.reportContentId} />
       <SharePanel kind="inbox" id={message.id} />

@@ -27,6 +27,7 @@ import { DiscussionPanel } from '../discussion/discussion.js';
 import { SharePanel } from '../shares/links.js';
 import { describeOptions } from './report-options.js';
 import { VersionHistory } from './versions.js';
+import { ExportLinks } from './export-links.js';
 
 export function ReportPage({ id }: { id: string }) {
   const { me } = useSession();
@@ -111,6 +112,7 @@ function ReportSections({ report, owner }: { report: Report; owner: boolean }) {
         <h2 id="document-heading" className="sr-only">
           Document
         </h2>
+        <ExportLinks contentId={report.reportContentId} version={report.version} />
         <ReportDocument markdown={report.renderedMarkdown} />
       </section>
       {owner && (

@@ -15,6 +15,7 @@ import {
 } from '../../components/ui/ui.js';
 import { VersionChanges, type Comparison } from './version-changes.js';
 import { useFocusOnShow } from './focus.js';
+import { ExportLinks } from './export-links.js';
 
 /** The versions of `report`; a change of `refresh` reads them again (a send changes what was sent). */
 export function VersionHistory({ report, refresh }: { report: Report; refresh: number }) {
@@ -113,6 +114,7 @@ function ShownVersion({ contentId, onClose }: { contentId: string; onClose: () =
             <p className="meta">
               Rendered <Time instant={v.createdAt} /> · total {formatMinutes(v.totalMinutes)}
             </p>
+            <ExportLinks contentId={v.reportContentId} version={v.version} />
             <ReportDocument markdown={v.renderedMarkdown} />
           </>
         )}
