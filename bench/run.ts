@@ -444,6 +444,81 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         });
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }
+      // Exports (docs/exports.md): files of stored versions, each against the render that made the
+      // version (a render is the work a file repeats in another form), then the share page's
+      // throughput while PDFs are being made, against itself alone: files never hold the pages.
+      const exportOf = async (userId: string, contentId: string, format: string) => {
+        const t0 = performance.now();
+        const res = await fetch(`${srv.url}/api/v1/report-contents/${contentId}/export?format=${format}`, { headers: json(userId) });
+        const bytes = (await res.arrayBuffer()).byteLength;
+        return { ms: performance.now() - t0, status: res.status, bytes };
+      };
+      for (const [userId, formats] of [
+        ['render-5k', ['pdf']],
+        ['render-20k', ['csv', 'xlsx']],
+      ] as const) {
+        const t0 = performance.now();
+        const version = await api<{ reportContentId: string }>(srv, 'POST', '/api/v1/reports', userId, {
+          name: 'Bench export',
+          templateId: timesheet,
+          filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
+        });
+        const renderMs = performance.now() - t0;
+        const entries = RENDER_USERS.find((u) => u.id === userId)!.entries.toLocaleString('en-US');
+        for (const format of formats) {
+          const runs = [await exportOf(userId, version.reportContentId, format), await exportOf(userId, version.reportContentId, format)];
+          const ms = median(runs.map((r) => r.ms));
+          figures.push({
+            scenario: `GET /report-contents/:id/export?format=${format}, Timesheet, ${entries} entries, vs its render`,
+            unit: 'ms',
+            chronicle: round(ms),
+            baseline: round(renderMs),
+            ratio: round(ms / renderMs, 2),
+            target: 'made (200)',
+            holds: runs.every((r) => r.status === 200),
+            note: `${Math.round(runs[0]!.bytes / 1024)} KiB; status ${runs.map((r) => r.status).join(', ')}`,
+          });
+          memory.push({ scenario: `export ${format} ${entries}`, rssMiB: srv.memory().rssMiB });
+          log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
+        }
+      }
+      {
+        const pageUrl = `${srv.url}/share/${share.token}`;
+        const alone = await load({ url: pageUrl, connections: 50, seconds });
+        // Two users' PDFs, each made again and again, for as long as the share page is loaded.
+        const pdfOwners = ['render-5k', 'render-1k'];
+        const pdfVersions = await Promise.all(
+          pdfOwners.map((userId) =>
+            api<{ reportContentId: string }>(srv!, 'POST', '/api/v1/reports', userId, {
+              name: 'Bench PDF',
+              templateId: timesheet,
+              filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
+            }),
+          ),
+        );
+        let stop = false;
+        let made = 0;
+        const makers = pdfOwners.map(async (userId, i) => {
+          while (!stop) {
+            const res = await exportOf(userId, pdfVersions[i]!.reportContentId, 'pdf');
+            if (res.status === 200) made += 1;
+          }
+        });
+        const busy = await load({ url: pageUrl, connections: 50, seconds });
+        stop = true;
+        await Promise.all(makers);
+        figures.push({
+          scenario: 'GET /share/:token while PDFs are made (2 in flight) vs alone',
+          unit: 'req/s',
+          chronicle: round(busy.requestsPerSecond),
+          baseline: round(alone.requestsPerSecond),
+          ratio: round(busy.requestsPerSecond / alone.requestsPerSecond, 2),
+          target: '>= 0.7x',
+          holds: busy.requestsPerSecond / alone.requestsPerSecond >= 0.7 && busy.non2xx === 0,
+          note: `${made} PDFs made meanwhile; non-2xx ${busy.non2xx}`,
+        });
+        log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
+      }
       const biggest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id))!;
       for (const template of templates) {
         const t0 = performance.now();

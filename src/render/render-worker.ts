@@ -83,7 +83,7 @@ async function handle({ id, task }: RenderRequestMessage): Promise<void> {
           ? { message: error.message, kind: error.kind, line: error.line, column: error.column }
           : error instanceof Error && error.name === 'PdfTooLargeError'
             ? { message: error.message, kind: 'limit' }
-          : { message: 'the template could not be rendered', kind: 'runtime' },
+            : { message: 'the template could not be rendered', kind: 'runtime' },
     };
   }
   reply.heapBytes = getHeapStatistics().used_heap_size;

@@ -249,7 +249,7 @@ export const DOWNLOADS_MARKER = '<!--chronicle:downloads-->';
 
 /** The download links of a report page (hrefs are built by the viewer from the token, and escaped here). */
 export function downloadLinks(hrefs: { pdf: string; csv: string }): string {
-  return `<p class="downloads">Download <a href="${escapeHtml(hrefs.pdf)}" download>PDF</a> <a href="${escapeHtml(hrefs.csv)}" download>CSV</a></p>`;
+  return `<p class="downloads">Download <a href="${escapeHtml(hrefs.pdf)}" download="">PDF</a> <a href="${escapeHtml(hrefs.csv)}" download="">CSV</a></p>`;
 }
 
 /**

@@ -157,8 +157,9 @@ describe('responses that carry a secret', () => {
         )
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
-    // Share pages send no-store too; they are covered by test/api/viewer.test.ts.
-    expect(marked.filter((key) => !key.includes(' /share/')).sort()).toEqual(Object.keys(calls).sort());
+    // Share pages and their downloads send no-store too (test/api/viewer.test.ts, share-downloads.test.ts);
+    // the public logo declares how long it may be cached (test/api/branding.test.ts).
+    expect(marked.filter((key) => !key.includes(' /share/') && !key.includes(' /branding/')).sort()).toEqual(Object.keys(calls).sort());
     for (const [key, call] of Object.entries(calls)) {
       const res = await call();
       expect(res.status, key).toBeLessThan(300);

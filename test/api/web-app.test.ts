@@ -65,7 +65,18 @@ describe('the web app', () => {
     const doc = (await get('/openapi.json')).body;
     expect(
       Object.keys(doc.paths).filter(
-        (p: string) => !p.startsWith('/api/') && !['/metrics', '/healthz', '/readyz', '/openapi.json', '/share/{token}'].includes(p),
+        (p: string) =>
+          !p.startsWith('/api/') &&
+          ![
+            '/metrics',
+            '/healthz',
+            '/readyz',
+            '/openapi.json',
+            '/share/{token}',
+            '/share/{token}/export.pdf',
+            '/share/{token}/export.csv',
+            '/branding/{workspaceId}/logo.png',
+          ].includes(p),
       ),
     ).toEqual([]);
     expect((await get('/api/v1/nothing')).headers['content-type']).toMatch(/problem\+json/);

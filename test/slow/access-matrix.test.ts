@@ -110,6 +110,10 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'PUT /api/v1/me/password': 'test/api/sessions.test.ts',
   'POST /api/v1/password-links/redeem': 'test/api/sessions.test.ts',
   'POST /api/v1/users/:id/password-link': 'test/api/sessions.test.ts',
+  // A raw image body and a public image: every role's answer is in the branding tests.
+  'PUT /api/v1/workspaces/:id/logo': 'test/api/branding.test.ts',
+  'DELETE /api/v1/workspaces/:id/logo': 'test/api/branding.test.ts',
+  'GET /branding/:workspaceId/logo.png': 'test/api/branding.test.ts',
 };
 
 let t: TestContext;
@@ -301,6 +305,18 @@ const ROWS: Row[] = [
     method: 'POST',
     route: '/share/:token',
     request: async (c) => ({ url: `/share/${c.w.passcodeToken}`, form: 'passcode=open+sesame' }),
+    expected: Array(12).fill(200),
+  },
+  {
+    method: 'GET',
+    route: '/share/:token/export.pdf',
+    request: async (c) => ({ url: `/share/${c.w.viewerToken}/export.pdf` }),
+    expected: Array(12).fill(200),
+  },
+  {
+    method: 'GET',
+    route: '/share/:token/export.csv',
+    request: async (c) => ({ url: `/share/${c.w.viewerToken}/export.csv` }),
     expected: Array(12).fill(200),
   },
 
@@ -729,6 +745,13 @@ const ROWS: Row[] = [
     route: '/api/v1/reports/:id/versions',
     request: async (c) => ({ url: api(`/reports/${c.family.report.id}/versions`) }),
     expected: [401, 200, 403, 200, 404, 404, 404, 200, 404, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/report-contents/:id/export',
+    variant: 'the sent version, as Markdown',
+    request: async (c) => ({ url: api(`/report-contents/${c.family.contentId}/export?format=md`) }),
+    expected: [401, 200, 403, 200, 200, 404, 404, 200, 404, 200, 404, 401],
   },
   {
     method: 'GET',

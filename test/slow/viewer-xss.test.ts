@@ -116,6 +116,7 @@ const PAGE_ELEMENTS = new Set([
   'td',
 ]);
 const PAGE_ATTRIBUTES = new Set([
+  'download',
   'lang',
   'charset',
   'name',
@@ -129,7 +130,8 @@ const PAGE_ATTRIBUTES = new Set([
   'start',
   'tabindex',
 ]);
-const SAFE_HREF = /^(?:https?:|mailto:|#)/i;
+// Authors' links may use these schemes; the page's own links are its downloads.
+const SAFE_HREF = /^(?:https?:|mailto:|#)|^\/share\/[A-Za-z0-9_-]{22}\/export\.(?:pdf|csv)(?:\?grant=\d+\.[A-Za-z0-9_-]+)?$/i;
 
 function tagsOf(html: string): string[] {
   return [...html.matchAll(/<[^>]*>?/g)].map(([tag]) => tag);

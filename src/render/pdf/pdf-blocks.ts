@@ -4,7 +4,8 @@ import { inlineRuns } from './pdf-inline.js';
 import { MAX_PDF_TABLE_CELLS, MAX_PDF_TABLE_COLUMNS, PdfTooLargeError } from './pdf-limits.js';
 import type { RowKind, TableCellInput, TableInput } from './pdf-table.js';
 import { pdfTable } from './pdf-table.js';
-import { CODE_SIZE, COLORS, HEADING_SIZES } from './pdf-theme.js';
+import { BODY_SIZE, CODE_SIZE, COLORS, HEADING_SIZES } from './pdf-theme.js';
+import { parseChart } from '../../../packages/document/src/index.js';
 
 /** Turns a ```chart fence into a standalone SVG document, or null to show the fence as code. */
 export type ChartSvg = (info: string, body: string) => string | null;
@@ -157,12 +158,19 @@ class Blocks {
     if (token.type === 'fence' && /^chart(?:\s|$)/.test(info) && this.options.chartSvg) {
       const svg = this.options.chartSvg(info, body);
       if (svg !== null && /^\s*(?:<\?xml[^>]*>\s*)?<svg[\s>]/.test(svg)) {
-        return {
+        const drawing: Content = {
           svg,
           fit: [this.options.contentWidth, MAX_CHART_HEIGHT],
           margin: [0, 4, 0, 10],
           // An <image> inside the SVG would be read from a path or URL; charts have none, so none is opened.
           options: { imageCallback: () => '', warningCallback: () => undefined },
+        };
+        // The chart's title as text, as the share page's caption: searchable, and kept with its drawing.
+        const title = parseChart(body)?.title;
+        if (!title) return drawing;
+        return {
+          stack: [{ text: title, bold: true, fontSize: BODY_SIZE, color: COLORS.text, margin: [0, 6, 0, 0] }, drawing],
+          unbreakable: true,
         };
       }
     }

@@ -58,7 +58,7 @@ export type TableCell = Content;
 /** Always a node (never a bare string, whose `bold` would be String.prototype's). */
 export type Content =
   | (Node & { text: string | TextRun[] })
-  | (Node & { stack: Content[] })
+  | (Node & { stack: Content[]; unbreakable?: boolean })
   | (Node & { columns: Content[]; columnGap?: number })
   | (Node & { ul: Content[] })
   | (Node & { ol: Content[]; start?: number })
