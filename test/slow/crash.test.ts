@@ -239,6 +239,10 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
       expect(await query(`select c.id from report_contents c where not exists (select 1 from reports r where r.id = c.report_id)`)).toEqual(
         [],
       );
+      // Every version keeps the rows it was rendered from: written in its transaction, or not at all.
+      expect(
+        await query(`select c.id from report_contents c where not exists (select 1 from report_datasets d where d.content_id = c.id)`),
+      ).toEqual([]);
       expect(await query(`select s.id from sends s where not exists (select 1 from deliveries d where d.send_id = s.id)`)).toEqual([]);
       expect(
         await query(`select s.id from shares s where not exists (select 1 from report_contents c where c.id = s.report_content_id)`),
