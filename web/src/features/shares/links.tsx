@@ -105,6 +105,8 @@ function ShareItem({ share, onChanged }: { share: Share; onChanged: (share: Shar
             , last <Time instant={share.lastViewedAt} />
           </>
         ) : null}
+        {' · '}
+        {share.downloadCount} {share.downloadCount === 1 ? 'download' : 'downloads'}
       </p>
       {live && (
         <div className="row">
