@@ -489,7 +489,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         const pdfOwners = ['render-5k', 'render-1k'];
         const pdfVersions = await Promise.all(
           pdfOwners.map((userId) =>
-            api<{ reportContentId: string }>(srv!, 'POST', '/api/v1/reports', userId, {
+            api<{ reportContentId: string }>(srv, 'POST', '/api/v1/reports', userId, {
               name: 'Bench PDF',
               templateId: timesheet,
               filters: { workspaceIds: ['w00'], dateRange: { from: '2026-01-01', to: '2026-12-31' } },
