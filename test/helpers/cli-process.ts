@@ -1,9 +1,11 @@
 /**
- * Runs the `chronicle` command as a child process from the sources (`node --import tsx
- * src/cli/main.ts`), against a server the test started. Waits for the process to exit, never for
- * the clock.
+ * Runs the `chronicle` command against a server the test started: in this process through
+ * `runCommand` (src/cli/run.ts, everything but the few lines of main.ts), or as a child process
+ * from the sources (`node --import tsx src/cli/main.ts`) where the process itself is what a test
+ * proves (exit codes, the package bin). Waits for the command to finish, never for the clock.
  */
 import { spawn } from 'node:child_process';
+import { runCommand } from '../../src/cli/run.js';
 import type { TestContext } from './test-app.js';
 
 export interface CliResult {
@@ -12,9 +14,32 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, entry = 'src/cli/main.ts'): Promise<CliResult> {
+/** What the command sees of the environment: none of the test process's Chronicle settings. */
+const cleanEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  ...process.env,
+  CHRONICLE_URL: '',
+  CHRONICLE_TOKEN: '',
+  DATABASE_URL: '',
+  ...env,
+});
+
+/** The command in this process: the same program, exit codes and output as the process. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommand(['node', 'chronicle', ...args], {
+    env: cleanEnv(env),
+    out: (line) => (stdout += `${line}\n`),
+    err: (line) => (stderr += `${line}\n`),
+    interactive: false,
+  });
+  return { code, stdout, stderr };
+}
+
+/** The command as a child process: `entry` is a TypeScript source (run through tsx) or a script. */
+export function runCliProcess(args: string[], env: NodeJS.ProcessEnv = {}, entry = 'src/cli/main.ts'): Promise<CliResult> {
   const child = spawn(process.execPath, entry.endsWith('.ts') ? ['--import', 'tsx', entry, ...args] : [entry, ...args], {
-    env: { ...process.env, CHRONICLE_URL: '', CHRONICLE_TOKEN: '', DATABASE_URL: '', ...env },
+    env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -1,7 +1,8 @@
 /**
  * The `chronicle` command against a running server (the test app listening on a port, over this
  * worker's database, so both engines): imports of real-shaped Toggl and Clockify exports, report
- * renders, users, tokens, migrate, help and exit codes.
+ * renders, users, tokens, migrate, help and exit codes. Most runs are in this process (runCommand,
+ * the whole command but main.ts's three lines); those that prove the process itself spawn one.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ADMIN_TOKEN, buildTestApp, readOnlyToken, type TestContext } from '../helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
-import { listen, runCli } from '../helpers/cli-process.js';
+import { listen, runCli, runCliProcess } from '../helpers/cli-process.js';
 import { rowsOf } from '../../src/db/rows.js';
 
 let t: TestContext;
@@ -89,7 +90,8 @@ async function entries(): Promise<Entry[]> {
 
 describe('chronicle import toggl', () => {
   it('imports a detailed report: quoted fields, newlines, users by e-mail, projects by name, times in the given zone', async () => {
-    const res = await runCli(
+    // As a process, the way it is used: stdout, stderr and the exit code of a real run.
+    const res = await runCliProcess(
       ['import', 'toggl', TOGGL, '--workspace', ws, '--timezone', 'Europe/Berlin', '--skip-invalid'],
       as(olivia.token),
     );
@@ -486,13 +488,14 @@ describe('chronicle users create and tokens create', () => {
   });
 
   it('needs CHRONICLE_URL and CHRONICLE_TOKEN (exit 2), and says when the server cannot be reached (exit 1)', async () => {
-    const noEnv = await runCli(['tokens', 'create']);
+    // As a process: the exit codes are the process's own.
+    const noEnv = await runCliProcess(['tokens', 'create']);
     expect(noEnv.code).toBe(2);
     expect(noEnv.stderr).toContain('CHRONICLE_URL is not set');
     const badToken = await runCli(['tokens', 'create'], as('not-a-token'));
     expect(badToken.code).toBe(1);
     expect(badToken.stderr).toContain('401');
-    const unreachable = await runCli(['tokens', 'create'], { CHRONICLE_URL: 'http://127.0.0.1:1', CHRONICLE_TOKEN: 'x' });
+    const unreachable = await runCliProcess(['tokens', 'create'], { CHRONICLE_URL: 'http://127.0.0.1:1', CHRONICLE_TOKEN: 'x' });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain('Cannot reach http://127.0.0.1:1');
   });
@@ -520,7 +523,7 @@ describe('chronicle help and migrate', () => {
   });
 
   it('runs through the package bin', async () => {
-    const res = await runCli(['--help'], {}, 'bin/chronicle.js');
+    const res = await runCliProcess(['--help'], {}, 'bin/chronicle.js');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Usage: chronicle');
   });

@@ -1,0 +1,16 @@
+import { PGlite } from '@electric-sql/pglite';
+let t = Date.now();
+const p = await PGlite.create();
+console.log('create', Date.now() - t);
+await p.exec('create table a(x int)');
+t = Date.now();
+const dump = await p.dumpDataDir('none');
+console.log('dump', Date.now() - t, dump.size);
+await p.close();
+t = Date.now();
+const q = await PGlite.create({ loadDataDir: dump });
+console.log('load', Date.now() - t);
+console.log((await q.query('select count(*) from a')).rows);
+t = Date.now();
+const r = await PGlite.create({ loadDataDir: dump });
+console.log('load2', Date.now() - t);
