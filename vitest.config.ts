@@ -18,9 +18,22 @@ if (!tier) throw new Error(`TEST_TIER must be one of ${Object.keys(TIERS).join('
 // connection pool to a database of their own, so more of them fit.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
+/**
+ * What a second engine cannot change, run once (on PGlite): the pure logic of test/unit, and the
+ * browser's screens, whose every server call the API tier proves on both engines. On PostgreSQL
+ * the browser still walks the whole product once (web-journey) and the hostile-text corpus
+ * (viewer-xss) goes through the database to the page.
+ */
+const ENGINE_INDEPENDENT = [
+  'test/unit/**',
+  'test/slow/web-{billing,branding,browser,import,onboarding,report-options,reports,time}.test.ts',
+  'test/slow/{viewer-browser,docs-browser,invoice-share,export-documents}.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: tier.include,
+    exclude: onPostgres ? ENGINE_INDEPENDENT : [],
     globalSetup: ['test/helpers/global-setup.ts'],
     // One database per worker process, reset between files: a new PGlite costs seconds.
     pool: 'forks',
