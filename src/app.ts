@@ -74,6 +74,10 @@ import { HISTORY_SCHEMAS } from './modules/history/history.schemas.js';
 import { viewerRoutes } from './modules/shares/viewer.routes.js';
 import { exportRoutes } from './modules/exports/exports.routes.js';
 import { webAppRoutes } from './http/web-app.js';
+import { scheduleRoutes } from './modules/schedules/schedules.routes.js';
+import { SCHEDULE_SCHEMAS } from './modules/schedules/schedules.schemas.js';
+import { createScheduler } from './modules/schedules/schedule-runner.js';
+import { startJobEngine } from './jobs/job-engine.js';
 
 /**
  * Every feature's routes, where they live, and the named schemas they own (in this order they are
@@ -97,6 +101,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: shareRoutes, schemas: SHARE_SCHEMAS },
   { prefix: '/api/v1', routes: discussionRoutes, schemas: DISCUSSION_SCHEMAS },
   { prefix: '/api/v1', routes: historyRoutes, schemas: HISTORY_SCHEMAS },
+  { prefix: '/api/v1', routes: scheduleRoutes, schemas: SCHEDULE_SCHEMAS },
   { prefix: '/api/v1', routes: exportRoutes },
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: logoRoutes },
@@ -117,6 +122,11 @@ export interface BuildOptions {
   pressure?: PressureSource;
   /** How a held refusal waits (tests inject one they release); default: a timer of REFUSAL_DELAY_MS. */
   refusalSleep?: Sleep;
+  /**
+   * Whether this process works the job engine and ticks schedules (default true). Tests that do
+   * not exercise schedules leave it off and drive `ctx.scheduler` themselves where they do.
+   */
+  jobs?: boolean;
 }
 
 declare module 'fastify' {
@@ -152,6 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     await installCors(app, options.config.corsOrigins);
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
+    if (options.jobs ?? true) await startJobs(app, ctx);
     app.addHook('onClose', () => ctx.renderer.close());
     app.addHook('preClose', async () => {
       ctx.refusalDelay.close();
@@ -198,7 +209,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     refusalsHeld: () => refusalDelay.stats().held,
     eventLoopDelayMs: () => pressure.eventLoopDelayMs(),
   });
-  return {
+  const base = {
     config,
     database,
     db: database.db,
@@ -216,6 +227,22 @@ async function createContext(options: BuildOptions, database: Database): Promise
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),
   };
+  return { ...base, scheduler: createScheduler(base) };
+}
+
+/**
+ * The job engine and the schedule ticker of this process; both stop before the database closes.
+ * Every process runs them: the database decides which one works each job (job-engine.ts).
+ */
+async function startJobs(app: App, ctx: AppContext): Promise<void> {
+  const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue], {
+    pollingIntervalSeconds: ctx.config.jobPollSeconds,
+  });
+  ctx.scheduler.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
+  app.addHook('preClose', async () => {
+    ctx.scheduler.stop();
+    await engine.stop();
+  });
 }
 
 function createServer(options: BuildOptions): App {

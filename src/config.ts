@@ -195,6 +195,20 @@ export const ConfigSchema = Type.Object({
     maximum: 10_000,
     description: 'renders waiting in the process, all users together (more: 503)',
   }),
+  scheduleTickSeconds: Type.Integer({
+    env: 'SCHEDULE_TICK_SECONDS',
+    default: 30,
+    minimum: 1,
+    maximum: 3_600,
+    description: 'how often each process looks for due scheduled runs (a run starts at most this late)',
+  }),
+  jobPollSeconds: Type.Number({
+    env: 'JOB_POLL_SECONDS',
+    default: 2,
+    minimum: 0.5,
+    maximum: 600,
+    description: 'how often each process asks the job queue for work (one cheap query per poll)',
+  }),
   discussionMaxComments: Type.Integer({
     env: 'DISCUSSION_MAX_COMMENTS',
     default: 5_000,

@@ -15,6 +15,7 @@ import type { PasswordSlots } from './lib/password-slots.js';
 import type { RefusalDelay } from './lib/refusal-delay.js';
 import type { RenderPool } from './render/render-pool.js';
 import type { RenderGate } from './render/render-gate.js';
+import type { Scheduler } from './modules/schedules/schedule-runner.js';
 
 /** What services need from the outside world; built once in buildApp. */
 export interface AppContext {
@@ -52,6 +53,8 @@ export interface AppContext {
    * to hold the comment cap exactly, and a burst must wait here, not holding a connection each.
    */
   readonly newComments: KeyedQueue;
+  /** Due occurrences of report schedules and their runs (schedule-runner.ts). */
+  readonly scheduler: Scheduler;
 }
 
 export type Scope = 'read' | 'write';

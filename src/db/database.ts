@@ -31,6 +31,11 @@ export interface Database {
    * engine's DATA_DIR made private. Empty otherwise.
    */
   readonly notices: readonly string[];
+  /**
+   * Plain SQL outside Drizzle, for the job engine (src/jobs/job-engine.ts): with `values`, one
+   * parameterised statement; without, a script of several statements run as one.
+   */
+  executeSql(text: string, values?: readonly unknown[]): Promise<{ rows: unknown[] }>;
   /** Connections of the PostgreSQL pool (metrics); null on PGlite, which has one in-process connection. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
@@ -92,6 +97,12 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     db,
     notices,
     observeQueries: observers.observeQueries,
+    executeSql: async (text, values) => {
+      if (values && values.length > 0) return client.query(text, [...values]);
+      // PGlite's exec runs a multi-statement script in one call and answers one result per statement.
+      const results = await client.exec(text);
+      return results.at(-1) ?? { rows: [] };
+    },
     poolStats: () => null,
     migrate: (folder = MIGRATIONS_FOLDER) => migrate(drizzle(client, { schema }), { migrationsFolder: folder }),
     ping: async () => {
@@ -122,6 +133,7 @@ async function openPostgres(url: string, statementTimeoutMs: number): Promise<Da
     db,
     notices: [],
     observeQueries: observers.observeQueries,
+    executeSql: (text, values) => pool.query(text, values ? [...values] : undefined),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     migrate: async (folder = MIGRATIONS_FOLDER) => {
       const client = await pool.connect();

@@ -678,3 +678,99 @@ export const reactions = pgTable(
     check('reactions_emoji_valid', sql`${t.emoji} in ('+1','-1','laugh','hooray','confused','heart','rocket','eyes')`),
   ],
 );
+
+/**
+ * A report's schedule (delivery.md §1): one per report, owner only. `nextRunAt` is the next
+ * occurrence in the owner's time zone (null while inactive); `revision` moves with every change
+ * of the schedule and every edit of the report, so a run claimed before a change is skipped.
+ */
+export const reportSchedules = pgTable(
+  'report_schedules',
+  {
+    reportId: text('report_id')
+      .primaryKey()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    frequency: text('frequency').notNull(),
+    weekday: text('weekday'),
+    /** '1'…'28' or 'last'. */
+    dayOfMonth: text('day_of_month'),
+    /** HH:MM on the owner's wall clock. */
+    localTime: text('local_time').notNull(),
+    /** The preset each run renders (reports-api.md 2.2). */
+    datePreset: text('date_preset').notNull(),
+    recipientUserIds: text('recipient_user_ids').array().notNull(),
+    sendToSelf: boolean('send_to_self').notNull(),
+    message: text('message'),
+    active: boolean('active').notNull(),
+    revision: integer('revision').notNull().default(1),
+    nextRunAt: instant('next_run_at'),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('report_schedules_due_idx').on(t.nextRunAt),
+    check('report_schedules_frequency', sql`${t.frequency} in ('daily', 'weekly', 'monthly')`),
+    check(
+      'report_schedules_weekday',
+      sql`(${t.frequency} = 'weekly') = (${t.weekday} is not null) and (${t.weekday} is null or ${t.weekday} in ('monday','tuesday','wednesday','thursday','friday','saturday','sunday'))`,
+    ),
+    check(
+      'report_schedules_day_of_month',
+      sql`(${t.frequency} = 'monthly') = (${t.dayOfMonth} is not null) and (${t.dayOfMonth} is null or ${t.dayOfMonth} ~ '^([1-9]|1[0-9]|2[0-8]|last)$')`,
+    ),
+    check('report_schedules_local_time', sql`${t.localTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+    check('report_schedules_recipients', sql`cardinality(${t.recipientUserIds}) <= 50`),
+    check('report_schedules_message_length', sql`${t.message} is null or char_length(${t.message}) <= 1000`),
+    check('report_schedules_next_run', sql`${t.active} or ${t.nextRunAt} is null`),
+  ],
+);
+
+/**
+ * One run of a schedule (delivery.md §1): an occurrence (`trigger` 'schedule', at most one per
+ * report and instant, enforced by the unique index) or a run-now ('manual'). Status moves
+ * queued → running → succeeded | partial | failed | skipped; only the attempt that holds the run
+ * (`attempts`) may finish it, in the transaction that writes its version and its send.
+ */
+export const scheduleRuns = pgTable(
+  'schedule_runs',
+  {
+    id: text('id').primaryKey(),
+    reportId: text('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    trigger: text('trigger').notNull(),
+    scheduledFor: instant('scheduled_for').notNull(),
+    /** The schedule's revision when the run was queued. */
+    revision: integer('revision').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    queuedAt: instant('queued_at').notNull(),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
+    reportContentId: text('report_content_id').references(() => reportContents.id, { onDelete: 'cascade' }),
+    version: integer('version'),
+    sendId: text('send_id').references(() => sends.id, { onDelete: 'cascade' }),
+    delivered: integer('delivered').notNull().default(0),
+    /** [{ userId, name, reason }]: recipients who were no longer candidates. */
+    skipped: jsonb('skipped')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    error: text('error'),
+  },
+  (t) => [
+    uniqueIndex('schedule_runs_occurrence_key')
+      .on(t.reportId, t.scheduledFor)
+      .where(sql`${t.trigger} = 'schedule'`),
+    // One run-now of a report waiting or running at a time.
+    uniqueIndex('schedule_runs_one_manual_key')
+      .on(t.reportId)
+      .where(sql`${t.trigger} = 'manual' and ${t.status} in ('queued', 'running')`),
+    index('schedule_runs_report_idx').on(t.reportId, t.scheduledFor, t.id),
+    index('schedule_runs_pending_idx')
+      .on(t.status)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    check('schedule_runs_trigger', sql`${t.trigger} in ('schedule', 'manual')`),
+    check('schedule_runs_status', sql`${t.status} in ('queued', 'running', 'succeeded', 'partial', 'failed', 'skipped')`),
+    check('schedule_runs_error_length', sql`${t.error} is null or char_length(${t.error}) <= 2000`),
+  ],
+);

@@ -30,6 +30,8 @@ export interface Metrics {
   readonly renders: Counter<'kind' | 'outcome'>;
   readonly renderDuration: Histogram<'kind'>;
   readonly sends: Counter;
+  /** Finished runs of schedules by outcome (delivery.md §1). */
+  readonly scheduleRuns: Counter<'status'>;
   readonly shareViews: Counter;
   readonly passcodeFailures: Counter<'reason'>;
   readonly overloadRefusals: Counter;
@@ -72,6 +74,12 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers,
   });
   const sends = new Counter({ name: 'chronicle_report_sends_total', help: 'Reports sent (one per send request).', registers });
+  const scheduleRuns = new Counter({
+    name: 'chronicle_schedule_runs_total',
+    help: 'Runs of report schedules this process finished, by status (succeeded, partial, failed, skipped).',
+    labelNames: ['status'] as const,
+    registers,
+  });
   const shareViews = new Counter({ name: 'chronicle_share_views_total', help: 'Share pages served and counted as views.', registers });
   const passcodeFailures = new Counter({
     name: 'chronicle_share_passcode_failures_total',
@@ -173,6 +181,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     renders,
     renderDuration,
     sends,
+    scheduleRuns,
     shareViews,
     passcodeFailures,
     overloadRefusals,

@@ -181,7 +181,7 @@ describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () =
   let app: Awaited<ReturnType<typeof buildApp>>;
   let port = 0;
   beforeAll(async () => {
-    app = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), database: t.database, logger: false });
+    app = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), database: t.database, logger: false, jobs: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     if (typeof address !== 'object' || !address) throw new Error('no address');
@@ -257,7 +257,13 @@ describe('saturation (OVERLOAD_EVENT_LOOP_DELAY_MS)', () => {
   const pressure = { eventLoopDelayMs: () => delayMs, close: () => undefined };
   let app: Awaited<ReturnType<typeof buildApp>>;
   beforeAll(async () => {
-    app = await buildApp({ config: testConfig({ overloadEventLoopDelayMs: 500 }), database: t.database, logger: false, pressure });
+    app = await buildApp({
+      config: testConfig({ overloadEventLoopDelayMs: 500 }),
+      database: t.database,
+      logger: false,
+      pressure,
+      jobs: false,
+    });
   });
   afterAll(() => app.close());
   const get = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -302,7 +308,13 @@ describe('saturation (OVERLOAD_EVENT_LOOP_DELAY_MS)', () => {
   });
 
   it('never refuses with the check off (0)', async () => {
-    const off = await buildApp({ config: testConfig({ overloadEventLoopDelayMs: 0 }), database: t.database, logger: false, pressure });
+    const off = await buildApp({
+      config: testConfig({ overloadEventLoopDelayMs: 0 }),
+      database: t.database,
+      logger: false,
+      pressure,
+      jobs: false,
+    });
     try {
       delayMs = 60_000;
       expect((await off.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);

@@ -105,10 +105,16 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(options: { config?: TestConfigOverrides; refusalSleep?: Sleep } = {}): Promise<TestContext> {
+/**
+ * `jobs` starts the job engine and the schedule ticker as a server does; without it (the default)
+ * a test drives schedules through `app.chronicle.scheduler` with the pinned clock.
+ */
+export async function buildTestApp(
+  options: { config?: TestConfigOverrides; refusalSleep?: Sleep; jobs?: boolean } = {},
+): Promise<TestContext> {
   const database = await testDatabase();
   await resetDatabase(database);
-  return startApp(database, new TestClock(), options.config, options.refusalSleep);
+  return startApp(database, new TestClock(), options.config, options.refusalSleep, options.jobs);
 }
 
 /**
@@ -116,8 +122,13 @@ export async function buildTestApp(options: { config?: TestConfigOverrides; refu
  * would be: it shares nothing in memory with `t`. Close it before `t`. `database` may be another
  * connection to the same database (test-database.ts `peerDatabase`).
  */
-export function buildPeerApp(t: TestContext, config: TestConfigOverrides = {}, database: Database = t.database): Promise<TestContext> {
-  return startApp(database, t.clock, config);
+export function buildPeerApp(
+  t: TestContext,
+  config: TestConfigOverrides = {},
+  database: Database = t.database,
+  jobs = false,
+): Promise<TestContext> {
+  return startApp(database, t.clock, config, undefined, jobs);
 }
 
 async function startApp(
@@ -125,6 +136,7 @@ async function startApp(
   clock: TestClock,
   config: TestConfigOverrides = {},
   refusalSleep?: Sleep,
+  jobs = false,
 ): Promise<TestContext> {
   // TEST_LOG=debug shows the service's log lines while debugging a test (configFrom checks the level).
   const logLevel = process.env.TEST_LOG as Config['logLevel'] | undefined;
@@ -133,6 +145,7 @@ async function startApp(
     database,
     clock,
     logger: Boolean(logLevel),
+    jobs,
     ...(refusalSleep ? { refusalSleep } : {}),
   });
 

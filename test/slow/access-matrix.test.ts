@@ -13,6 +13,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { buildTestApp, newUser, readOnlyToken, type Response, type TestContext, type TestUser } from '../helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { newReport, newTemplate, type TestReport } from '../helpers/report-factories.js';
@@ -269,6 +270,23 @@ const reportBody = (f: Family, name = 'Matrix') => ({
 });
 
 let fresh = 0;
+
+const SCHEDULE = { frequency: 'weekly', weekday: 'monday', time: '09:00' };
+
+/**
+ * The URL of the family report's schedule, which exists (its owner puts it, while a member).
+ * `idle`: no run of it is waiting, so a run-now is not refused for another.
+ */
+async function withSchedule(family: Family, options: { idle?: boolean } = {}): Promise<string> {
+  const url = api(`/reports/${family.report.id}/schedule`);
+  await family.asMember(() => t.put(url, SCHEDULE, family.owner.token));
+  if (options.idle) {
+    await t.database.db.execute(
+      sql`update schedule_runs set status = 'skipped' where report_id = ${family.report.id} and status in ('queued', 'running')`,
+    );
+  }
+  return url;
+}
 const api = (path: string) => `/api/v1${path}`;
 
 // The rows. Columns, in ROLES order:
@@ -784,6 +802,39 @@ const ROWS: Row[] = [
     route: '/api/v1/reports/:id/sends',
     request: async (c) => ({ url: api(`/reports/${c.family.report.id}/sends`) }),
     expected: [401, 200, 403, 200, 404, 404, 404, 200, 404, 200, 404, 401],
+  },
+
+  // Schedules: the owner's alone, like sending.
+  {
+    method: 'GET',
+    route: '/api/v1/reports/:id/schedule',
+    request: async (c) => ({ url: await withSchedule(c.family) }),
+    expected: [401, 200, 403, 200, 404, 404, 404, 404, 404, 404, 404, 401],
+  },
+  {
+    method: 'PUT',
+    route: '/api/v1/reports/:id/schedule',
+    variant: 'replacing one',
+    request: async (c) => ({ url: await withSchedule(c.family), body: SCHEDULE }),
+    expected: [401, 403, 200, 200, 404, 404, 404, 404, 404, 404, 404, 401],
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/reports/:id/schedule',
+    request: async (c) => ({ url: await withSchedule(c.family) }),
+    expected: [401, 403, 204, 204, 404, 404, 404, 404, 404, 404, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/reports/:id/schedule/runs',
+    request: async (c) => ({ url: `${await withSchedule(c.family)}/runs` }),
+    expected: [401, 200, 403, 200, 404, 404, 404, 404, 404, 404, 404, 401],
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/reports/:id/schedule/run-now',
+    request: async (c) => ({ url: `${await withSchedule(c.family, { idle: true })}/run-now`, body: {} }),
+    expected: [401, 403, 202, 202, 404, 404, 404, 404, 404, 404, 404, 401],
   },
 
   // Share links.

@@ -147,6 +147,9 @@ describe('docs/getting-started.md', () => {
       expect(out).toMatch(new RegExp(`^${base}/share/[A-Za-z0-9_-]{22}$`, 'm'));
       expect(out).toContain('<form method="post">');
       expect(out).toContain('<h1>Website relaunch: design sprint</h1>');
+      // The schedule's next runs are Mondays at 09:00 with the owner's offset, and its run-now went through the job engine.
+      expect(out).toMatch(/"\d{4}-\d{2}-\d{2}T09:00:00\.000[+-]\d{2}:\d{2}"/);
+      expect(out).toMatch(/^manual run succeeded: version \d+, delivered to 1$/m);
       // The discussion holds Ana's comment with Olivia's reaction, and Ana's reaction on the version.
       const discussionStart = out.lastIndexOf('\n{\n') + 1;
       const discussion = JSON.parse(out.slice(discussionStart, out.indexOf('\n}\n', discussionStart) + 2)) as {

@@ -1,8 +1,8 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TLiteral, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CalendarDate, Id, Instant, Nullable } from '../../http/schemas.js';
 import { LOCALE_MAX_LENGTH } from '../../lib/locale.js';
-import { DATE_PRESETS } from '../../render/date-range.js';
+import { DATE_PRESETS, type DatePreset } from '../../render/date-range.js';
 import { AmountSchema, VersionSummarySchema } from './version-summary.js';
 
 const IdList = (maxItems: number, minItems = 0) => Type.Array(Id, { minItems, maxItems, uniqueItems: true });
@@ -12,10 +12,11 @@ export const DateRange = Type.Object(
   { $id: 'DateRange', additionalProperties: false, description: 'Inclusive calendar dates; from <= to; at most 366 days.' },
 );
 
-export const DatePresetSchema = Type.Union(
-  DATE_PRESETS.map((p) => Type.Literal(p)),
-  { $id: 'DatePreset', description: "Resolved in the owner's timezone at render time; weeks start on Monday." },
-);
+// The cast keeps the static type (a mapped array would make it `never`); the schema is unchanged.
+export const DatePresetSchema = Type.Union(DATE_PRESETS.map((p) => Type.Literal(p)) as unknown as [TLiteral<DatePreset>], {
+  $id: 'DatePreset',
+  description: "Resolved in the owner's timezone at render time; weeks start on Monday.",
+});
 
 const filterFields = {
   workspaceIds: IdList(20, 1),

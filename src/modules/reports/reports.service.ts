@@ -18,10 +18,13 @@ import {
 import { planRender, resolveFilters, resolveOptions, type PlanTemplate, type RenderPlan, type RenderRequest } from './report-plan.js';
 import { DATASET_FORMAT } from '../exports/dataset.js';
 import { executeRender, type RenderedVersion } from './report-render.js';
+import type { DatePreset } from '../../render/date-range.js';
 import * as repo from '../../repositories/reports.repository.js';
+import { bumpRevision } from '../../repositories/schedules.repository.js';
 import {
   parseFilters,
   parseOptions,
+  type FiltersInput,
   type ListQuery,
   type Preview,
   type Report,
@@ -238,7 +241,12 @@ async function tryEdit(ctx: AppContext, db: Db, actor: Actor, current: repo.Repo
   );
   const rows = versionRows(plan, current.id, await execute(ctx, db, plan));
   // Inside the lock's transaction this nests as a savepoint.
-  const row = await db.transaction((tx) => repo.appendVersion(tx, current.version, rows.report, rows.content, rows.dataset));
+  const row = await db.transaction(async (tx) => {
+    const appended = await repo.appendVersion(tx, current.version, rows.report, rows.content, rows.dataset);
+    // An edit skips the scheduled runs queued before it (delivery.md §1).
+    if (appended) await bumpRevision(tx, current.id);
+    return appended;
+  });
   return row ? toReport({ ...row, renderedMarkdown: rows.content.renderedMarkdown }) : null;
 }
 
@@ -260,6 +268,56 @@ export function update(ctx: AppContext, actor: Actor, id: string, body: ReportBo
       const underLock = await tryEdit(ctx, tx, actor, locked, body);
       if (!underLock) throw new Error('a report edit lost a race while holding the report lock');
       return underLock;
+    });
+  });
+}
+
+/**
+ * A scheduled run's new version (delivery.md §1): the report rendered as an edit of its owner
+ * would be (the same admission, gates and limits), with `preset` as its date range, and appended
+ * in one transaction with what `deliver` writes for it. Edits of the report in this process wait
+ * their turn as for any edit; one that commits on another process first makes the run render
+ * again under the report's lock. Returns what `deliver` returned.
+ */
+export function renderScheduledVersion<T>(
+  ctx: AppContext,
+  owner: Actor,
+  id: string,
+  preset: DatePreset,
+  deliver: (tx: Db, report: repo.ReportRow) => Promise<T>,
+): Promise<T> {
+  const attempt = async (db: Db, current: repo.ReportRow): Promise<{ done: T } | null> => {
+    const filters: FiltersInput = { ...parseFilters(current.filters), dateRange: preset };
+    const body: ReportBody = {
+      name: current.name,
+      templateId: current.templateId,
+      note: current.note,
+      filters,
+      options: parseOptions(current.options),
+    };
+    const plan = await admit(
+      ctx,
+      db,
+      owner,
+      body,
+      { reportId: current.id, version: current.version + 1 },
+      false,
+      undefined,
+      parseOptions(current.options),
+    );
+    const rows = versionRows(plan, current.id, await execute(ctx, db, plan));
+    return db.transaction(async (tx) => {
+      const appended = await repo.appendVersion(tx, current.version, rows.report, rows.content, rows.dataset);
+      return appended ? { done: await deliver(tx, appended) } : null;
+    });
+  };
+  return ctx.reportEdits.run(id, async () => {
+    const done = await attempt(ctx.db, await editableReport(ctx.db, owner, id, repo.findReport));
+    if (done) return done.done;
+    return ctx.db.transaction(async (tx) => {
+      const underLock = await attempt(tx, await editableReport(tx, owner, id, repo.lockReportForEdit));
+      if (!underLock) throw new Error('a scheduled render lost a race while holding the report lock');
+      return underLock.done;
     });
   });
 }

@@ -5,7 +5,8 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
 import { explainRecipientRefusal, isActiveOwner, reportReadGrant, seesReadCounts } from '../access/access.js';
-import { findReport } from '../../repositories/reports.repository.js';
+import { findReport, type ReportRow } from '../../repositories/reports.repository.js';
+import type { Db } from '../../db/database.js';
 import * as repo from '../../repositories/sending.repository.js';
 import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
 
@@ -66,32 +67,14 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
     }
 
     const sentAt = ctx.clock.now();
-    const sendId = newId();
-    const message = blankToNull(input.message);
-    await repo.insertSend(tx, {
-      id: sendId,
-      reportId: report.id,
-      reportContentId: report.currentContentId,
-      senderUserId: actor.user.id,
-      message,
+    const sendId = await deliverVersion(tx, {
+      report,
+      sender: actor.user,
+      teammates,
       sendToSelf,
+      message: blankToNull(input.message),
       sentAt,
     });
-    const frozen = {
-      sendId,
-      reportId: report.id,
-      reportContentId: report.currentContentId,
-      version: report.version,
-      reportName: report.name,
-      senderUserId: actor.user.id,
-      senderName: actor.user.name,
-      message,
-      sentAt,
-    };
-    await repo.insertDeliveries(tx, [
-      ...teammates.map((userId) => ({ ...frozen, id: newId(), recipientUserId: userId, self: false })),
-      ...(sendToSelf ? [{ ...frozen, id: newId(), recipientUserId: actor.user.id, self: true }] : []),
-    ]);
     return {
       id: sendId,
       delivered: teammates.length,
@@ -102,6 +85,52 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
   });
   ctx.metrics.sends.inc();
   return result;
+}
+
+/** What one send delivers: the locked report's current version, to teammates and perhaps the sender. */
+export interface Delivery {
+  report: ReportRow;
+  sender: Pick<Actor['user'], 'id' | 'name'>;
+  /** Recipient candidates already checked, no repeats. */
+  teammates: readonly string[];
+  sendToSelf: boolean;
+  message: string | null;
+  sentAt: Date;
+}
+
+/**
+ * Writes a send batch and its inbox messages in the caller's transaction (a send, or a scheduled
+ * run with the version it just made), each message frozen with the version it delivers.
+ * Returns the send's id.
+ */
+export async function deliverVersion(tx: Db, delivery: Delivery): Promise<string> {
+  const { report, sender, teammates, sendToSelf, message, sentAt } = delivery;
+  const sendId = newId();
+  await repo.insertSend(tx, {
+    id: sendId,
+    reportId: report.id,
+    reportContentId: report.currentContentId,
+    senderUserId: sender.id,
+    message,
+    sendToSelf,
+    sentAt,
+  });
+  const frozen = {
+    sendId,
+    reportId: report.id,
+    reportContentId: report.currentContentId,
+    version: report.version,
+    reportName: report.name,
+    senderUserId: sender.id,
+    senderName: sender.name,
+    message,
+    sentAt,
+  };
+  await repo.insertDeliveries(tx, [
+    ...teammates.map((userId) => ({ ...frozen, id: newId(), recipientUserId: userId, self: false })),
+    ...(sendToSelf ? [{ ...frozen, id: newId(), recipientUserId: sender.id, self: true }] : []),
+  ]);
+  return sendId;
 }
 
 /**

@@ -1,0 +1,77 @@
+/**
+ * Durable jobs in the application's own database (docs/decisions.md "Job engine"): pg-boss 10
+ * over the database Chronicle already has, through `Database.executeSql`, so the same engine runs
+ * on PostgreSQL and on embedded PGlite. Jobs survive restarts; a job whose process dies is
+ * retried when it expires. What a job does must still be idempotent: the engine may run a job
+ * twice (an expired attempt that was only slow), so the work it starts decides in the database
+ * whether it has already been done (schedule-runner.ts `claimRun`).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.js';
+
+export interface JobQueue<T extends object> {
+  name: string;
+  /** How long an attempt may run before the job counts as abandoned and is retried. */
+  expireInSeconds: number;
+  retryLimit: number;
+  retryDelaySeconds: number;
+  handle(data: T): Promise<void>;
+}
+
+export interface JobEngine {
+  /** Queues `data`; a job with the same key already waiting is not queued again. */
+  send<T extends object>(queue: JobQueue<T>, data: T, key: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface JobEngineOptions {
+  /** How often each process asks for new jobs, seconds (pg-boss polls; 0.5 is its least). */
+  pollingIntervalSeconds: number;
+}
+
+/** The schema pg-boss keeps its tables in, apart from the application's. */
+export const JOBS_SCHEMA = 'jobs';
+
+/** Starts the engine (creating or upgrading its schema) and works the given queues in this process. */
+export async function startJobEngine(
+  database: Database,
+  log: FastifyBaseLogger,
+  queues: readonly JobQueue<object>[],
+  options: JobEngineOptions,
+): Promise<JobEngine> {
+  const { default: PgBoss } = await import('pg-boss');
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
+    schema: JOBS_SCHEMA,
+    migrate: true,
+    supervise: true,
+    // Chronicle's schedules keep their own times (schedule-runner.ts); pg-boss's cron is not used.
+    schedule: false,
+  });
+  boss.on('error', (error: unknown) => {
+    log.error({ err: error }, 'job engine error');
+  });
+  await boss.start();
+  for (const queue of queues) {
+    await boss.createQueue(queue.name, {
+      name: queue.name,
+      // One waiting and one running job per key: a run queued twice is worked once at a time.
+      policy: 'stately',
+      retryLimit: queue.retryLimit,
+      retryDelay: queue.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: queue.expireInSeconds,
+    });
+    await boss.work<object>(queue.name, { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+      for (const job of jobs) await queue.handle(job.data);
+    });
+  }
+  return {
+    async send(queue, data, key) {
+      await boss.send(queue.name, data, { singletonKey: key });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+    },
+  };
+}
