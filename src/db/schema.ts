@@ -593,6 +593,11 @@ export const shares = pgTable(
     viewCount: integer('view_count').notNull().default(0),
     /** Exports downloaded through the link (exports.md §2), counted apart from page views. */
     downloadCount: integer('download_count').notNull().default(0),
+    /**
+     * 'latest': the link serves the report's current version, moved on in the transaction that
+     * appends each version (delivery.md §2); 'version': the version it was minted over, forever.
+     */
+    follows: text('follows').notNull().default('version'),
     lastViewedAt: instant('last_viewed_at'),
     /** Wrong passcodes from every address in the current window: the per-link ceiling. */
     failedAttempts: integer('failed_attempts').notNull().default(0),
@@ -608,6 +613,11 @@ export const shares = pgTable(
     }).onDelete('cascade'),
     check('shares_view_count_nonnegative', sql`${t.viewCount} >= 0`),
     check('shares_download_count_nonnegative', sql`${t.downloadCount} >= 0`),
+    // A recipient's link always serves the version delivered to them.
+    check('shares_follows', sql`${t.follows} = 'version' or (${t.follows} = 'latest' and ${t.deliveryId} is null)`),
+    index('shares_following_idx')
+      .on(t.reportId)
+      .where(sql`${t.follows} = 'latest'`),
   ],
 );
 

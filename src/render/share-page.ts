@@ -253,6 +253,15 @@ export function downloadLinks(hrefs: { pdf: string; csv: string }): string {
 }
 
 /**
+ * The note on a page served through a link that follows the newest version (delivery.md §2):
+ * that it does, and when the report's schedule makes the next one, on the owner's clock.
+ */
+export function followsNote(next: { at: Date; timezone: string } | null): string {
+  const due = next ? ` The next is due ${formatGeneratedAt(next.at.toISOString(), next.timezone)}.` : '';
+  return `<p class="follows">This link always shows the newest version of the report.${due}</p>`;
+}
+
+/**
  * The shared report: a provenance block (name, period, owner, generation time,
  * version) taken from the front matter, then the body. The page owns the `<h1>`,
  * so body headings are shifted down one level, and a body opening with the report's

@@ -5,7 +5,7 @@ import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import { isMemberOfAll } from '../modules/access/predicates.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
-import { reportContents, reportDatasets, reports } from '../db/schema.js';
+import { reportContents, reportDatasets, reports, shares } from '../db/schema.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type ReportWithContent = ReportRow & { renderedMarkdown: string };
@@ -88,6 +88,11 @@ export async function appendVersion(
     .returning();
   if (!row) return undefined;
   await insertContent(db, content, dataset);
+  // Links that follow the newest version serve this one from the moment it commits (delivery.md §2).
+  await db
+    .update(shares)
+    .set({ reportContentId: content.id, version: content.version })
+    .where(and(eq(shares.reportId, patch.id), eq(shares.follows, 'latest')));
   return row;
 }
 

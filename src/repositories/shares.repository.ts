@@ -74,6 +74,12 @@ export async function findShareByTokenHash(db: Db, tokenHash: string): Promise<S
   return row;
 }
 
+/** The version a link serves now (for a link that follows the newest version); undefined: no such link. */
+export async function servedContentOf(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ contentId: shares.reportContentId }).from(shares).where(eq(shares.id, id));
+  return row?.contentId;
+}
+
 /** Whether the link still serves at `now`: not revoked, not expired. */
 export async function shareServes(db: Db, id: string, now: Date): Promise<boolean> {
   const rows = await db
@@ -199,6 +205,55 @@ export interface BrandingStamp {
   accentColor: string | null;
 }
 
+/**
+ * What counting a view answers: the branding stamp of the page, and the version the link serves
+ * now, which for a link that follows the newest version may be newer than the one it was read
+ * with; for such a link also when the report's schedule runs next, and in which zone.
+ */
+export interface CountedView extends BrandingStamp {
+  reportContentId: string;
+  /** The number of the version the link serves now. */
+  servedVersion: number;
+  next: { at: Date; timezone: string } | null;
+}
+
+interface CountedRow {
+  branding: string | null;
+  content_id: string;
+  served_version: number;
+  next_run_at: string | Date | null;
+  timezone: string | null;
+}
+
+function countedView(row: CountedRow): CountedView {
+  return {
+    ...parseBrandingStamp(row.branding),
+    reportContentId: row.content_id,
+    servedVersion: row.served_version,
+    next: row.next_run_at !== null && row.timezone !== null ? { at: new Date(row.next_run_at), timezone: row.timezone } : null,
+  };
+}
+
+/** The columns a view count returns: the stamp, the served version, and a following link's next run. */
+function countedColumns(
+  reportId: SQL | typeof shares.reportId,
+  contentId: SQL | typeof shares.reportContentId,
+  version: SQL | typeof shares.version,
+  follows: SQL | typeof shares.follows,
+) {
+  return {
+    branding: brandingStampOf(reportId),
+    content_id: sql<string>`${contentId}`,
+    served_version: sql<number>`${version}`,
+    next_run_at: sql<
+      string | Date | null
+    >`case when ${follows} = 'latest' then (select rs.next_run_at from report_schedules rs where rs.report_id = ${reportId}) end`,
+    timezone: sql<
+      string | null
+    >`case when ${follows} = 'latest' then (select u.timezone from reports r join users u on u.id = r.owner_user_id where r.id = ${reportId}) end`,
+  };
+}
+
 /** `<version>` or `<version>#rrggbb`, as one scalar subquery gives it; null: no such workspace. */
 const brandingStampOf = (report: SQL | SQL.Aliased | typeof shares.reportId) => sql<string | null>`(
       select w.branding_version::text || coalesce(w.branding_accent_color, '')
@@ -220,7 +275,7 @@ export function parseBrandingStamp(text: string | null): BrandingStamp {
  * when the clocks of several processes differ. Each counted link comes back with its page's
  * branding stamp.
  */
-export async function countViews(db: Db, views: ReadonlyMap<string, number>, now: Date): Promise<Map<string, BrandingStamp>> {
+export async function countViews(db: Db, views: ReadonlyMap<string, number>, now: Date): Promise<Map<string, CountedView>> {
   const hashes = [...views.keys()];
   const counts = hashes.map((hash) => views.get(hash) ?? 0);
   const at = now.toISOString();
@@ -229,10 +284,13 @@ export async function countViews(db: Db, views: ReadonlyMap<string, number>, now
     set view_count = s.view_count + v.n, last_viewed_at = greatest(s.last_viewed_at, ${at}::timestamptz)
     from unnest(${sql.param(hashes)}::text[], ${sql.param(counts)}::int[]) as v(token_hash, n)
     where s.token_hash = v.token_hash and s.revoked_at is null and (s.expires_at is null or s.expires_at > ${at}::timestamptz)
-    returning s.token_hash, ${brandingStampOf(sql`s.report_id`)} as branding`);
-  return new Map(
-    rowsOf<{ token_hash: string; branding: string | null }>(result).map((r) => [r.token_hash, parseBrandingStamp(r.branding)]),
-  );
+    returning s.token_hash, ${sql.join(
+      Object.entries(countedColumns(sql`s.report_id`, sql`s.report_content_id`, sql`s.version`, sql`s.follows`)).map(
+        ([name, column]) => sql`${column} as ${sql.identifier(name)}`,
+      ),
+      sql`, `,
+    )}`);
+  return new Map(rowsOf<CountedRow & { token_hash: string }>(result).map((r) => [r.token_hash, countedView(r)]));
 }
 
 /**
@@ -243,7 +301,7 @@ export async function countViews(db: Db, views: ReadonlyMap<string, number>, now
  * passcode in that window is given back, so only wrong passcodes use up the allowance. A counted
  * view gives its page's branding stamp; undefined: not counted.
  */
-export async function countView(db: Db, tokenHash: string, now: Date, refundWindow?: Date): Promise<BrandingStamp | undefined> {
+export async function countView(db: Db, tokenHash: string, now: Date, refundWindow?: Date): Promise<CountedView | undefined> {
   const nowText = now.toISOString();
   const refund = refundWindow
     ? sql`case when ${shares.failedWindowStartedAt} = ${refundWindow.toISOString()}::timestamptz and ${shares.failedAttempts} > 0 then ${shares.failedAttempts} - 1 else ${shares.failedAttempts} end`
@@ -256,9 +314,9 @@ export async function countView(db: Db, tokenHash: string, now: Date, refundWind
       ...(refund ? { failedAttempts: refund } : {}),
     })
     .where(and(eq(shares.tokenHash, tokenHash), servesAt(now)))
-    .returning({ branding: brandingStampOf(shares.reportId) });
+    .returning(countedColumns(shares.reportId, shares.reportContentId, shares.version, shares.follows));
   const [row] = rows;
-  return row && parseBrandingStamp(row.branding);
+  return row && countedView(row);
 }
 
 export interface PageSource {

@@ -19,6 +19,7 @@ const SHARE_KEYS = [
   'createdAt',
   'downloadCount',
   'expiresAt',
+  'follows',
   'hasPasscode',
   'id',
   'lastViewedAt',

@@ -2163,8 +2163,10 @@ export interface components {
             id: string;
             /** @description Opaque id (UUID v7). */
             reportContentId: string;
-            /** @description The number of the version the link serves. */
+            /** @description The number of the version the link serves (now, for a link that follows). */
             version: number;
+            /** @description `latest`: the link serves the report's current version, whatever comes after; `version`: the version it was minted over. */
+            follows: "latest" | "version";
             /** @description Capability token, 22 base64url characters; the public page is /share/<token>. */
             token: string;
             /** @description The public page: <PUBLIC_BASE_URL>/share/<token>. */
@@ -2188,6 +2190,11 @@ export interface components {
             passcode?: string;
             /** @description Omitted: the link never expires. */
             expiresInDays?: number;
+            /**
+             * @description `latest` (a report's owner only): the link always serves the report's newest version, an edit or a scheduled run showing on the next view. A recipient's link serves the delivered version.
+             * @default version
+             */
+            follows?: "latest" | "version";
         };
         /**
          * @description A reaction key: +1, -1, laugh, hooray, confused, heart, rocket, eyes.

@@ -7,7 +7,11 @@ export const ShareSchema = Type.Object(
   {
     id: Id,
     reportContentId: Id,
-    version: Type.Integer({ minimum: 1, description: 'The number of the version the link serves.' }),
+    version: Type.Integer({ minimum: 1, description: 'The number of the version the link serves (now, for a link that follows).' }),
+    follows: Type.Union([Type.Literal('latest'), Type.Literal('version')], {
+      description:
+        "`latest`: the link serves the report's current version, whatever comes after; `version`: the version it was minted over.",
+    }),
     token: Type.String({ description: 'Capability token, 22 base64url characters; the public page is /share/<token>.' }),
     url: Type.String({ description: 'The public page: <PUBLIC_BASE_URL>/share/<token>.' }),
     hasPasscode: Type.Boolean(),
@@ -36,6 +40,13 @@ export const MintShareBody = Type.Object(
       }),
     ),
     expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'Omitted: the link never expires.' })),
+    follows: Type.Optional(
+      Type.Union([Type.Literal('latest'), Type.Literal('version')], {
+        default: 'version',
+        description:
+          "`latest` (a report's owner only): the link always serves the report's newest version, an edit or a scheduled run showing on the next view. A recipient's link serves the delivered version.",
+      }),
+    ),
   },
   { $id: 'MintShareBody', additionalProperties: false, description: 'May be omitted entirely: a link without passcode or expiry.' },
 );

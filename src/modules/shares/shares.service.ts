@@ -31,6 +31,7 @@ function toShare(ctx: AppContext, row: repo.ShareRow): Share {
     id: row.id,
     reportContentId: row.reportContentId,
     version: row.version,
+    follows: row.follows === 'latest' ? 'latest' : 'version',
     token,
     url: `${ctx.config.publicBaseUrl}/share/${token}`,
     hasPasscode: row.passcodeHash !== null,
@@ -78,6 +79,7 @@ interface MintTarget {
   reportContentId: string;
   version: number;
   deliveryId: string | null;
+  follows: 'latest' | 'version';
 }
 
 async function mint(ctx: AppContext, actor: Actor, target: MintTarget, input: MintShareInput): Promise<Share> {
@@ -102,7 +104,10 @@ async function mint(ctx: AppContext, actor: Actor, target: MintTarget, input: Mi
   return toShare(ctx, row);
 }
 
-/** Owner only, with current membership in every filtered workspace; serves the current version. */
+/**
+ * Owner only, with current membership in every filtered workspace; serves the current version,
+ * and with `follows: 'latest'` every version after it as it is made (delivery.md §2).
+ */
 export async function mintForReport(ctx: AppContext, actor: Actor, reportId: string, input: MintShareInput): Promise<Share> {
   assertPasscodeLength(input);
   const report = await findReport(ctx.db, reportId);
@@ -110,7 +115,13 @@ export async function mintForReport(ctx: AppContext, actor: Actor, reportId: str
   return mint(
     ctx,
     actor,
-    { reportId: report.id, reportContentId: report.currentContentId, version: report.version, deliveryId: null },
+    {
+      reportId: report.id,
+      reportContentId: report.currentContentId,
+      version: report.version,
+      deliveryId: null,
+      follows: input.follows ?? 'version',
+    },
     input,
   );
 }
@@ -129,6 +140,14 @@ export async function listForReport(ctx: AppContext, actor: Actor, reportId: str
 /** The message's recipient only; no membership check, since the delivery itself is the grant. */
 export async function mintForInbox(ctx: AppContext, actor: Actor, deliveryId: string, input: MintShareInput): Promise<Share> {
   assertPasscodeLength(input);
+  if (input.follows === 'latest') {
+    throw badRequest('The request is not valid.', [
+      {
+        path: '/follows',
+        message: 'a link on a received report always serves the version delivered; only the owner mints links that follow',
+      },
+    ]);
+  }
   const delivery = await ownDelivery(ctx.db, actor, deliveryId);
   return mint(
     ctx,
@@ -138,6 +157,7 @@ export async function mintForInbox(ctx: AppContext, actor: Actor, deliveryId: st
       reportContentId: delivery.reportContentId,
       version: delivery.version,
       deliveryId: delivery.id,
+      follows: 'version',
     },
     input,
   );

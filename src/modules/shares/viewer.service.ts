@@ -22,7 +22,7 @@ import { Readable as ReadableStream } from 'node:stream';
 import { AppError } from '../../lib/errors.js';
 import { brandingVersionOf, countDownload, findVersionFileSource } from '../../repositories/exports.repository.js';
 import { datasetFile, exportDisposition, fileIdentity, pdfFile } from '../exports/exports.service.js';
-import { DOWNLOADS_MARKER, downloadLinks } from '../../render/share-page.js';
+import { DOWNLOADS_MARKER, downloadLinks, followsNote } from '../../render/share-page.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
@@ -243,7 +243,7 @@ export function createViewer(ctx: AppContext): Viewer {
     return started;
   }
   const links = new LRUCache<string, repo.ShareRow>({ max: LINK_CACHE_ENTRIES });
-  const counter = new ViewCounter<repo.BrandingStamp>((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
+  const counter = new ViewCounter<repo.CountedView>((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
 
   /** The link a well-formed token names, from the cache or the database; malformed tokens cost nothing. */
   async function lookup(token: string): Promise<repo.ShareRow | null> {
@@ -267,6 +267,7 @@ export function createViewer(ctx: AppContext): Viewer {
     const contentId = share.reportContentId;
     let stamped: StampedPage | undefined = await pageOf(contentId, stamps.get(contentId));
     if (!stamped) return NOT_FOUND;
+    let next: repo.CountedView['next'] | undefined;
     try {
       const counted = refund
         ? await repo.countView(ctx.db, share.tokenHash, ctx.clock.now(), refund.link)
@@ -277,13 +278,18 @@ export function createViewer(ctx: AppContext): Viewer {
         return NOT_FOUND;
       }
       ctx.metrics.shareViews.inc();
+      next = counted.next;
       if (refund) await repo.refundClientAttempt(ctx.db, share.id, refund.clientKey, refund.client);
-      if (!sameStamp(counted, stamped.stamp)) {
-        stamps.set(contentId, counted);
+      // A link that follows the newest version serves the version the count found, never an older one.
+      const served = counted.reportContentId;
+      if (served !== contentId) links.set(share.tokenHash, { ...share, reportContentId: served, version: counted.servedVersion });
+      if (served !== contentId || !sameStamp(counted, stamped.stamp)) {
+        const stamp = { version: counted.version, accentColor: counted.accentColor };
+        stamps.set(served, stamp);
         const stale = stamped.page;
         stamped = undefined;
         await closePage(stale);
-        stamped = await pageOf(contentId, counted);
+        stamped = await pageOf(served, stamp);
         if (!stamped) return NOT_FOUND;
       }
     } catch (error) {
@@ -291,7 +297,8 @@ export function createViewer(ctx: AppContext): Viewer {
       throw error;
     }
     const { page, stamp } = stamped;
-    const linksHtml = downloadLinks(downloadHrefs(share, token, refund !== undefined));
+    const linksHtml =
+      downloadLinks(downloadHrefs(share, token, refund !== undefined)) + (share.follows === 'latest' ? followsNote(next ?? null) : '');
     return {
       kind: 'report',
       html: Buffer.isBuffer(page) ? withLinks(page, linksHtml) : await fileWithLinks(page, linksHtml),
@@ -406,7 +413,9 @@ export function createViewer(ctx: AppContext): Viewer {
       const release = ctx.clientGate.admit(clientAddress);
       if (!release) return { kind: 'rate-limited', retryAfterSeconds: CLIENT_RETRY_AFTER_SECONDS };
       try {
-        const file = await fileOf(share.reportContentId, format, `share-client:${clientKeyOf(clientAddress)}`);
+        // A link that follows the newest version downloads the version it serves now.
+        const contentId = share.follows === 'latest' ? await repo.servedContentOf(ctx.db, share.id) : share.reportContentId;
+        const file = contentId && (await fileOf(contentId, format, `share-client:${clientKeyOf(clientAddress)}`));
         if (!file) return NO_DOWNLOAD;
         if (!(await countDownload(ctx.db, share.id, ctx.clock.now()))) {
           links.delete(share.tokenHash);
