@@ -26,7 +26,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  */
 const ENGINE_INDEPENDENT = [
   'test/unit/**',
-  'test/slow/web-{billing,branding,browser,import,onboarding,report-options,reports,time}.test.ts',
+  'test/slow/web-{billing,branding,browser,import,onboarding,report-options,reports,schedules,time}.test.ts',
   'test/slow/{viewer-browser,docs-browser,invoice-share,export-documents}.test.ts',
 ];
 

@@ -197,7 +197,15 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
       await page.goto(`${base}/app/reports/${reportId}`);
       await until(() => heading().textContent()).toBe('November timesheet v2');
       const nav = page.getByRole('navigation', { name: 'On this page' });
-      expect(await nav.getByRole('link').allTextContents()).toEqual(['Document', 'Send', 'Sent', 'Versions', 'Public links', 'Discussion']);
+      expect(await nav.getByRole('link').allTextContents()).toEqual([
+        'Document',
+        'Send',
+        'Schedule',
+        'Sent',
+        'Versions',
+        'Public links',
+        'Discussion',
+      ]);
       const discussion = page.getByRole('region', { name: 'Discussion' });
       await until(() => discussion.textContent()).toContain('This version has not been sent yet');
       await nav.getByRole('link', { name: 'Discussion' }).click();

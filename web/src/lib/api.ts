@@ -51,6 +51,10 @@ export type Version = Schemas['ReportVersion'];
 export type ReportContent = Schemas['ReportContent'];
 export type VersionDiff = Schemas['VersionDiff'];
 export type GroupChange = Schemas['GroupChange'];
+export type Schedule = Schemas['Schedule'];
+export type ScheduleBody = Schemas['ScheduleBody'];
+export type ScheduleRun = Schemas['ScheduleRun'];
+export type DatePreset = Schemas['DatePreset'];
 
 /** The JSON body an operation takes. */
 type BodyOf<P extends keyof paths, M extends 'post' | 'patch' | 'put'> = paths[P][M] extends {
@@ -263,6 +267,26 @@ export const api = {
   inbox: () => call(client.GET('/api/v1/inbox')),
   inboxMessage: (messageId: string) => call(client.GET('/api/v1/inbox/{id}', id(messageId))),
   markRead: (messageId: string) => call(client.POST('/api/v1/inbox/{id}/read', id(messageId))),
+
+  // Schedules (the report's owner only)
+  /** The report's schedule, or null when it has none. */
+  schedule: async (reportId: string): Promise<Schedule | null> => {
+    try {
+      return await call(client.GET('/api/v1/reports/{id}/schedule', id(reportId)));
+    } catch (error) {
+      if (error instanceof ChronicleError && error.status === 404) return null;
+      throw error;
+    }
+  },
+  /** Creates or replaces the schedule. */
+  putSchedule: (reportId: string, body: ScheduleBody) => call(client.PUT('/api/v1/reports/{id}/schedule', { ...id(reportId), body })),
+  /** Ends the schedule; its run history stays. */
+  deleteSchedule: (reportId: string) => call(client.DELETE('/api/v1/reports/{id}/schedule', id(reportId))),
+  /** The runs of the report's schedules, newest occurrence first. */
+  scheduleRuns: (reportId: string, query: NonNullable<paths['/api/v1/reports/{id}/schedule/runs']['get']['parameters']['query']>) =>
+    page(client.GET('/api/v1/reports/{id}/schedule/runs', { params: { path: { id: reportId }, query } })),
+  /** Queues a run at once (409 while another run of the report waits or runs). */
+  runScheduleNow: (reportId: string) => call(client.POST('/api/v1/reports/{id}/schedule/run-now', id(reportId))),
 
   // Version history
   versions: (reportId: string) => call(client.GET('/api/v1/reports/{id}/versions', id(reportId))),

@@ -28,6 +28,7 @@ import { SharePanel } from '../shares/links.js';
 import { describeOptions } from './report-options.js';
 import { VersionHistory } from './versions.js';
 import { ExportLinks } from './export-links.js';
+import { SchedulePanel } from './schedule-panel.js';
 
 export function ReportPage({ id }: { id: string }) {
   const { me } = useSession();
@@ -73,16 +74,21 @@ export function ReportPage({ id }: { id: string }) {
         · updated <Time instant={report.updatedAt} />
       </p>
       {options ? <p className="meta">{options}</p> : null}
-      <ReportSections report={report} owner={owner} />
+      <ReportSections report={report} owner={owner} onNewVersion={loaded.reload} />
     </>
   );
 }
 
-/** The page's sections, in order: [anchor, name]; the send and links sections are the owner's alone. */
+/** The page's sections, in order: [anchor, name]; the send, schedule and links sections are the owner's alone. */
 function sectionsFor(owner: boolean): [string, string][] {
   return [
     ['document', 'Document'],
-    ...(owner ? ([['send', 'Send']] as [string, string][]) : []),
+    ...(owner
+      ? ([
+          ['send', 'Send'],
+          ['schedule', 'Schedule'],
+        ] as [string, string][])
+      : []),
     ['sent', 'Sent'],
     ['versions', 'Versions'],
     ...(owner ? ([['links', 'Public links']] as [string, string][]) : []),
@@ -90,12 +96,19 @@ function sectionsFor(owner: boolean): [string, string][] {
   ];
 }
 
-function ReportSections({ report, owner }: { report: Report; owner: boolean }) {
+function ReportSections({ report, owner, onNewVersion }: { report: Report; owner: boolean; onNewVersion: () => void }) {
   // Each send bumps this, and every section a send changes (its history, which versions were
   // sent, the discussion it opens) reads the server again.
   const [sends, setSends] = useState(0);
   const onSent = () => {
     setSends((n) => n + 1);
+  };
+  // The version shown in full under Versions; a scheduled run's version link opens it there.
+  const [shownVersion, setShownVersion] = useState<string | null>(null);
+  // A scheduled run made a new version and sent it: the page reads the report again, and what a send changes.
+  const onRun = () => {
+    onSent();
+    onNewVersion();
   };
   return (
     <>
@@ -120,11 +133,16 @@ function ReportSections({ report, owner }: { report: Report; owner: boolean }) {
           <SendPanel report={report} onSent={onSent} />
         </div>
       )}
+      {owner && (
+        <div id="schedule" className="page-section">
+          <SchedulePanel report={report} onRun={onRun} onShowVersion={setShownVersion} />
+        </div>
+      )}
       <div id="sent" className="page-section">
         <SendHistory reportId={report.id} refresh={sends} />
       </div>
       <div id="versions" className="page-section">
-        <VersionHistory report={report} refresh={sends} />
+        <VersionHistory report={report} refresh={sends} shownId={shownVersion} onShow={setShownVersion} />
       </div>
       {owner && (
         <div id="links" className="page-section">

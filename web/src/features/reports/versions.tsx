@@ -17,22 +17,34 @@ import { VersionChanges, type Comparison } from './version-changes.js';
 import { useFocusOnShow } from './focus.js';
 import { ExportLinks } from './export-links.js';
 
-/** The versions of `report`; a change of `refresh` reads them again (a send changes what was sent). */
-export function VersionHistory({ report, refresh }: { report: Report; refresh: number }) {
+/**
+ * The versions of `report`; a change of `refresh` reads them again (a send changes what was sent).
+ * Which version is shown in full is the page's (`shownId`), so other sections can open one.
+ */
+export function VersionHistory({
+  report,
+  refresh,
+  shownId,
+  onShow,
+}: {
+  report: Report;
+  refresh: number;
+  shownId: string | null;
+  onShow: (contentId: string | null) => void;
+}) {
   const versions = useLoad(() => api.versions(report.id), [report.id, report.version, refresh]);
-  const [shownId, setShownId] = useState<string | null>(null);
   return (
     <section aria-labelledby="versions-heading">
       <h2 id="versions-heading">Versions</h2>
       <Loaded state={versions} what="the versions">
         {(list) => (
           <>
-            <VersionTable versions={list} shownId={shownId} onShow={setShownId} />
+            <VersionTable versions={list} shownId={shownId} onShow={onShow} />
             {shownId ? (
               <ShownVersion
                 contentId={shownId}
                 onClose={() => {
-                  setShownId(null);
+                  onShow(null);
                 }}
               />
             ) : null}
