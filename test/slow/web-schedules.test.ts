@@ -177,6 +177,34 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
   );
 
   it(
+    'mints a link that follows the newest version, which the next run moves on',
+    async () => {
+      const links = page.getByRole('region', { name: 'Public links' });
+      await links.getByLabel('Always show the newest version').check();
+      await links.getByRole('button', { name: 'Create link' }).click();
+      const item = links.locator('li.share').first();
+      await until(() => item.locator('.meta').textContent()).toContain('Follows the newest version (now 2)');
+      const url = (await item.locator('.url a').textContent()) ?? '';
+      expect(url).toMatch(/\/share\/[A-Za-z0-9_-]{22}$/);
+
+      const run = await t.post(`/api/v1/reports/${reportId}/schedule/run-now`, {}, owner.token);
+      expect(run.status).toBe(202);
+      await until(
+        async () => ((await t.get(`/api/v1/reports/${reportId}/schedule/runs`, owner.token)).body as { status: string }[])[0]?.status,
+      ).toBe('succeeded');
+      const reader = await newPage(browser, cspErrors);
+      try {
+        await reader.page.goto(url);
+        await until(() => reader.page.locator('.provenance').textContent()).toContain('Version3');
+        expect(await reader.page.locator('p.follows').textContent()).toContain('This link always shows the newest version of the report.');
+      } finally {
+        await reader.context.close();
+      }
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'fits a phone: axe-core and no sideways scroll at 390 and 320 px',
     async () => {
       for (const width of [390, 320]) {
@@ -222,7 +250,7 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
       await panel().getByRole('button', { name: 'Really delete the schedule' }).click();
       await until(() => panel().getByRole('status').textContent()).toBe('Schedule deleted; its runs stay in the history.');
       expect(await panel().getByRole('form', { name: 'New schedule' }).count()).toBe(1);
-      expect(await panel().locator('.runs .item').count()).toBe(1);
+      expect(await panel().locator('.runs .item').count()).toBe(2);
       expect((await stored()).status).toBe(404);
       await context.close();
     },
@@ -235,7 +263,7 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
       const other = await newPage(browser, cspErrors, { width: 1440 });
       await signIn(other.page, base, admin.email);
       await other.page.goto(`${base}/app/reports/${reportId}`);
-      await until(() => other.page.getByRole('heading', { level: 1 }).textContent()).toBe('Weekly timesheet v2');
+      await until(() => other.page.getByRole('heading', { level: 1 }).textContent()).toBe('Weekly timesheet v3');
       const nav = other.page.getByRole('navigation', { name: 'On this page' });
       expect(await nav.getByRole('link').allTextContents()).toEqual(['Document', 'Sent', 'Versions', 'Discussion']);
       expect(await other.page.getByRole('region', { name: 'Schedule' }).count()).toBe(0);

@@ -1,14 +1,19 @@
-/** Public share links of a version: mint (passcode, expiry), copy, see views, revoke. */
+/** Public share links of a version, or following the newest: mint (passcode, expiry), copy, see views, revoke. */
 import { useState } from 'react';
 import { api, type Share } from '../../lib/api.js';
-import { CopyButton, ErrorMessage, Loading, Time, useAction, useLoad, InputField, Form } from '../../components/ui/ui.js';
+import { CheckField, CopyButton, ErrorMessage, Loading, Time, useAction, useLoad, InputField, Form } from '../../components/ui/ui.js';
 
 export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string }) {
   const loaded = useLoad(() => (kind === 'report' ? api.reportShares(id) : api.inboxShares(id)), [kind, id]);
   const [passcode, setPasscode] = useState('');
   const [days, setDays] = useState('');
+  const [follows, setFollows] = useState(false);
   const mint = useAction(async () => {
-    const body = { ...(passcode ? { passcode } : {}), ...(days ? { expiresInDays: Number(days) } : {}) };
+    const body = {
+      ...(passcode ? { passcode } : {}),
+      ...(days ? { expiresInDays: Number(days) } : {}),
+      ...(follows ? { follows: 'latest' as const } : {}),
+    };
     return kind === 'report' ? api.mintReportShare(id, body) : api.mintInboxShare(id, body);
   });
   const submit = async () => {
@@ -17,6 +22,7 @@ export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string 
       loaded.set([share, ...(loaded.data ?? [])]);
       setPasscode('');
       setDays('');
+      setFollows(false);
     }
   };
   return (
@@ -44,6 +50,15 @@ export function SharePanel({ kind, id }: { kind: 'report' | 'inbox'; id: string 
             onChange={setDays}
           />
         </div>
+        {kind === 'report' ? (
+          <CheckField
+            checked={follows}
+            onChange={setFollows}
+            hint="The link then shows each new version, from an edit or a scheduled run, instead of this one."
+          >
+            Always show the newest version
+          </CheckField>
+        ) : null}
         <p>
           <button type="submit" disabled={mint.busy}>
             {mint.busy ? 'Creating…' : 'Create link'}
@@ -86,6 +101,7 @@ function ShareItem({ share, onChanged }: { share: Share; onChanged: (share: Shar
         </a>
       </p>
       <p className="meta">
+        {share.follows === 'latest' ? `Follows the newest version (now ${share.version}) · ` : `Version ${share.version} · `}
         {share.hasPasscode ? 'Passcode · ' : ''}
         {share.revokedAt ? (
           <>
