@@ -247,6 +247,20 @@ describe('runs', () => {
     expect((await t.get(`/api/v1/reports/${report.id}`, owner.token)).body.version).toBe(2);
   });
 
+  it("follows the owner's time zone from the next run when it changes", async () => {
+    await t.put(schedule(), weekly, owner.token);
+    expect((await t.patch('/api/v1/me', { timezone: 'America/Los_Angeles' }, owner.token)).status).toBe(200);
+    const moved = (await t.get(schedule(), owner.token)).body;
+    expect(moved.timezone).toBe('America/Los_Angeles');
+    expect(moved.nextRuns[0]).toBe('2026-10-26T09:00:00.000-07:00');
+    t.clock.set('2026-10-26T08:00:00.000Z');
+    await runDue();
+    expect(await runsOf()).toHaveLength(0);
+    t.clock.set('2026-10-26T16:00:00.000Z');
+    await runDue();
+    expect((await runsOf()).map((r) => [r.scheduledFor, r.status])).toEqual([['2026-10-26T16:00:00.000Z', 'succeeded']]);
+  });
+
   it('runs now: one at a time per report, then as any run', async () => {
     expect((await t.post(`${schedule()}/run-now`, {}, owner.token)).status).toBe(404);
     await t.put(schedule(), { ...weekly, recipientUserIds: [ana.id] }, owner.token);

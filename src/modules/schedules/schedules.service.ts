@@ -5,6 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Actor, AppContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { Page, Paged } from '../../lib/paging.js';
 import { badRequest, conflict, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -156,6 +157,17 @@ export async function put(
     updatedAt: now,
   });
   return { schedule: toSchedule(saved, actor.user.timezone, now), created: saved.revision === 1 };
+}
+
+/**
+ * The owner's time zone changed: their active schedules' next runs move to the new zone's wall
+ * clock, so the change applies from the next run (delivery.md §1).
+ */
+export async function followOwnerTimezone(ctx: AppContext, db: Db, ownerUserId: string, timezone: string): Promise<void> {
+  const now = ctx.clock.now();
+  for (const schedule of await repo.activeSchedulesOf(db, ownerUserId)) {
+    await repo.setNextRun(db, schedule.reportId, nextRunOf(schedule, timezone, now));
+  }
 }
 
 /** Deletes the schedule; runs already queued are skipped, the history stays with the report. */

@@ -7,6 +7,7 @@ import {
   requireTokenIssuer,
   requireUserReader,
 } from '../access/access.js';
+import { followOwnerTimezone } from '../schedules/schedules.service.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newApiToken } from '../../lib/tokens.js';
@@ -123,6 +124,7 @@ export async function patchUser(ctx: AppContext, actor: Actor, id: string, input
     }
     const row = await guardEmail(() => repo.updateUser(tx, id, patch));
     if (!row) throw notFound();
+    if (patch.timezone !== undefined && patch.timezone !== existing.timezone) await followOwnerTimezone(ctx, tx, id, row.timezone);
     return toUser(row);
   });
 }
@@ -135,6 +137,7 @@ export async function patchMe(
   const patch = checkedPatch(input);
   const row = await repo.updateUser(ctx.db, actor.user.id, patch);
   if (!row) throw notFound();
+  if (patch.timezone !== undefined && patch.timezone !== actor.user.timezone) await followOwnerTimezone(ctx, ctx.db, row.id, row.timezone);
   return toUser(row);
 }
 
