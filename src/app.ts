@@ -123,8 +123,8 @@ export interface BuildOptions {
   /** How a held refusal waits (tests inject one they release); default: a timer of REFUSAL_DELAY_MS. */
   refusalSleep?: Sleep;
   /**
-   * Whether this process works the job engine and ticks schedules (default true). Tests that do
-   * not exercise schedules leave it off and drive `ctx.scheduler` themselves where they do.
+   * Whether this process works the job engine and ticks schedules: server.ts turns it on; an app
+   * built without it (tests, scripts) serves the API and drives `ctx.scheduler` itself if at all.
    */
   jobs?: boolean;
 }
@@ -162,7 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     await installCors(app, options.config.corsOrigins);
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
-    if (options.jobs ?? true) await startJobs(app, ctx);
+    if (options.jobs) await startJobs(app, ctx);
     app.addHook('onClose', () => ctx.renderer.close());
     app.addHook('preClose', async () => {
       ctx.refusalDelay.close();

@@ -50,7 +50,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 async function start(): Promise<App> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await buildApp({ config });
+      return await buildApp({ config, jobs: true });
     } catch (error) {
       // A server may start before its database (or before the database is created, or while its
       // credentials are being provisioned): it says why on each retry.

@@ -181,7 +181,7 @@ describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () =
   let app: Awaited<ReturnType<typeof buildApp>>;
   let port = 0;
   beforeAll(async () => {
-    app = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), database: t.database, logger: false, jobs: false });
+    app = await buildApp({ config: testConfig({ requestTimeoutMs: 1_000 }), database: t.database, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     if (typeof address !== 'object' || !address) throw new Error('no address');
