@@ -262,7 +262,6 @@ describe('saturation (OVERLOAD_EVENT_LOOP_DELAY_MS)', () => {
       database: t.database,
       logger: false,
       pressure,
-      jobs: false,
     });
   });
   afterAll(() => app.close());
@@ -313,7 +312,6 @@ describe('saturation (OVERLOAD_EVENT_LOOP_DELAY_MS)', () => {
       database: t.database,
       logger: false,
       pressure,
-      jobs: false,
     });
     try {
       delayMs = 60_000;
