@@ -107,6 +107,8 @@ interface HttpScenario {
   target: number;
   /** Database statements Chronicle makes per request (pinned by test/api/statements.test.ts), for the floor figure. */
   statements: number;
+  /** For a share page: the link whose views are counted (default: the plain link). */
+  shareId?: string;
 }
 
 function figureOf(s: HttpScenario, real: LoadResult, bare: LoadResult, note?: string): Figure {
@@ -183,6 +185,9 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
 
       // What only the server can make: links, sent versions, discussions.
       const share = await api<{ token: string; id: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {});
+      const following = await api<{ token: string; id: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {
+        follows: 'latest',
+      });
       const locked = await api<{ token: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {
         passcode: 'correct horse battery',
       });
@@ -209,6 +214,18 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           metric: 'rps',
           target: 0.5,
           statements: 0,
+        },
+        {
+          // Served like any link; its count also answers the version it serves now (delivery.md §2).
+          name: 'GET /share/:token (a link that follows the newest version)',
+          path: `/share/${following.token}`,
+          method: 'GET',
+          headers: {},
+          connections: 50,
+          metric: 'rps',
+          target: 0.5,
+          statements: 0,
+          shareId: following.id,
         },
         {
           name: 'GET /api/v1/reports/:id',
@@ -296,16 +313,17 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             seconds,
             ...(s.body ? { body: s.body } : {}),
           };
-          const before = s.path.startsWith('/share/') ? await viewCount(srv, share.id) : 0;
+          const counted = s.shareId ?? share.id;
+          const before = s.path.startsWith('/share/') ? await viewCount(srv, counted) : 0;
           const real = await load({ url: `${srv.url}${s.path}`, ...options });
           let note: string | undefined;
           if (s.path.startsWith('/share/')) {
             // autocannon stops with requests in flight, so it cannot say exactly how many were
             // served: after the load settles, a burst whose every answer is read checks exactness.
-            const afterLoad = await viewCount(srv, share.id);
+            const afterLoad = await viewCount(srv, counted);
             const burst = await viewBurst(`${srv.url}${s.path}`, 2000, 50);
-            const counted = (await viewCount(srv, share.id)) - afterLoad;
-            note = `viewCount exact: ${counted === burst ? 'yes' : 'NO'} (${burst} views of a burst answered 200, ${counted} counted; load: ${real.ok} 2xx seen, ${afterLoad - before} counted)`;
+            const views = (await viewCount(srv, counted)) - afterLoad;
+            note = `viewCount exact: ${views === burst ? 'yes' : 'NO'} (${burst} views of a burst answered 200, ${views} counted; load: ${real.ok} 2xx seen, ${afterLoad - before} counted)`;
           }
           if (real.non2xx + real.errors > 0) note = `${note ? `${note}; ` : ''}${real.non2xx} non-2xx, ${real.errors} errors`;
           const bare = await load({ url: `${baseline.url}${s.path}`, ...options });
