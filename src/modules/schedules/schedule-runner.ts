@@ -18,14 +18,12 @@ import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { DatePreset } from '../../render/date-range.js';
 import type { JobEngine, JobQueue } from '../../jobs/job-engine.js';
-import { explainRecipientRefusal, isActiveOwner } from '../access/access.js';
-import type { Db } from '../../db/database.js';
-import { findReport, type ReportRow } from '../../repositories/reports.repository.js';
+import { isActiveOwner } from '../access/access.js';
+import { findReport } from '../../repositories/reports.repository.js';
 import { findUser } from '../../repositories/users.repository.js';
-import { recipientCandidates, recipientStanding } from '../../repositories/sending.repository.js';
 import * as repo from '../../repositories/schedules.repository.js';
 import { renderScheduledVersion } from '../reports/reports.service.js';
-import { deliverVersion } from '../sending/sending.service.js';
+import { deliverVersion, refusedRecipients } from '../sending/sending.service.js';
 import { nextOccurrence, occurrencesBetween } from './occurrences.js';
 import { ruleOf } from './schedules.service.js';
 
@@ -184,11 +182,13 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
 
     try {
       await renderScheduledVersion(ctx as AppContext, actor, report.id, schedule.datePreset as DatePreset, async (tx, version) => {
-        const wanted = schedule.recipientUserIds;
-        const eligible = new Set(wanted.length > 0 ? (await recipientCandidates(tx, version, wanted)).map((c) => c.id) : []);
-        const teammates = wanted.filter((id) => eligible.has(id));
-        const refused = wanted.filter((id) => !eligible.has(id));
-        const skipped = refused.length > 0 ? await skippedRecipients(tx, version, actor, refused) : [];
+        const refused = await refusedRecipients(tx, version, actor, schedule.recipientUserIds);
+        const teammates = schedule.recipientUserIds.filter((id) => !refused.some((r) => r.userId === id));
+        const names = await repo.userNames(
+          tx,
+          refused.map((r) => r.userId),
+        );
+        const skipped = refused.map(({ userId, reason }) => ({ userId, name: names.get(userId) ?? 'A deleted user', reason }));
         const sendId =
           teammates.length > 0 || schedule.sendToSelf
             ? await deliverVersion(tx, {
@@ -223,17 +223,6 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
       await finish({ status: 'failed', error: reasonOf(error) });
       ctx.metrics.scheduleRuns.inc({ status: 'failed' });
     }
-  }
-
-  /** The recipients a run leaves out, by name, each with why (as a send would refuse them). */
-  async function skippedRecipients(tx: Db, version: ReportRow, actor: Actor, userIds: string[]) {
-    const standing = await recipientStanding(tx, version, userIds);
-    const names = await repo.userNames(tx, userIds);
-    return userIds.map((userId) => ({
-      userId,
-      name: names.get(userId) ?? 'A deleted user',
-      reason: explainRecipientRefusal(version, actor, userId, standing),
-    }));
   }
 
   return {

@@ -11,9 +11,9 @@ import { badRequest, conflict, notFound, type FieldError } from '../../lib/error
 import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
 import type { DatePreset } from '../../render/date-range.js';
-import { explainRecipientRefusal, isActiveOwner } from '../access/access.js';
+import { isActiveOwner } from '../access/access.js';
+import { refusedRecipients } from '../sending/sending.service.js';
 import { findReport, type ReportRow } from '../../repositories/reports.repository.js';
-import { recipientCandidates, recipientStanding } from '../../repositories/sending.repository.js';
 import * as repo from '../../repositories/schedules.repository.js';
 import { nextOccurrence, nextOccurrences, type ScheduleRule, type Weekday } from './occurrences.js';
 import { NEXT_RUNS, type Schedule, type ScheduleInput, type ScheduleRun } from './schedules.schemas.js';
@@ -109,20 +109,6 @@ function ruleErrors(input: ScheduleInput): FieldError[] {
   return errors;
 }
 
-/** Recipients who are not candidates of the report now, each with its reason (as a send refuses them). */
-async function recipientErrors(ctx: AppContext, actor: Actor, report: ReportRow, requested: readonly string[]): Promise<FieldError[]> {
-  if (requested.length === 0) return [];
-  const eligible = new Set((await recipientCandidates(ctx.db, report, [...new Set(requested)])).map((c) => c.id));
-  const refused = requested.map((id, i) => ({ id, i })).filter(({ id }) => !eligible.has(id));
-  if (refused.length === 0) return [];
-  const standing = await recipientStanding(
-    ctx.db,
-    report,
-    refused.map(({ id }) => id),
-  );
-  return refused.map(({ id, i }) => ({ path: `/recipientUserIds/${i}`, message: explainRecipientRefusal(report, actor, id, standing) }));
-}
-
 /**
  * Creates or replaces the schedule; `created` says which. Recipients must be candidates now (a
  * run skips, and names, those who stop being candidates later). Replacing it skips the runs
@@ -136,7 +122,8 @@ export async function put(
 ): Promise<{ schedule: Schedule; created: boolean }> {
   const report = await ownedReport(ctx, actor, reportId);
   const recipients = input.recipientUserIds ?? [];
-  const errors = [...ruleErrors(input), ...(await recipientErrors(ctx, actor, report, recipients))];
+  const refused = await refusedRecipients(ctx.db, report, actor, recipients);
+  const errors = [...ruleErrors(input), ...refused.map(({ index, reason }) => ({ path: `/recipientUserIds/${index}`, message: reason }))];
   if (errors.length > 0) throw badRequest('The schedule cannot be saved with these fields.', errors);
   const now = ctx.clock.now();
   const fields = {

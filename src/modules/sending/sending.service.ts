@@ -52,17 +52,11 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
         { path: '/recipientUserIds', message: 'must name a recipient unless sendToSelf is true' },
       ]);
     }
-    const eligible = new Set(teammates.length > 0 ? (await repo.recipientCandidates(tx, report, teammates)).map((c) => c.id) : []);
-    const refused = requested.map((id, i) => ({ id, i })).filter(({ id }) => !eligible.has(id));
+    const refused = await refusedRecipients(tx, report, actor, requested);
     if (refused.length > 0) {
-      const standing = await repo.recipientStanding(
-        tx,
-        report,
-        refused.map(({ id }) => id),
-      );
       throw badRequest(
         `Some recipients may not receive this report; nothing was sent. GET /api/v1/reports/${report.id}/recipients lists those who may.`,
-        refused.map(({ id, i }) => ({ path: `/recipientUserIds/${i}`, message: explainRecipientRefusal(report, actor, id, standing) })),
+        refused.map(({ index, reason }) => ({ path: `/recipientUserIds/${index}`, message: reason })),
       );
     }
 
@@ -85,6 +79,29 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
   });
   ctx.metrics.sends.inc();
   return result;
+}
+
+/**
+ * The requested recipients who are not candidates of the report's current version, each with its
+ * place in the request and why (access.ts `explainRecipientRefusal`): what a send refuses, a
+ * schedule refuses when saved and a scheduled run skips.
+ */
+export async function refusedRecipients(
+  db: Db,
+  report: ReportRow,
+  actor: Actor,
+  requested: readonly string[],
+): Promise<{ userId: string; index: number; reason: string }[]> {
+  if (requested.length === 0) return [];
+  const eligible = new Set((await repo.recipientCandidates(db, report, [...new Set(requested)])).map((c) => c.id));
+  const refused = requested.map((userId, index) => ({ userId, index })).filter(({ userId }) => !eligible.has(userId));
+  if (refused.length === 0) return [];
+  const standing = await repo.recipientStanding(
+    db,
+    report,
+    refused.map(({ userId }) => userId),
+  );
+  return refused.map(({ userId, index }) => ({ userId, index, reason: explainRecipientRefusal(report, actor, userId, standing) }));
 }
 
 /** What one send delivers: the locked report's current version, to teammates and perhaps the sender. */
