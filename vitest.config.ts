@@ -44,5 +44,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     sequence: { hooks: 'stack' },
+    // A failed expectation shows what it got in full (a page's text, a document), not its first 40 characters.
+    chaiConfig: { truncateThreshold: 2_000 },
   },
 });

@@ -30,6 +30,7 @@ import { clientErrorHandler } from './http/client-error.js';
 import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { cachedSerializerFactory } from './http/serializers.js';
 import { DOCUMENTED_BODY, OPTIONAL_BODY, ProblemSchema } from './http/schemas.js';
 import { componentRegistry, type ComponentRegistry } from './http/components.js';
 import { HEADERS, declareHeaders } from './http/response-headers.js';
@@ -250,6 +251,8 @@ function createServer(options: BuildOptions): App {
     // Start-up registers every feature; on a machine busy with other work that can take longer
     // than Fastify's default 10 s per plugin, which would abort start-up.
     pluginTimeout: 120_000,
+    // Each distinct response schema is compiled once, not once per route and per start (serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger === false ? false : loggerOptions(options.config.logLevel) }),

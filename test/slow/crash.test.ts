@@ -9,6 +9,10 @@
  *
  * On the embedded engine (a PGlite data directory) in the default run; on PostgreSQL (a database
  * of its own on the test server) when TEST_DATABASE_URL is set.
+ *
+ * A scheduled report's run-now is acknowledged (202) before the kill and its job is still waiting
+ * then (the first process polls the job queue only every 10 minutes): the second process works
+ * it, exactly once: one run, one new version, one delivery.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-async function start(): Promise<{ server: ServerProcess; base: string }> {
+async function start(env: NodeJS.ProcessEnv = {}): Promise<{ server: ServerProcess; base: string }> {
   const port = await freePort();
   const server = startServerProcess({
     PORT: String(port),
@@ -67,6 +71,7 @@ async function start(): Promise<{ server: ServerProcess; base: string }> {
     // This test is about durability: on a busy machine the overload refusal (503) would answer
     // writes the test means to acknowledge.
     OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
   });
   await server.waitFor('Server listening');
   return { server, base: `http://127.0.0.1:${port}` };
@@ -96,7 +101,7 @@ interface Acked {
 
 describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data directory'})`, () => {
   it('keeps every acknowledged write and nothing half-made', { timeout: 300_000 }, async () => {
-    const first = await start();
+    const first = await start({ JOB_POLL_SECONDS: '600' });
     const call = client(first.base);
     const owner = await call('POST', '/api/v1/users', ADMIN, { name: 'Owner', email: 'owner@example.com' });
     const recipient = await call('POST', '/api/v1/users', ADMIN, { name: 'Recipient', email: 'recipient@example.com' });
@@ -110,6 +115,14 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
     const templates = await call('GET', '/api/v1/templates', ownerToken);
     const templateId = (templates.body as { id: string }[])[0]!.id;
     const filters = { workspaceIds: [ws.body.id], dateRange: { from: '2026-11-01', to: '2026-11-30' } };
+
+    // A scheduled report whose run-now is acknowledged, its job not yet taken when the process dies.
+    const scheduled = await call('POST', '/api/v1/reports', ownerToken, { name: 'Scheduled', templateId, filters });
+    const schedulePath = `/api/v1/reports/${scheduled.body.id}/schedule`;
+    const weekly = { frequency: 'weekly', weekday: 'monday', time: '09:00', recipientUserIds: [recipient.body.id] };
+    expect((await call('PUT', schedulePath, ownerToken, weekly)).status).toBe(201);
+    const runNow = await call('POST', `${schedulePath}/run-now`, ownerToken, {});
+    expect(runNow.status).toBe(202);
 
     const acked: Acked = { reports: new Map(), sends: [], shares: [], views: new Map(), comments: [], reactions: [] };
     let acks = 0;
@@ -193,8 +206,16 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
     expect(acks).toBeGreaterThanOrEqual(KILL_AFTER);
 
     // Start again on the same data: every acknowledged write is there.
-    const second = await start();
+    const second = await start({ JOB_POLL_SECONDS: '0.5' });
     const again = client(second.base);
+    // The acknowledged run is worked by the new process, once.
+    let runs: { id: string; status: string; version: number | null; delivered: number }[] = [];
+    while (!runs.some((r) => r.status !== 'queued' && r.status !== 'running')) {
+      runs = (await again('GET', `${schedulePath}/runs`, ownerToken)).body;
+      if (runs[0]?.status === 'queued' || runs[0]?.status === 'running') await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(runs).toEqual([expect.objectContaining({ id: runNow.body.id, status: 'succeeded', version: 2, delivered: 1 })]);
+    expect((await again('GET', `/api/v1/reports/${scheduled.body.id}`, ownerToken)).body.version).toBe(2);
     for (const [id, version] of acked.reports) {
       const res = await again('GET', `/api/v1/reports/${id}`, ownerToken);
       expect(res.status, `report ${id}`).toBe(200);

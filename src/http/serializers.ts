@@ -1,0 +1,37 @@
+/**
+ * Response serializers compiled once per distinct schema. Fastify compiles a fast-json-stringify
+ * function for every response of every route at start-up, validating each schema and resolving
+ * the shared components again each time; most routes answer the same problem and entity schemas,
+ * and a process that builds the app twice (tests, a restart in place) compiled everything twice.
+ * A compiled serializer is a pure function of its schema, the shared schemas and the options, so
+ * it is kept under exactly those (as JSON) and reused: start-up compiles each distinct schema once.
+ * The schemas come from the code, so the cache is bounded by it (and capped besides).
+ */
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { LRUCache } from 'lru-cache';
+
+type Factory = ReturnType<typeof SerializerSelector>;
+type Serializer = (doc: unknown) => string;
+
+/** Serializers by context (shared schemas and options) and then by route schema. */
+const compiled = new LRUCache<string, Map<string, Serializer>>({ max: 8 });
+/** More than every response of every route, several times over. */
+const PER_CONTEXT = 4_000;
+
+/** A drop-in for Fastify's default serializer factory (its `schemaController.compilersFactory.buildSerializer`). */
+export const cachedSerializerFactory: Factory = (externalSchemas, options) => {
+  const build = SerializerSelector()(externalSchemas, options);
+  const context = JSON.stringify([externalSchemas ?? null, options ?? null]);
+  return (route) => {
+    let serializers = compiled.get(context);
+    if (!serializers) compiled.set(context, (serializers = new Map()));
+    const key = JSON.stringify(route.schema ?? null);
+    let serializer = serializers.get(key);
+    if (!serializer) {
+      serializer = build(route);
+      if (serializers.size >= PER_CONTEXT) serializers.clear();
+      serializers.set(key, serializer);
+    }
+    return serializer;
+  };
+};
