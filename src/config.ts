@@ -339,12 +339,14 @@ function defaultPublicBaseUrl(host: unknown, port: unknown): string {
 }
 
 /**
- * A variable's text as a value of its schema: digits for integers, a comma-separated list for
+ * A variable's text as a value of its schema: digits for integers (and a decimal point for
+ * numbers), a comma-separated list for
  * arrays, base64 for the share key's bytes. Text that does not convert is kept as it is, for the
  * schema to refuse with its reason.
  */
 function fromText(schema: TSchema, text: string): unknown {
   if (admits(schema, Type.IsInteger)) return /^\d{1,10}$/.test(text) ? Number(text) : text;
+  if (admits(schema, Type.IsNumber)) return /^\d{1,10}(?:\.\d{1,6})?$/.test(text) ? Number(text) : text;
   if (admits(schema, Type.IsArray)) return text.split(',').map((item) => item.trim());
   if (admits(schema, (member) => (member as { contentEncoding?: string }).contentEncoding === 'base64')) {
     try {
@@ -387,6 +389,7 @@ function allowed(schema: TSchema): string {
   }
   if (Type.IsLiteral(schema)) return keywords.description ? `${String(schema.const)} (${keywords.description})` : String(schema.const);
   if (Type.IsInteger(schema)) return `an integer from ${keywords.minimum} to ${keywords.maximum}`;
+  if (Type.IsNumber(schema)) return `a number from ${keywords.minimum} to ${keywords.maximum}`;
   if (Type.IsString(schema) && keywords.minLength !== undefined) return `${keywords.minLength} to ${keywords.maxLength} characters`;
   if (Type.IsString(schema)) return 'text';
   if (Type.IsArray(schema)) return 'a list';

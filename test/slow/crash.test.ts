@@ -205,6 +205,15 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
     expect(await first.server.exited).toBeNull();
     expect(acks).toBeGreaterThanOrEqual(KILL_AFTER);
 
+    // The run was acknowledged and still waiting when the process died.
+    const stopped = await openDatabase(options);
+    try {
+      const waiting = rowsOf<{ status: string }>(await stopped.db.execute(sql`select status from schedule_runs`));
+      expect(waiting).toEqual([{ status: 'queued' }]);
+    } finally {
+      await stopped.close();
+    }
+
     // Start again on the same data: every acknowledged write is there.
     const second = await start({ JOB_POLL_SECONDS: '0.5' });
     const again = client(second.base);

@@ -47,6 +47,8 @@ describe('loadConfig', () => {
       PASSWORD_SCRYPT_LOG_N: '17',
       OVERLOAD_EVENT_LOOP_DELAY_MS: '250',
       REFUSAL_DELAY_MS: '0',
+      SCHEDULE_TICK_SECONDS: '60',
+      JOB_POLL_SECONDS: '0.5',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u@db:5432/chronicle',
@@ -61,8 +63,16 @@ describe('loadConfig', () => {
       passwordScryptLogN: 17,
       overloadEventLoopDelayMs: 250,
       refusalDelayMs: 0,
+      scheduleTickSeconds: 60,
+      jobPollSeconds: 0.5,
     });
     expect(config.shareKey?.length).toBe(32);
+  });
+
+  it('reads a decimal number, up to its maximum, and says which numbers it takes', () => {
+    expect(loadConfig({ JOB_POLL_SECONDS: '600' }).jobPollSeconds).toBe(600);
+    expect(loadConfig({ JOB_POLL_SECONDS: '2.25' }).jobPollSeconds).toBe(2.25);
+    expect(() => loadConfig({ JOB_POLL_SECONDS: 'soon' })).toThrow('JOB_POLL_SECONDS must be a number from 0.5 to 600 (got "soon")');
   });
 
   it('reads METRICS_TOKEN, unset by default', () => {
@@ -113,6 +123,10 @@ describe('loadConfig', () => {
     [{ REFUSAL_DELAY_MS: '10001' }, 'REFUSAL_DELAY_MS'],
     [{ REFUSAL_DELAY_MS: '-1' }, 'REFUSAL_DELAY_MS'],
     [{ METRICS_TOKEN: 'has spaces in it, 16+ chars' }, 'METRICS_TOKEN'],
+    [{ JOB_POLL_SECONDS: '0.4' }, 'JOB_POLL_SECONDS'],
+    [{ JOB_POLL_SECONDS: '601' }, 'JOB_POLL_SECONDS'],
+    [{ JOB_POLL_SECONDS: '1e2' }, 'JOB_POLL_SECONDS'],
+    [{ JOB_POLL_SECONDS: '.5' }, 'JOB_POLL_SECONDS'],
   ])('refuses %j naming %s in one line', (env, variable) => {
     let error: unknown;
     try {
