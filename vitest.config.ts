@@ -19,13 +19,16 @@ if (!tier) throw new Error(`TEST_TIER must be one of ${Object.keys(TIERS).join('
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
- * What a second engine cannot change, run once (on PGlite): the pure logic of test/unit, and the
- * browser's screens, whose every server call the API tier proves on both engines. On PostgreSQL
- * the browser still walks the whole product once (web-journey) and the hostile-text corpus
- * (viewer-xss) goes through the database to the page.
+ * What a second engine cannot change, run once (on PGlite): the pure logic of test/unit; the tests
+ * that bring a database of their own whatever the run's is (an embedded data directory: restart,
+ * data-dir, demo; a PostgreSQL cluster they start and stop: database-outage); and the browser's
+ * screens, whose every server call the API tier proves on both engines. On PostgreSQL the browser
+ * still walks the whole product once (web-journey) and the hostile-text corpus (viewer-xss) goes
+ * through the database to the page.
  */
 const ENGINE_INDEPENDENT = [
   'test/unit/**',
+  'test/slow/{restart,data-dir,demo,database-outage}.test.ts',
   'test/slow/web-{billing,branding,browser,import,onboarding,report-options,reports,schedules,time}.test.ts',
   'test/slow/{viewer-browser,docs-browser,invoice-share,export-documents}.test.ts',
 ];
