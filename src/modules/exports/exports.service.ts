@@ -4,7 +4,7 @@
  * made in a render worker, admitted by the render gate as one of the caller's renders and charged
  * by their size, so nobody's export holds the process or anyone else's work.
  */
-import { create as contentDisposition } from 'content-disposition';
+import contentDisposition from 'content-disposition';
 import type { Actor, AppContext } from '../../context.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import type { FileJob } from '../../render/render-pool.js';

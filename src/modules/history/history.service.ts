@@ -2,7 +2,7 @@
  * Version history (docs/api.md "Version history"): a report's immutable versions, one version as
  * JSON or as its Markdown document, and what changed between two versions.
  */
-import { create as contentDisposition } from 'content-disposition';
+import contentDisposition from 'content-disposition';
 import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import { safeFileStem } from '../../lib/file-names.js';
