@@ -12,7 +12,9 @@
  *
  * A scheduled report's run-now is acknowledged (202) before the kill and its job is still waiting
  * then (the first process polls the job queue only every 10 minutes): the second process works
- * it, exactly once: one run, one new version, one delivery.
+ * it, exactly once: one run, one new version, one delivery. A second case kills the process in the
+ * middle of a run (its render of 5,000 entries under way): nothing of it is there, and the run,
+ * taken over once its attempt has gone silent (the clock moved on), makes one version and one send.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseOptions } from '../../src/db/database.js';
 import { rowsOf } from '../../src/db/rows.js';
+import { buildApp } from '../../src/app.js';
+import { RUN_STALE_MS } from '../../src/modules/schedules/schedule-runner.js';
+import { testConfig } from '../helpers/test-app.js';
 import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 const ADMIN = 'crash-test-bootstrap-token-0123456789abcdef';
@@ -281,13 +286,110 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
         `select (select count(*)::int from reports) as reports, (select count(*)::int from comments) as comments`,
       );
       expect(counts!.reports).toBeGreaterThanOrEqual(acked.reports.size);
-      expect(counts!.reports).toBeLessThanOrEqual(attemptedReports);
+      // The load's reports and the scheduled one made before it.
+      expect(counts!.reports).toBeLessThanOrEqual(attemptedReports + 1);
       expect(counts!.comments).toBeGreaterThanOrEqual(acked.comments.length);
       console.log(
         `crash (${pgBase ? 'PostgreSQL' : 'PGlite'}): killed after ${acks} acknowledged writes (${acked.reports.size} reports, ` +
           `${acked.sends.length} sends, ${acked.shares.length} links, ${acked.views.size} page views, ${acked.comments.length} comments, ${acked.reactions.length} reactions); ` +
           'all there after the restart, nothing half-made',
       );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('kills a process in the middle of a scheduled run: nothing half-made, then the run completes once', { timeout: 300_000 }, async () => {
+    const first = await start({ JOB_POLL_SECONDS: '0.5' });
+    const call = client(first.base);
+    const owner = await call('POST', '/api/v1/users', ADMIN, { name: 'Runner', email: 'runner@example.com' });
+    const reader = await call('POST', '/api/v1/users', ADMIN, { name: 'Reader', email: 'reader@example.com' });
+    const token = (await call('POST', `/api/v1/users/${owner.body.id}/tokens`, ADMIN, { scopes: ['read', 'write'] })).body.token;
+    const ws = await call('POST', '/api/v1/workspaces', token, { name: 'Runs' });
+    await call('PUT', `/api/v1/workspaces/${ws.body.id}/members/${reader.body.id}`, token, { role: 'member' });
+    // Enough entries that a run's render takes a while: the process is killed while it is under way.
+    for (let b = 0; b < 5; b++) {
+      const entries = Array.from({ length: 1000 }, (_, i) => ({
+        workspaceId: ws.body.id,
+        start: `2026-10-${String((i % 28) + 1).padStart(2, '0')}T${String(8 + (i % 10)).padStart(2, '0')}:00:00.000Z`,
+        minutes: 5 + (i % 50),
+        description: `Batch ${b} entry ${i}`,
+        tags: [`t${i % 7}`],
+      }));
+      expect((await call('POST', '/api/v1/time-entries/batch', token, { entries })).status).toBe(201);
+    }
+    const templates = (await call('GET', '/api/v1/templates', token)).body as { id: string; name: string }[];
+    const timesheet = templates.find((t) => t.name === 'Timesheet')!.id;
+    const filters = { workspaceIds: [ws.body.id], dateRange: { from: '2026-10-01', to: '2026-10-31' } };
+    const report = (await call('POST', '/api/v1/reports', token, { name: 'Big month', templateId: timesheet, filters })).body;
+    const schedulePath = `/api/v1/reports/${report.id}/schedule`;
+    const weekly = { frequency: 'weekly', weekday: 'monday', time: '09:00', recipientUserIds: [reader.body.id] };
+    expect((await call('PUT', schedulePath, token, weekly)).status).toBe(201);
+
+    // Run now until a run is seen under way (one that finishes first is simply a run like any other).
+    type Run = { id: string; status: string; version: number | null; delivered: number };
+    let running: Run | undefined;
+    for (let attempt = 0; attempt < 10 && !running; attempt++) {
+      const queued = await call('POST', `${schedulePath}/run-now`, token, {});
+      expect(queued.status).toBe(202);
+      for (;;) {
+        const run = ((await call('GET', `${schedulePath}/runs`, token)).body as Run[]).find((r) => r.id === queued.body.id)!;
+        if (run.status === 'running') {
+          first.server.child.kill('SIGKILL');
+          running = run;
+          break;
+        }
+        if (run.status !== 'queued') break;
+      }
+    }
+    expect(running, 'a run seen under way').toBeDefined();
+    expect(await first.server.exited).toBeNull();
+
+    const database = await openDatabase(options);
+    try {
+      const query = async <T>(text: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(text));
+      const [before] = await query<{ version: number; sends: number; status: string }>(
+        sql`select r.version, (select count(*)::int from sends s where s.report_id = r.id) as sends,
+                   (select status from schedule_runs where id = ${running!.id}) as status
+              from reports r where r.id = ${report.id}`,
+      );
+      // Nothing of the run's work is there: no version, no send; the run is still marked as running.
+      expect(before!.status).toBe('running');
+      const succeeded = (
+        await query<{ n: number }>(
+          sql`select count(*)::int as n from schedule_runs where report_id = ${report.id} and status = 'succeeded'`,
+        )
+      )[0]!.n;
+      expect(before!.version).toBe(1 + succeeded);
+      expect(before!.sends).toBe(succeeded);
+
+      // Another process, once the attempt has gone silent for longer than a run may take, takes it over.
+      const later = { now: () => new Date(Date.now() + RUN_STALE_MS + 60_000) };
+      const shareKey = Buffer.from(SHARE_KEY, 'base64');
+      const app = await buildApp({ config: testConfig({ ...options, shareKey }), database, clock: later, logger: false });
+      try {
+        await app.chronicle.scheduler.execute(running!.id);
+        await app.chronicle.scheduler.execute(running!.id);
+      } finally {
+        await app.close();
+      }
+      const [after] = await query<{ version: number; sends: number; status: string; runVersion: number; deliveries: number }>(
+        sql`select r.version, (select count(*)::int from sends s where s.report_id = r.id) as sends,
+                   sr.status, sr.version as "runVersion",
+                   (select count(*)::int from deliveries d where d.send_id = sr.send_id) as deliveries
+              from reports r join schedule_runs sr on sr.id = ${running!.id} where r.id = ${report.id}`,
+      );
+      console.log(
+        `crash (${pgBase ? 'PostgreSQL' : 'PGlite'}): killed during run-now ${succeeded + 1} (5,000 entries), ` +
+          'no version or send of it after the kill; taken over once, one version and one send',
+      );
+      expect(after).toEqual({
+        version: before!.version + 1,
+        sends: before!.sends + 1,
+        status: 'succeeded',
+        runVersion: before!.version + 1,
+        deliveries: 1,
+      });
     } finally {
       await database.close();
     }
