@@ -273,6 +273,57 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
     STEP_TIMEOUT,
   );
 
+  it(
+    'runs a weekday schedule through the change to summer time, each run at 09:00 on the owner’s clock',
+    async () => {
+      // The weekly schedule is gone (deleted above), so nothing else falls due as the clock moves months on.
+      expect((await t.get(`/api/v1/reports/${reportId}/schedule`, owner.token)).status).toBe(404);
+      const workspaceId = (await t.get('/api/v1/workspaces', owner.token)).body[0].id as string;
+      const daily = (await newReport(t, owner, [workspaceId], { name: 'Daily log' })).id;
+      // Thursday 25 March 2027, 07:00 in Berlin; clocks go forward on Sunday the 28th.
+      t.clock.set('2027-03-25T06:00:00.000Z');
+      const created = await t.put(
+        `/api/v1/reports/${daily}/schedule`,
+        { frequency: 'daily', time: '09:00', recipientUserIds: [ana.id] },
+        owner.token,
+      );
+      expect(created.status, created.text).toBe(201);
+      const due = [
+        '2027-03-25T08:00:00.000Z',
+        '2027-03-26T08:00:00.000Z',
+        '2027-03-29T07:00:00.000Z',
+        '2027-03-30T07:00:00.000Z',
+        '2027-03-31T07:00:00.000Z',
+      ];
+      expect(created.body.nextRuns.map((instant: string) => new Date(instant).toISOString())).toEqual(due);
+      const runs = async () =>
+        (await t.get(`/api/v1/reports/${daily}/schedule/runs`, owner.token)).body as { scheduledFor: string; status: string }[];
+      // A minute past each occurrence: the engine's own tick (every second) finds it and works it.
+      for (const [done, instant] of due.entries()) {
+        t.clock.set(new Date(Date.parse(instant) + 60_000));
+        await until(async () => (await runs()).filter((r) => r.status === 'succeeded').length).toBe(done + 1);
+      }
+      expect((await runs()).map((r) => [r.scheduledFor, r.status])).toEqual([...due].reverse().map((instant) => [instant, 'succeeded']));
+
+      const owners = await newPage(browser, cspErrors, { width: 1440 });
+      await signIn(owners.page, base, owner.email);
+      await owners.page.goto(`${base}/app/reports/${daily}`);
+      await until(() => owners.page.getByRole('heading', { level: 1 }).textContent()).toBe('Daily log v6');
+      const history = owners.page.getByRole('region', { name: 'Schedule' }).locator('.runs .item time');
+      await until(() => history.count()).toBe(5);
+      expect(await history.allTextContents()).toEqual([
+        'Wed, 31 Mar 2027, 09:00',
+        'Tue, 30 Mar 2027, 09:00',
+        'Mon, 29 Mar 2027, 09:00',
+        'Fri, 26 Mar 2027, 09:00',
+        'Thu, 25 Mar 2027, 09:00',
+      ]);
+      await screen(owners.page, 'report-schedule-dst-week');
+      await owners.context.close();
+    },
+    STEP_TIMEOUT,
+  );
+
   it('broke no Content-Security-Policy rule on any page', () => {
     expect(cspErrors).toEqual([]);
   });
