@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/types.js';
 import { testConfig } from '../helpers/test-app.js';
@@ -214,6 +216,31 @@ describe('the OpenAPI document', () => {
   test("the viewer's passcode form is declared", () => {
     const body = document.paths['/share/{token}'].post.requestBody;
     expect(body.content['application/x-www-form-urlencoded'].schema.properties).toHaveProperty('passcode');
+  });
+
+  test('every example a schema gives is valid against that schema', () => {
+    const ajv = new Ajv({ strict: false, allErrors: false });
+    addFormats.default(ajv);
+    ajv.addSchema(document, 'openapi');
+    /** JSON pointers (under components/schemas) of every schema node that carries examples. */
+    const withExamples: string[] = [];
+    const walk = (node: unknown, pointer: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      if (Array.isArray((node as { examples?: unknown }).examples) && !pointer.endsWith('/properties')) withExamples.push(pointer);
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'examples' || key === 'enum' || key === 'const' || key === 'default') continue;
+        walk(value, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+      }
+    };
+    walk(document.components.schemas, '#/components/schemas');
+    expect(withExamples.length).toBeGreaterThan(10);
+    expect(withExamples).toContain('#/components/schemas/ScheduleBody');
+    const invalid = withExamples.flatMap((pointer) => {
+      const validate = ajv.getSchema(`openapi${pointer}`)!;
+      const { examples } = validate.schema as { examples: unknown[] };
+      return examples.flatMap((example, i) => (validate(example) ? [] : [`${pointer} example ${i}: ${ajv.errorsText(validate.errors)}`]));
+    });
+    expect(invalid).toEqual([]);
   });
 
   test('/openapi.json serves the same document', async () => {

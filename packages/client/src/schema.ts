@@ -2426,7 +2426,26 @@ export interface components {
             /** @description Why `markdownDiff` is null: `too-large` when the two documents together exceed 1 MiB (UTF-8), `too-many-edits` when the bodies differ in more lines than a diff may cover or it took too long; null when the line diff is there. */
             markdownDiffOmitted: "too-large" | "too-many-edits" | null;
         };
-        /** @description A report schedule. `dateRange` is the preset each run renders (default: `yesterday` daily, `last_week` weekly, `last_month` monthly). */
+        /**
+         * @description A report schedule. `dateRange` is the preset each run renders (default: `yesterday` daily, `last_week` weekly, `last_month` monthly).
+         * @example {
+         *       "frequency": "weekly",
+         *       "weekday": "monday",
+         *       "time": "09:00",
+         *       "dateRange": "last_week",
+         *       "recipientUserIds": [
+         *         "0196b4f2-6c1e-7a3b-9d4e-2f1a8c5b7e90"
+         *       ],
+         *       "message": "Last week's hours, for Monday's planning."
+         *     }
+         * @example {
+         *       "frequency": "monthly",
+         *       "dayOfMonth": "last",
+         *       "time": "17:30",
+         *       "dateRange": "this_month",
+         *       "sendToSelf": true
+         *     }
+         */
         ScheduleBody: {
             /** @description `daily` runs Monday to Friday. */
             frequency: "daily" | "weekly" | "monthly";
@@ -2454,6 +2473,32 @@ export interface components {
             /** @default true */
             active?: boolean;
         };
+        /**
+         * @example {
+         *       "reportId": "0196b4f1-2d3c-7e4f-8a9b-0c1d2e3f4a5b",
+         *       "frequency": "weekly",
+         *       "weekday": "monday",
+         *       "dayOfMonth": null,
+         *       "time": "09:00",
+         *       "timezone": "Europe/Berlin",
+         *       "dateRange": "last_week",
+         *       "recipientUserIds": [
+         *         "0196b4f2-6c1e-7a3b-9d4e-2f1a8c5b7e90"
+         *       ],
+         *       "sendToSelf": false,
+         *       "message": "Last week's hours, for Monday's planning.",
+         *       "active": true,
+         *       "nextRuns": [
+         *         "2026-12-07T09:00:00.000+01:00",
+         *         "2026-12-14T09:00:00.000+01:00",
+         *         "2026-12-21T09:00:00.000+01:00",
+         *         "2026-12-28T09:00:00.000+01:00",
+         *         "2027-01-04T09:00:00.000+01:00"
+         *       ],
+         *       "createdAt": "2026-12-02T10:00:00.000Z",
+         *       "updatedAt": "2026-12-02T10:00:00.000Z"
+         *     }
+         */
         Schedule: {
             /** @description Opaque id (UUID v7). */
             reportId: string;
