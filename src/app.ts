@@ -79,6 +79,9 @@ import { scheduleRoutes } from './modules/schedules/schedules.routes.js';
 import { SCHEDULE_SCHEMAS } from './modules/schedules/schedules.schemas.js';
 import { createScheduler } from './modules/schedules/schedule-runner.js';
 import { startJobEngine } from './jobs/job-engine.js';
+import { createMailer, smtpTransport } from './modules/mail/outbox.js';
+import { mailRoutes, mailPageRoutes } from './modules/mail/mail.routes.js';
+import { MAIL_SCHEMAS } from './modules/mail/mail.schemas.js';
 
 /**
  * Every feature's routes, where they live, and the named schemas they own (in this order they are
@@ -104,6 +107,8 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: historyRoutes, schemas: HISTORY_SCHEMAS },
   { prefix: '/api/v1', routes: scheduleRoutes, schemas: SCHEDULE_SCHEMAS },
   { prefix: '/api/v1', routes: exportRoutes },
+  { prefix: '/api/v1', routes: mailRoutes, schemas: MAIL_SCHEMAS },
+  { prefix: '/mail', routes: mailPageRoutes },
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: logoRoutes },
   { prefix: '', routes: docsRoutes },
@@ -163,8 +168,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     await installCors(app, options.config.corsOrigins);
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
+    ctx.mailer.useLog(app.log);
     if (options.jobs) await startJobs(app, ctx);
     app.addHook('onClose', () => ctx.renderer.close());
+    app.addHook('onClose', () => {
+      ctx.mailer.close();
+    });
     app.addHook('preClose', async () => {
       ctx.refusalDelay.close();
     });
@@ -228,7 +237,8 @@ async function createContext(options: BuildOptions, database: Database): Promise
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),
   };
-  return { ...base, scheduler: createScheduler(base) };
+  const withMail = { ...base, mailer: createMailer(base, config.smtpUrl ? smtpTransport(config.smtpUrl) : null) };
+  return { ...withMail, scheduler: createScheduler(withMail) };
 }
 
 /**
@@ -236,12 +246,14 @@ async function createContext(options: BuildOptions, database: Database): Promise
  * Every process runs them: the database decides which one works each job (job-engine.ts).
  */
 async function startJobs(app: App, ctx: AppContext): Promise<void> {
-  const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue], {
+  const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue, ctx.mailer.queue], {
     pollingIntervalSeconds: ctx.config.jobPollSeconds,
   });
   ctx.scheduler.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
+  ctx.mailer.start(engine, ctx.config.scheduleTickSeconds * 1000);
   app.addHook('preClose', async () => {
     ctx.scheduler.stop();
+    ctx.mailer.stop();
     await engine.stop();
   });
 }
@@ -274,10 +286,10 @@ function createServer(options: BuildOptions): App {
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(options.config.requestTimeoutMs / 4))),
     },
     // A URL the router cannot even decode, or a path segment over 100 characters: the public
-    // viewer answers with its uniform 404 page, the API with a problem.
+    // viewer and the mail links answer with the uniform 404 page, the API with a problem.
     frameworkErrors: (_error, request, reply) => {
       reply.header('x-request-id', request.id);
-      if (/^\/share(?:[/?#]|$)/.test(request.raw.url ?? '')) {
+      if (/^\/(?:share|mail)(?:[/?#]|$)/.test(request.raw.url ?? '')) {
         void (reply as FastifyReply).code(404).headers(VIEWER_HEADERS).send(NOT_FOUND_PAGE);
         return;
       }

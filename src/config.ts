@@ -257,6 +257,21 @@ export const ConfigSchema = Type.Object({
     description:
       'how long a rate-limit refusal (429) is held before it is answered, so a client that ignores `Retry-After` gets few refusals a second; `0` answers at once (0 to 10000)',
   }),
+  /** null: no SMTP; every message is kept in the outbox instance admins read (delivery.md §3). */
+  smtpUrl: Type.Union([Url(['smtp:', 'smtps:']), Type.Null()], {
+    env: 'SMTP_URL',
+    default: null,
+    secret: true,
+    description:
+      'where mail is sent, `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`; unset: mail is kept in the outbox (`GET /api/v1/admin/outbox`)',
+  }),
+  mailFrom: Type.String({
+    env: 'MAIL_FROM',
+    default: 'Chronicle <chronicle@localhost>',
+    minLength: 3,
+    maxLength: 320,
+    description: 'the From of every mail, `Name <address>`',
+  }),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;

@@ -15,6 +15,7 @@ import type { PasswordSlots } from './lib/password-slots.js';
 import type { RefusalDelay } from './lib/refusal-delay.js';
 import type { RenderPool } from './render/render-pool.js';
 import type { RenderGate } from './render/render-gate.js';
+import type { Mailer } from './modules/mail/outbox.js';
 import type { Scheduler } from './modules/schedules/schedule-runner.js';
 
 /** What services need from the outside world; built once in buildApp. */
@@ -53,6 +54,8 @@ export interface AppContext {
    * to hold the comment cap exactly, and a burst must wait here, not holding a connection each.
    */
   readonly newComments: KeyedQueue;
+  /** Outgoing mail: sent by jobs, or kept in the outbox without SMTP (mail/outbox.ts). */
+  readonly mailer: Mailer;
   /** Due occurrences of report schedules and their runs (schedule-runner.ts). */
   readonly scheduler: Scheduler;
 }

@@ -598,6 +598,8 @@ export const shares = pgTable(
      * appends each version (delivery.md §2); 'version': the version it was minted over, forever.
      */
     follows: text('follows').notNull().default('version'),
+    /** Set on a link a schedule minted for an outside address (delivery.md §3): its views are that address's. */
+    emailAddress: text('email_address'),
     lastViewedAt: instant('last_viewed_at'),
     /** Wrong passcodes from every address in the current window: the per-link ceiling. */
     failedAttempts: integer('failed_attempts').notNull().default(0),
@@ -618,6 +620,10 @@ export const shares = pgTable(
     index('shares_following_idx')
       .on(t.reportId)
       .where(sql`${t.follows} = 'latest'`),
+    // One live following link per report and outside address, reused by every run (`emailLink: latest`).
+    uniqueIndex('shares_address_following_key')
+      .on(t.reportId, t.emailAddress)
+      .where(sql`${t.follows} = 'latest' and ${t.emailAddress} is not null and ${t.revokedAt} is null`),
   ],
 );
 
@@ -711,6 +717,15 @@ export const reportSchedules = pgTable(
     recipientUserIds: text('recipient_user_ids').array().notNull(),
     sendToSelf: boolean('send_to_self').notNull(),
     message: text('message'),
+    /** Outside addresses each run e-mails (delivery.md §1, §3), normalised, no repeats. */
+    emails: text('emails')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** 'version': a link per address and run to that run's version; 'latest': one following link per address. */
+    emailLink: text('email_link').notNull().default('version'),
+    /** Whether the outside addresses get the version's PDF attached. */
+    attachPdf: boolean('attach_pdf').notNull().default(false),
     active: boolean('active').notNull(),
     revision: integer('revision').notNull().default(1),
     nextRunAt: instant('next_run_at'),
@@ -730,6 +745,8 @@ export const reportSchedules = pgTable(
     ),
     check('report_schedules_local_time', sql`${t.localTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
     check('report_schedules_recipients', sql`cardinality(${t.recipientUserIds}) <= 50`),
+    check('report_schedules_emails', sql`cardinality(${t.emails}) <= 50`),
+    check('report_schedules_email_link', sql`${t.emailLink} in ('version', 'latest')`),
     check('report_schedules_message_length', sql`${t.message} is null or char_length(${t.message}) <= 1000`),
     check('report_schedules_next_run', sql`${t.active} or ${t.nextRunAt} is null`),
   ],
@@ -761,6 +778,8 @@ export const scheduleRuns = pgTable(
     version: integer('version'),
     sendId: text('send_id').references(() => sends.id, { onDelete: 'cascade' }),
     delivered: integer('delivered').notNull().default(0),
+    /** Outside addresses the run wrote a mail to (delivery.md §3). */
+    emailed: integer('emailed').notNull().default(0),
     /** [{ userId, name, reason }]: recipients who were no longer candidates. */
     skipped: jsonb('skipped')
       .notNull()
@@ -782,5 +801,109 @@ export const scheduleRuns = pgTable(
     check('schedule_runs_trigger', sql`${t.trigger} in ('schedule', 'manual')`),
     check('schedule_runs_status', sql`${t.status} in ('queued', 'running', 'succeeded', 'partial', 'failed', 'skipped')`),
     check('schedule_runs_error_length', sql`${t.error} is null or char_length(${t.error}) <= 2000`),
+  ],
+);
+
+/**
+ * A user's e-mail preferences (delivery.md §3). A user without a row has the defaults: every event
+ * on, no PDF attached, each mail as it happens.
+ */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    inbox: boolean('inbox').notNull().default(true),
+    discussion: boolean('discussion').notNull().default(true),
+    scheduleProblems: boolean('schedule_problems').notNull().default(true),
+    attachPdf: boolean('attach_pdf').notNull().default(false),
+    /** 'immediate', or 'daily': one mail at 08:00 in the user's time zone. */
+    digest: text('digest').notNull().default('immediate'),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('notification_preferences_digest', sql`${t.digest} in ('immediate', 'daily')`)],
+);
+
+/**
+ * Outside addresses that unsubscribed from a report's scheduled mail (delivery.md §3): a run
+ * writes no message to them.
+ */
+export const mailSuppressions = pgTable(
+  'mail_suppressions',
+  {
+    reportId: text('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.address] })],
+);
+
+/**
+ * An outgoing e-mail (delivery.md §3), written in the transaction of the event that causes it and
+ * sent by a job (mail/outbox.ts). The row is the truth: `status` moves (held →) queued → sending →
+ * sent | kept | failed, or held → digested into a daily digest; only the attempt that claimed it (`attempts`) may finish it. What it
+ * says is composed when it is sent, from the rows it names; a message whose subject is deleted
+ * (its delivery, report or run) goes with it. `body` is the message as sent, encrypted with the
+ * share key (it may hold a link's token), kept for the outbox and the sender's record.
+ */
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    recipientUserId: text('recipient_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    toAddress: text('to_address').notNull(),
+    sendId: text('send_id').references(() => sends.id, { onDelete: 'cascade' }),
+    deliveryId: text('delivery_id').references(() => deliveries.id, { onDelete: 'cascade' }),
+    scheduleRunId: text('schedule_run_id').references(() => scheduleRuns.id, { onDelete: 'cascade' }),
+    shareId: text('share_id').references(() => shares.id, { onDelete: 'cascade' }),
+    reportContentId: text('report_content_id').references(() => reportContents.id, { onDelete: 'cascade' }),
+    /** What else composing needs (a discussion's changes); small, never a secret. */
+    data: jsonb('data')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** A secret the mail carries (a link's token), encrypted with the share key. */
+    secret: text('secret'),
+    attachPdf: boolean('attach_pdf').notNull().default(false),
+    /** Held for the recipient's daily digest rather than sent on its own. */
+    forDigest: boolean('for_digest').notNull().default(false),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** When it may next be sent: now, after a retry's backoff, or the end of a batch or digest. */
+    dueAt: instant('due_at').notNull(),
+    claimedAt: instant('claimed_at'),
+    /** A message a daily digest carried: the digest's id (its status is then 'digested'). */
+    digestId: text('digest_id').references((): AnyPgColumn => mailMessages.id, { onDelete: 'set null' }),
+    /** The Message-ID header, the same on every attempt. */
+    messageId: text('message_id').notNull(),
+    subject: text('subject'),
+    body: text('body'),
+    error: text('error'),
+    createdAt: createdAt(),
+    sentAt: instant('sent_at'),
+  },
+  (t) => [
+    index('mail_messages_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.status} in ('held', 'queued', 'sending')`),
+    index('mail_messages_created_idx').on(t.createdAt, t.id),
+    index('mail_messages_send_idx').on(t.sendId),
+    index('mail_messages_run_idx').on(t.scheduleRunId),
+    // The keys a deletion cascades through.
+    index('mail_messages_recipient_idx').on(t.recipientUserId),
+    index('mail_messages_delivery_idx').on(t.deliveryId),
+    index('mail_messages_share_idx').on(t.shareId),
+    index('mail_messages_content_idx').on(t.reportContentId),
+    // One pending batch per discussion and participant: new comments join it.
+    uniqueIndex('mail_messages_discussion_batch_key')
+      .on(t.reportContentId, t.recipientUserId)
+      .where(sql`${t.kind} = 'discussion' and ${t.status} = 'held'`),
+    index('mail_messages_digest_idx').on(t.digestId),
+    check('mail_messages_kind', sql`${t.kind} in ('delivery', 'address', 'discussion', 'run_problem', 'password_link', 'digest')`),
+    check('mail_messages_status', sql`${t.status} in ('held', 'queued', 'sending', 'sent', 'kept', 'failed', 'digested')`),
+    check('mail_messages_error_length', sql`${t.error} is null or char_length(${t.error}) <= 2000`),
   ],
 );

@@ -6,7 +6,7 @@
  * database text can hold: the drivers would store U+FFFD in its place, silently changing what the
  * client sent. Such a body is refused with a 400 that names the field instead.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../lib/errors.js';
 
 /** A `\uD800`-`\uDFFF` escape: the only way a lone surrogate reaches a parsed body. */
@@ -97,4 +97,12 @@ export function registerJsonParser(app: FastifyInstance): void {
       }
     });
   });
+}
+
+/**
+ * For a route whose body may be left out (`optionalBody`): a request without any body reaches
+ * validation as undefined, which an object schema refuses, so it becomes `{}` first.
+ */
+export async function emptyBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
 }

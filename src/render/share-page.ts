@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DOCUMENT_CSS, markdownToSafeHtml } from '../../packages/document/src/index.js';
+import { escapeHtml } from '../lib/text.js';
 
 /**
  * HTML for the public viewer, `/share/<token>` (docs/api.md "Public viewer").
@@ -152,13 +153,6 @@ export function reportPageHeaders(accentColor: string | null): Readonly<Record<s
     if (reportHeaders.size < 10_000) reportHeaders.set(key, headers);
   }
   return headers;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for use in HTML content and in quoted attribute values. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
 interface LayoutParts {
@@ -324,6 +318,23 @@ export function renderNoticePage(heading: string, text: string, backHref: string
 <p>${escapeHtml(text)}</p>
 <p><a href="${escapeHtml(backHref)}">Back to the report</a></p>`;
   return layout({ title: `${heading} – Chronicle`, main, footer: PLAIN_FOOTER });
+}
+
+/**
+ * A mail's unsubscribe page (delivery.md §3): a button that posts back to the link (a GET never
+ * changes anything, so a mail scanner opening links turns nothing off), then the confirmation.
+ */
+export function renderUnsubscribePage(what: string, done: boolean): string {
+  const main = done
+    ? `<h1>You are unsubscribed</h1>
+<p>${escapeHtml(`Chronicle will not send you mail about ${what} any more.`)}</p>`
+    : `<h1>Unsubscribe</h1>
+<p>${escapeHtml(`Stop mail from Chronicle about ${what}?`)}</p>
+<form method="post">
+<input type="hidden" name="List-Unsubscribe" value="One-Click">
+<button type="submit">Unsubscribe</button>
+</form>`;
+  return layout({ title: `${done ? 'Unsubscribed' : 'Unsubscribe'} – Chronicle`, main, footer: PLAIN_FOOTER });
 }
 
 /**

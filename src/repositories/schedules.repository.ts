@@ -113,7 +113,7 @@ export async function claimRun(db: Db, id: string, now: Date, staleBefore: Date)
 
 export type RunOutcome = Pick<
   RunRow,
-  'status' | 'finishedAt' | 'reportContentId' | 'version' | 'sendId' | 'delivered' | 'skipped' | 'error'
+  'status' | 'finishedAt' | 'reportContentId' | 'version' | 'sendId' | 'delivered' | 'emailed' | 'skipped' | 'error'
 >;
 
 /**

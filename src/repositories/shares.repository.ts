@@ -11,6 +11,20 @@ export async function insertShare(db: Db, row: typeof shares.$inferInsert): Prom
   return onlyRow(await db.insert(shares).values(row).returning());
 }
 
+export async function findShare(db: Db, id: string): Promise<ShareRow | undefined> {
+  const [row] = await db.select().from(shares).where(eq(shares.id, id));
+  return row;
+}
+
+/** The live following link a schedule mints for an outside address of the report, if there is one. */
+export async function findAddressFollowingShare(db: Db, reportId: string, address: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: shares.id })
+    .from(shares)
+    .where(and(eq(shares.reportId, reportId), eq(shares.emailAddress, address), eq(shares.follows, 'latest'), isNull(shares.revokedAt)));
+  return row?.id;
+}
+
 /** One page of a filtered list of links, newest first, with the size of the whole list. */
 async function pageOfShares(db: Db, where: SQL | undefined, page: Page): Promise<Paged<ShareRow>> {
   const rows = await db

@@ -163,6 +163,7 @@ describe('the OpenAPI document', () => {
       ['POST /api/v1/users/{id}/password-link', '201'],
       ['POST /api/v1/password-links/redeem', '201'],
       ['POST /api/v1/sessions', '201'],
+      ['GET /api/v1/admin/outbox', '200'],
     ];
     for (const [key, status] of secret) {
       const { operation } = operations.find((o) => o.key === key)!;
@@ -180,6 +181,8 @@ describe('the OpenAPI document', () => {
         'GET /share/{token}/export.pdf',
         'GET /share/{token}/export.csv',
         'GET /branding/{workspaceId}/logo.png',
+        'GET /mail/unsubscribe/{token}',
+        'POST /mail/unsubscribe/{token}',
       ].sort(),
     );
 

@@ -454,7 +454,8 @@ describe('GET /api/v1/reports/:id/sends', () => {
         sentAt: '2026-12-01T10:01:00.000Z',
         reportContentId: report.reportContentId,
         version: 1,
-        recipients: [{ userId: alice.id, name: 'Alice' }],
+        // The owner also sees the mail each delivery caused (test/api/mail.test.ts).
+        recipients: [{ userId: alice.id, name: 'Alice', mail: { status: 'queued', error: null } }],
         sendToSelf: true,
         message: null,
         readCount: 0,
@@ -465,8 +466,8 @@ describe('GET /api/v1/reports/:id/sends', () => {
         reportContentId: report.reportContentId,
         version: 1,
         recipients: [
-          { userId: alice.id, name: 'Alice' },
-          { userId: bob.id, name: 'Bob' },
+          { userId: alice.id, name: 'Alice', mail: { status: 'queued', error: null } },
+          { userId: bob.id, name: 'Bob', mail: { status: 'queued', error: null } },
         ],
         sendToSelf: false,
         message: 'First',

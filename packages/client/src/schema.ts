@@ -248,7 +248,7 @@ export interface paths {
         put?: never;
         /**
          * Create a one-time set-password link for a user
-         * @description Instance admins. The URL opens the web app, which sets the password; it works once, for 7 days, and replaces the user's earlier unused links. Only a hash of its secret is stored, so it is shown once (Cache-Control: no-store). Anyone else: 404 (403 on oneself). An instance admin minting a link for their own account needs a session or a token with both scopes and no expiry (403 otherwise).
+         * @description Instance admins. The URL opens the web app, which sets the password; it works once, for 7 days, and replaces the user's earlier unused links. Only a hash of its secret is stored, so it is shown once (Cache-Control: no-store). Anyone else: 404 (403 on oneself). An instance admin minting a link for their own account needs a session or a token with both scopes and no expiry (403 otherwise). With `{"email": true}` the link is also e-mailed to the user's address (or kept in the outbox without SMTP).
          */
         post: operations["createPasswordLink"];
         delete?: never;
@@ -1357,6 +1357,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your e-mail preferences
+         * @description Which mail Chronicle sends you (each event on or off), whether inbox mail carries the PDF, and immediate or a daily digest.
+         */
+        get: operations["getNotificationPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your e-mail preferences
+         * @description Changes the named fields and answers all of them. Mail already written keeps the preferences it was written under.
+         */
+        patch: operations["updateNotificationPreferences"];
+        trace?: never;
+    };
+    "/api/v1/admin/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The outbox
+         * @description Instance admins only (403 for anyone else). Every message Chronicle wrote, newest first, with its status and, once composed, its subject, text and HTML as sent. With no SMTP_URL every message stays here as `kept`: what would have been sent. The parts may hold share links and set-password links: treat them as secrets (Cache-Control: no-store). Paged: `limit` (default 100, at most 200) and `offset`; `status` filters.
+         */
+        get: operations["listOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mail/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An unsubscribe link
+         * @description Public. A page with a button that unsubscribes; opening it changes nothing. A link this installation did not sign: 404.
+         */
+        get: operations["showUnsubscribe"];
+        put?: never;
+        /**
+         * Unsubscribe (one click)
+         * @description Public; RFC 8058 one-click (`List-Unsubscribe=One-Click`, the page's button sends the same). Turns off the mail the link names, for that user or outside address only; doing it again changes nothing. A link this installation did not sign: 404.
+         */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/share/{token}": {
         parameters: {
             query?: never;
@@ -1542,6 +1610,8 @@ export interface components {
              * @description ISO 8601 instant in UTC with milliseconds.
              */
             expiresAt: string;
+            /** @description Whether the link was also e-mailed to the user (`email: true`). */
+            emailed?: boolean;
         };
         /**
          * @example {
@@ -2106,11 +2176,20 @@ export interface components {
                 /** @description Opaque id (UUID v7). */
                 userId: string;
                 name: string;
+                /** @description The e-mail this delivery caused: null when none was written (the teammate's preference is off); absent for anyone but the report's owner. */
+                mail?: components["schemas"]["MailState"] | null;
             }[];
             sendToSelf: boolean;
             message: string | null;
             /** @description Teammate recipients who have read it; 0 for anyone but the report's owner. */
             readCount: number;
+            /** @description Outside addresses a scheduled run mailed, with each mail's state and its link's views; the report's owner only, on a send that mailed any. */
+            emails?: {
+                address: string;
+                mail: components["schemas"]["MailState"];
+                /** @description Views of the link mailed to this address. */
+                viewCount: number;
+            }[];
         };
         InboxMessage: {
             /** @description Opaque id (UUID v7). */
@@ -2178,6 +2257,8 @@ export interface components {
             /** @description Files downloaded through the link (PDF, CSV), counted apart from page views. */
             downloadCount: number;
             lastViewedAt: string | null;
+            /** @description Only on a link a schedule minted for an outside address (delivery.md §3): its views are that address's. */
+            emailAddress?: string;
             /**
              * Format: date-time
              * @description ISO 8601 instant in UTC with milliseconds.
@@ -2440,6 +2521,18 @@ export interface components {
          *     }
          * @example {
          *       "frequency": "monthly",
+         *       "dayOfMonth": 1,
+         *       "time": "08:00",
+         *       "dateRange": "last_month",
+         *       "emails": [
+         *         "accounts@client.example"
+         *       ],
+         *       "emailLink": "version",
+         *       "attachPdf": true,
+         *       "message": "Our hours for last month, as invoiced."
+         *     }
+         * @example {
+         *       "frequency": "monthly",
          *       "dayOfMonth": "last",
          *       "time": "17:30",
          *       "dateRange": "this_month",
@@ -2470,6 +2563,21 @@ export interface components {
              */
             sendToSelf?: boolean;
             message?: string | null;
+            /**
+             * @description Outside addresses each run e-mails with a link of their own (never a passcode); repeats are dropped.
+             * @default []
+             */
+            emails?: string[];
+            /**
+             * @description `version`: each run mails each address a link of its own to that run's version; `latest`: one link per address that follows the newest version, reused by every run.
+             * @default version
+             */
+            emailLink?: "version" | "latest";
+            /**
+             * @description Attach the version's PDF to the outside addresses' mail.
+             * @default false
+             */
+            attachPdf?: boolean;
             /** @default true */
             active?: boolean;
         };
@@ -2487,6 +2595,9 @@ export interface components {
          *       ],
          *       "sendToSelf": false,
          *       "message": "Last week's hours, for Monday's planning.",
+         *       "emails": [],
+         *       "emailLink": "version",
+         *       "attachPdf": false,
          *       "active": true,
          *       "nextRuns": [
          *         "2026-12-07T09:00:00.000+01:00",
@@ -2517,6 +2628,10 @@ export interface components {
             recipientUserIds: string[];
             sendToSelf: boolean;
             message: string | null;
+            emails: string[];
+            /** @description `version`: each run mails each address a link of its own to that run's version; `latest`: one link per address that follows the newest version, reused by every run. */
+            emailLink: "version" | "latest";
+            attachPdf: boolean;
             active: boolean;
             /** @description The next five occurrences; empty while inactive. */
             nextRuns: string[];
@@ -2559,6 +2674,79 @@ export interface components {
             skipped: components["schemas"]["SkippedRecipient"][];
             /** @description Outside addresses e-mailed. */
             emailed: number;
+            error: string | null;
+        };
+        /**
+         * @example {
+         *       "events": {
+         *         "inbox": true,
+         *         "discussion": true,
+         *         "scheduleProblems": true
+         *       },
+         *       "attachPdf": false,
+         *       "digest": "immediate"
+         *     }
+         */
+        NotificationPreferences: {
+            events: {
+                /** @description A report arrives in your inbox (a send or a scheduled run). */
+                inbox: boolean;
+                /** @description New comments and reactions in a discussion you take part in, at most one mail per discussion every 10 minutes. */
+                discussion: boolean;
+                /** @description A scheduled run of your report failed or skipped recipients. */
+                scheduleProblems: boolean;
+            };
+            /** @description Attach the PDF of each version that arrives in your inbox. */
+            attachPdf: boolean;
+            /** @description `immediate`: each mail as it happens; `daily`: inbox and discussion mail gathered into one at 08:00 in your time zone. */
+            digest: "immediate" | "daily";
+        };
+        /**
+         * @example {
+         *       "events": {
+         *         "discussion": false
+         *       },
+         *       "attachPdf": true
+         *     }
+         */
+        NotificationPreferencesPatch: {
+            events?: {
+                /** @description A report arrives in your inbox (a send or a scheduled run). */
+                inbox?: boolean;
+                /** @description New comments and reactions in a discussion you take part in, at most one mail per discussion every 10 minutes. */
+                discussion?: boolean;
+                /** @description A scheduled run of your report failed or skipped recipients. */
+                scheduleProblems?: boolean;
+            };
+            attachPdf?: boolean;
+            /** @description `immediate`: each mail as it happens; `daily`: inbox and discussion mail gathered into one at 08:00 in your time zone. */
+            digest?: "immediate" | "daily";
+        };
+        OutboxMessage: {
+            /** @description Opaque id (UUID v7). */
+            id: string;
+            /** @description What caused it (docs/api.md "E-mail"). */
+            kind: "delivery" | "address" | "discussion" | "run_problem" | "password_link" | "digest";
+            to: string;
+            /** @description `held`: waiting for its batch or digest; `queued`: to be sent (again, after a temporary failure); `sending`: an attempt is under way; `sent`: the SMTP server accepted it; `kept`: no SMTP is configured, so it stays here; `failed`: given up (see `error`); `digested`: went out in a daily digest. */
+            status: "held" | "queued" | "sending" | "sent" | "kept" | "failed" | "digested";
+            subject: string | null;
+            text: string | null;
+            html: string | null;
+            /** @description File names of the attachments. */
+            attachments: string[];
+            attempts: number;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant in UTC with milliseconds.
+             */
+            createdAt: string;
+            sentAt: string | null;
+        };
+        MailState: {
+            /** @description `held`: waiting for its batch or digest; `queued`: to be sent (again, after a temporary failure); `sending`: an attempt is under way; `sent`: the SMTP server accepted it; `kept`: no SMTP is configured, so it stays here; `failed`: given up (see `error`); `digested`: went out in a daily digest. */
+            status: "held" | "queued" | "sending" | "sent" | "kept" | "failed" | "digested";
             error: string | null;
         };
     };
@@ -3888,7 +4076,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Also e-mail the link to the user's address (delivery.md §3). */
+                    email?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
@@ -11598,6 +11793,394 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPreferencesPatch"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOutbox: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1-200; default 100. */
+                limit?: number;
+                /** @description Items to skip; default 0. */
+                offset?: number;
+                /** @description `held`: waiting for its batch or digest; `queued`: to be sent (again, after a temporary failure); `sending`: an attempt is under way; `sent`: the SMTP server accepted it; `kept`: no SMTP is configured, so it stays here; `failed`: given up (see `error`); `digested`: went out in a daily digest. */
+                status?: "held" | "queued" | "sending" | "sent" | "kept" | "failed" | "digested";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxMessage"][];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (application/problem+json). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    showUnsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link (longer than 700 characters: 404). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page: a button to unsubscribe, or the confirmation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A link this installation did not sign. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link (longer than 700 characters: 404). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    "List-Unsubscribe"?: "One-Click";
+                };
+            };
+        };
+        responses: {
+            /** @description The page: a button to unsubscribe, or the confirmation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A link this installation did not sign. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

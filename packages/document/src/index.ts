@@ -10,3 +10,4 @@ export * from './chart-format.js';
 export * from './document.js';
 export * from './document-css.js';
 export * from './markdown.js';
+export * from './reactions.js';

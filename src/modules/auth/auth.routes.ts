@@ -3,9 +3,18 @@ import type { FastifyRequest } from 'fastify';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent } from '../../http/schemas.js';
+import { emptyBodyIsEmptyObject } from '../../http/json-body.js';
 import { actorOf, requireSameOrigin } from './auth.js';
 import * as service from './auth.service.js';
-import { ChangePasswordBody, PasswordLinkSchema, RedeemLinkBody, SessionSchema, SignedInSchema, SignInBody } from './auth.schemas.js';
+import {
+  ChangePasswordBody,
+  PasswordLinkBody,
+  PasswordLinkSchema,
+  RedeemLinkBody,
+  SessionSchema,
+  SignedInSchema,
+  SignInBody,
+} from './auth.schemas.js';
 import { clearedSessionCookie, cookieSettings, sessionCookie } from './session-cookie.js';
 
 const tags = ['sessions'];
@@ -90,10 +99,15 @@ export const authRoutes: FeatureRoutes = (app, { ctx }, done) => {
         'Instance admins. The URL opens the web app, which sets the password; it works once, for 7 days, and replaces ' +
         "the user's earlier unused links. Only a hash of its secret is stored, so it is shown once (Cache-Control: " +
         'no-store). Anyone else: 404 (403 on oneself). An instance admin minting a link for their own account needs a ' +
-        'session or a token with both scopes and no expiry (403 otherwise).',
+        'session or a token with both scopes and no expiry (403 otherwise). With `{"email": true}` the link is also e-mailed to the ' +
+        "user's address (or kept in the outbox without SMTP).",
       params: IdParams,
+      body: PasswordLinkBody,
+      optionalBody: true,
+      preValidation: emptyBodyIsEmptyObject,
       response: { 201: PasswordLinkSchema },
-      handler: async (request, reply) => reply.code(201).send(await service.createPasswordLink(ctx, actorOf(request), request.params.id)),
+      handler: async (request, reply) =>
+        reply.code(201).send(await service.createPasswordLink(ctx, actorOf(request), request.params.id, request.body.email ?? false)),
     }),
   );
 

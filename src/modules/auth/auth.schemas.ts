@@ -40,10 +40,18 @@ export const PasswordLinkSchema = Type.Object(
   {
     url: Type.String({ description: 'The set-password page with the one-time secret in its fragment; shown once.' }),
     expiresAt: Instant,
+    emailed: Type.Optional(Type.Boolean({ description: 'Whether the link was also e-mailed to the user (`email: true`).' })),
   },
   { $id: 'PasswordLink' },
 );
 export type PasswordLink = Static<typeof PasswordLinkSchema>;
+
+/** Optional: a request with no body makes a link and shows it only. */
+export const PasswordLinkBody = Type.Object(
+  { email: Type.Optional(Type.Boolean({ description: "Also e-mail the link to the user's address (delivery.md §3)." })) },
+  { additionalProperties: false },
+);
+export type PasswordLinkInput = Static<typeof PasswordLinkBody>;
 
 export const RedeemLinkBody = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 128 }), password: NewPassword },

@@ -1,5 +1,6 @@
 /** Passwords, set-password links and sessions (docs/api.md "Passwords and sessions"). */
 import type { Actor, AppContext } from '../../context.js';
+import { mailPasswordLink } from '../mail/mail.service.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { clientBlock } from '../../lib/client-block.js';
@@ -148,10 +149,20 @@ export async function signIn(ctx: AppContext, input: SignInInput, client: Client
 }
 
 /** An instance admin's one-time link for a user to set their password; earlier unused links stop working. */
-export async function createPasswordLink(ctx: AppContext, actor: Actor, userId: string): Promise<PasswordLink> {
+export async function createPasswordLink(ctx: AppContext, actor: Actor, userId: string, email = false): Promise<PasswordLink> {
   requirePasswordLinkIssuer(actor, userId);
-  if (!(await findUser(ctx.db, userId))) throw notFound();
-  return issuePasswordLink(ctx.db, ctx.config.publicBaseUrl, userId, ctx.clock.now());
+  const user = await findUser(ctx.db, userId);
+  if (!user) throw notFound();
+  if (!email) return issuePasswordLink(ctx.db, ctx.config.publicBaseUrl, userId, ctx.clock.now());
+  // The link and its mail in one transaction: a link is mailed once, or not made.
+  const link = await ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    const issued = await issuePasswordLink(tx, ctx.config.publicBaseUrl, userId, now);
+    await mailPasswordLink(tx, ctx, now, user, issued);
+    return issued;
+  });
+  ctx.mailer.wake();
+  return { ...link, emailed: true };
 }
 
 /**

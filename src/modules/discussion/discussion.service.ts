@@ -9,6 +9,7 @@ import type { Page } from '../../lib/paging.js';
 import { newId } from '../../lib/ids.js';
 import { discussionAccess, requireDiscussionWriter } from '../access/access.js';
 import * as repo from '../../repositories/discussion.repository.js';
+import { discussionChanged } from '../mail/mail.service.js';
 import type { Comment, CommentInput, ReactionInput, ReactionSummary } from './discussion.schemas.js';
 
 /** The caller's access to a version's discussion (access.ts `discussionAccess`). */
@@ -83,8 +84,8 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
   const now = ctx.clock.now();
   const max = ctx.config.discussionMaxComments;
   const added = await ctx.newComments.run(contentId, () =>
-    ctx.db.transaction((tx) =>
-      repo.insertCommentCapped(
+    ctx.db.transaction(async (tx) => {
+      const inserted = await repo.insertCommentCapped(
         tx,
         {
           id: newId(),
@@ -96,9 +97,19 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
           updatedAt: now,
         },
         max,
-      ),
-    ),
+      );
+      // The other participants' mail, in the comment's transaction (mail.service.ts).
+      if (inserted.kind === 'added') {
+        await discussionChanged(tx, ctx, now, contentId, actor.user.id, {
+          type: 'comment',
+          by: actor.user.name,
+          text: excerpt(input.body),
+        });
+      }
+      return inserted;
+    }),
   );
+  ctx.mailer.wake();
   // A version deleted meanwhile (its report was deleted) is the same 404 as a missing one.
   if (added.kind === 'missing') throw notFound();
   if (added.kind === 'full') {
@@ -149,9 +160,19 @@ export async function toggleReaction(
   const rows = await ctx.reactionToggles.run(`${contentId}/${commentId ?? ''}`, () =>
     ctx.db.transaction(async (tx) => {
       if (!(await repo.lockReactionTarget(tx, contentId, commentId))) throw notFound();
-      await repo.toggleReaction(tx, key, newId(), ctx.clock.now());
+      const now = ctx.clock.now();
+      if (await repo.toggleReaction(tx, key, newId(), now)) {
+        await discussionChanged(tx, ctx, now, contentId, actor.user.id, { type: 'reaction', by: actor.user.name, text: input.emoji });
+      }
       return repo.listReactions(tx, contentId, commentId);
     }),
   );
+  ctx.mailer.wake();
   return summarize(rows, actor.user.id);
+}
+
+/** A comment's first characters as its mail names it: one line, at most 200 characters. */
+function excerpt(body: string): string {
+  const line = body.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}\u2026` : line;
 }

@@ -24,6 +24,8 @@ import { findUser } from '../../repositories/users.repository.js';
 import * as repo from '../../repositories/schedules.repository.js';
 import { renderScheduledVersion } from '../reports/reports.service.js';
 import { deliverVersion, refusedRecipients } from '../sending/sending.service.js';
+import { linkForAddress } from '../shares/shares.service.js';
+import { addressesToMail, mailAddress, mailRunProblem } from '../mail/mail.service.js';
 import { nextOccurrence, occurrencesBetween } from './occurrences.js';
 import { ruleOf } from './schedules.service.js';
 
@@ -157,16 +159,25 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
     const run = await repo.claimRun(ctx.db, runId, now, new Date(now.getTime() - RUN_STALE_MS));
     if (!run) return;
     const attempt = run.attempts;
+    // A run that renders nothing; a failed one is mailed to the owner in the same transaction.
     const finish = (outcome: Outcome) =>
-      repo.finishRun(ctx.db, run.id, attempt, {
-        finishedAt: ctx.clock.now(),
-        reportContentId: null,
-        version: null,
-        sendId: null,
-        delivered: 0,
-        skipped: [],
-        error: null,
-        ...outcome,
+      ctx.db.transaction(async (tx) => {
+        const done = await repo.finishRun(tx, run.id, attempt, {
+          finishedAt: ctx.clock.now(),
+          reportContentId: null,
+          version: null,
+          sendId: null,
+          delivered: 0,
+          emailed: 0,
+          skipped: [],
+          error: null,
+          ...outcome,
+        });
+        const owner = outcome.status === 'failed' && done ? (await findReport(tx, run.reportId))?.ownerUserId : undefined;
+        if (owner) {
+          await mailRunProblem(tx, ctx, ctx.clock.now(), run.id, owner);
+          ctx.mailer.wake();
+        }
       });
 
     const skipReason = await whyNotRun(run, attempt);
@@ -189,9 +200,10 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
           refused.map((r) => r.userId),
         );
         const skipped = refused.map(({ userId, reason }) => ({ userId, name: names.get(userId) ?? 'A deleted user', reason }));
+        const addresses = await addressesToMail(tx, report.id, schedule.emails);
         const sendId =
-          teammates.length > 0 || schedule.sendToSelf
-            ? await deliverVersion(tx, {
+          teammates.length > 0 || schedule.sendToSelf || addresses.length > 0
+            ? await deliverVersion(tx, ctx, {
                 report: version,
                 sender: owner,
                 teammates,
@@ -200,6 +212,18 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
                 sentAt: ctx.clock.now(),
               })
             : null;
+        for (const address of addresses) {
+          const shareId = await linkForAddress(tx, ctx, version, address, schedule.emailLink === 'latest' ? 'latest' : 'version');
+          await mailAddress(tx, ctx, ctx.clock.now(), {
+            address,
+            sendId,
+            runId: run.id,
+            shareId,
+            contentId: version.currentContentId,
+            attachPdf: schedule.attachPdf,
+            text: schedule.message,
+          });
+        }
         const finished = await repo.finishRun(tx, run.id, attempt, {
           status: skipped.length > 0 ? 'partial' : 'succeeded',
           finishedAt: ctx.clock.now(),
@@ -207,12 +231,15 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
           version: version.version,
           sendId,
           delivered: teammates.length,
+          emailed: addresses.length,
           skipped,
           error: null,
         });
+        if (finished && skipped.length > 0) await mailRunProblem(tx, ctx, ctx.clock.now(), run.id, owner.id);
         if (!finished) throw new RunTakenOver();
       });
       ctx.metrics.scheduleRuns.inc({ status: 'succeeded' });
+      ctx.mailer.wake();
     } catch (error) {
       if (error instanceof RunTakenOver) return;
       if (isTemporary(error) && attempt < MAX_RUN_ATTEMPTS) {

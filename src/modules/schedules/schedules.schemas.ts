@@ -5,6 +5,13 @@ import { DatePresetSchema } from '../reports/reports.schemas.js';
 
 export const MAX_SCHEDULE_RECIPIENTS = 50;
 const MAX_MESSAGE_LENGTH = 1000;
+export const MAX_SCHEDULE_EMAILS = 50;
+
+const ScheduleEmail = Type.String({ format: 'email', maxLength: 254 });
+const EmailLinkSchema = Type.Union([Type.Literal('version'), Type.Literal('latest')], {
+  description:
+    "`version`: each run mails each address a link of its own to that run's version; `latest`: one link per address that follows the newest version, reused by every run.",
+});
 /** How many upcoming occurrences `nextRuns` lists. */
 export const NEXT_RUNS = 5;
 
@@ -53,6 +60,15 @@ export const ScheduleBody = Type.Object(
     message: Type.Optional(
       Nullable(Type.String({ maxLength: MAX_MESSAGE_LENGTH, description: 'Note for the recipients; blank collapses to null.' })),
     ),
+    emails: Type.Optional(
+      Type.Array(ScheduleEmail, {
+        maxItems: MAX_SCHEDULE_EMAILS,
+        default: [],
+        description: 'Outside addresses each run e-mails with a link of their own (never a passcode); repeats are dropped.',
+      }),
+    ),
+    emailLink: Type.Optional({ ...EmailLinkSchema, default: 'version' }),
+    attachPdf: Type.Optional(Type.Boolean({ default: false, description: "Attach the version's PDF to the outside addresses' mail." })),
     active: Type.Optional(Type.Boolean({ default: true })),
   },
   {
@@ -66,6 +82,16 @@ export const ScheduleBody = Type.Object(
         dateRange: 'last_week',
         recipientUserIds: ['0196b4f2-6c1e-7a3b-9d4e-2f1a8c5b7e90'],
         message: "Last week's hours, for Monday's planning.",
+      },
+      {
+        frequency: 'monthly',
+        dayOfMonth: 1,
+        time: '08:00',
+        dateRange: 'last_month',
+        emails: ['accounts@client.example'],
+        emailLink: 'version',
+        attachPdf: true,
+        message: 'Our hours for last month, as invoiced.',
       },
       { frequency: 'monthly', dayOfMonth: 'last', time: '17:30', dateRange: 'this_month', sendToSelf: true },
     ],
@@ -87,6 +113,9 @@ export const ScheduleSchema = Type.Object(
     recipientUserIds: Type.Array(Id),
     sendToSelf: Type.Boolean(),
     message: Nullable(Type.String()),
+    emails: Type.Array(Type.String()),
+    emailLink: EmailLinkSchema,
+    attachPdf: Type.Boolean(),
     active: Type.Boolean(),
     nextRuns: Type.Array(Type.String({ description: "ISO 8601 with the owner's UTC offset, e.g. 2026-12-07T09:00:00.000+01:00." }), {
       maxItems: NEXT_RUNS,
@@ -109,6 +138,9 @@ export const ScheduleSchema = Type.Object(
         recipientUserIds: ['0196b4f2-6c1e-7a3b-9d4e-2f1a8c5b7e90'],
         sendToSelf: false,
         message: "Last week's hours, for Monday's planning.",
+        emails: [],
+        emailLink: 'version',
+        attachPdf: false,
         active: true,
         nextRuns: [
           '2026-12-07T09:00:00.000+01:00',

@@ -10,6 +10,7 @@ import type { Page, Paged } from '../../lib/paging.js';
 import { badRequest, conflict, notFound, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
+import { normalizeEmail } from '../../lib/email.js';
 import type { DatePreset } from '../../render/date-range.js';
 import { isActiveOwner } from '../access/access.js';
 import { refusedRecipients } from '../sending/sending.service.js';
@@ -54,6 +55,9 @@ function toSchedule(row: repo.ScheduleRow, timezone: string, now: Date): Schedul
     recipientUserIds: row.recipientUserIds,
     sendToSelf: row.sendToSelf,
     message: row.message,
+    emails: row.emails,
+    emailLink: row.emailLink as Schedule['emailLink'],
+    attachPdf: row.attachPdf,
     active: row.active,
     nextRuns: row.active
       ? nextOccurrences(rule, timezone, now, NEXT_RUNS).map((at) => DateTime.fromJSDate(at, { zone: timezone }).toISO() ?? at.toISOString())
@@ -75,7 +79,7 @@ export function toRun(row: repo.RunRow): ScheduleRun {
     reportContentId: row.reportContentId,
     delivered: row.delivered,
     skipped: row.skipped as ScheduleRun['skipped'],
-    emailed: 0,
+    emailed: row.emailed,
     error: row.error,
   };
 }
@@ -140,6 +144,9 @@ export async function put(
     recipientUserIds: [...new Set(recipients)],
     sendToSelf: input.sendToSelf ?? false,
     message: blankToNull(input.message),
+    emails: [...new Set((input.emails ?? []).map(normalizeEmail))],
+    emailLink: input.emailLink ?? 'version',
+    attachPdf: input.attachPdf ?? false,
     nextRunAt: nextRunOf(fields, actor.user.timezone, now),
     updatedAt: now,
   });

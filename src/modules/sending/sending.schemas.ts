@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Instant, Nullable } from '../../http/schemas.js';
+import { MailStateSchema } from '../mail/mail.schemas.js';
 
 const MAX_RECIPIENTS = 50;
 const MAX_MESSAGE_LENGTH = 1000;
@@ -50,10 +51,35 @@ export const SendHistoryEntrySchema = Type.Object(
     sentAt: Instant,
     reportContentId: Id,
     version: Type.Integer({ minimum: 1 }),
-    recipients: Type.Array(Type.Object({ userId: Id, name: Type.String() }), { description: 'Teammates only, not the self-copy.' }),
+    recipients: Type.Array(
+      Type.Object({
+        userId: Id,
+        name: Type.String(),
+        mail: Type.Optional(
+          Type.Union([MailStateSchema, Type.Null()], {
+            description:
+              "The e-mail this delivery caused: null when none was written (the teammate's preference is off); absent for anyone but the report's owner.",
+          }),
+        ),
+      }),
+      { description: 'Teammates only, not the self-copy.' },
+    ),
     sendToSelf: Type.Boolean(),
     message: Nullable(Type.String()),
     readCount: Type.Integer({ minimum: 0, description: "Teammate recipients who have read it; 0 for anyone but the report's owner." }),
+    emails: Type.Optional(
+      Type.Array(
+        Type.Object({
+          address: Type.String(),
+          mail: MailStateSchema,
+          viewCount: Type.Integer({ minimum: 0, description: 'Views of the link mailed to this address.' }),
+        }),
+        {
+          description:
+            "Outside addresses a scheduled run mailed, with each mail's state and its link's views; the report's owner only, on a send that mailed any.",
+        },
+      ),
+    ),
   },
   { $id: 'SendHistoryEntry' },
 );

@@ -8,24 +8,54 @@ import { explainRecipientRefusal, isActiveOwner, reportReadGrant, seesReadCounts
 import { findReport, type ReportRow } from '../../repositories/reports.repository.js';
 import type { Db } from '../../db/database.js';
 import * as repo from '../../repositories/sending.repository.js';
+import { mailDeliveries } from '../mail/mail.service.js';
+import type { MailState } from '../mail/mail.schemas.js';
+import { sendMail } from '../../repositories/mail.repository.js';
 import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
 
 function toCandidate(row: repo.CandidateRow): RecipientCandidate {
   return { id: row.id, name: row.name, email: row.email, imageUrl: row.imageUrl };
 }
 
-/** `readCount` is the owner's business only (docs/api.md "Recipients and sending"); other readers see 0. */
-function toSendHistoryEntry(send: repo.SendRow, recipients: repo.TeammateDeliveryRow[], showReads: boolean): SendHistoryEntry {
+/** The mail of one send, keyed for its history: by teammate, and the outside addresses in order. */
+interface SendMail {
+  byUser: Map<string, MailState>;
+  addresses: NonNullable<SendHistoryEntry['emails']>;
+}
+
+/**
+ * `readCount` is the owner's business only (docs/api.md "Recipients and sending"); other readers
+ * see 0. So are the mail states and the outside addresses (`mail` and `emails` absent).
+ */
+function toSendHistoryEntry(send: repo.SendRow, recipients: repo.TeammateDeliveryRow[], mail: SendMail | null): SendHistoryEntry {
   return {
     id: send.id,
     sentAt: send.sentAt.toISOString(),
     reportContentId: send.reportContentId,
     version: send.version,
-    recipients: recipients.map((r) => ({ userId: r.userId, name: r.name })),
+    recipients: recipients.map((r) => ({
+      userId: r.userId,
+      name: r.name,
+      ...(mail ? { mail: mail.byUser.get(r.userId) ?? null } : {}),
+    })),
     sendToSelf: send.sendToSelf,
     message: send.message,
-    readCount: showReads ? recipients.filter((r) => r.readAt !== null).length : 0,
+    readCount: mail ? recipients.filter((r) => r.readAt !== null).length : 0,
+    ...(mail && mail.addresses.length > 0 ? { emails: mail.addresses } : {}),
   };
+}
+
+/** The mail of each send, for the owner's view of the history. */
+async function mailOfSends(db: Db, sendIds: readonly string[]): Promise<Map<string, SendMail>> {
+  const bySend = new Map<string, SendMail>();
+  for (const row of await sendMail(db, sendIds)) {
+    let entry = bySend.get(row.sendId);
+    if (!entry) bySend.set(row.sendId, (entry = { byUser: new Map(), addresses: [] }));
+    const state = { status: row.status as MailState['status'], error: row.error };
+    if (row.recipientUserId) entry.byUser.set(row.recipientUserId, state);
+    else entry.addresses.push({ address: row.toAddress, mail: state, viewCount: row.views ?? 0 });
+  }
+  return bySend;
 }
 
 /** Owner only, with current membership in every filtered workspace; anyone else gets 404. */
@@ -61,7 +91,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
     }
 
     const sentAt = ctx.clock.now();
-    const sendId = await deliverVersion(tx, {
+    const sendId = await deliverVersion(tx, ctx, {
       report,
       sender: actor.user,
       teammates,
@@ -78,6 +108,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
     };
   });
   ctx.metrics.sends.inc();
+  ctx.mailer.wake();
   return result;
 }
 
@@ -120,7 +151,7 @@ export interface Delivery {
  * run with the version it just made), each message frozen with the version it delivers.
  * Returns the send's id.
  */
-export async function deliverVersion(tx: Db, delivery: Delivery): Promise<string> {
+export async function deliverVersion(tx: Db, ctx: Pick<AppContext, 'config'>, delivery: Delivery): Promise<string> {
   const { report, sender, teammates, sendToSelf, message, sentAt } = delivery;
   const sendId = newId();
   await repo.insertSend(tx, {
@@ -143,10 +174,13 @@ export async function deliverVersion(tx: Db, delivery: Delivery): Promise<string
     message,
     sentAt,
   };
+  const toTeammates = teammates.map((userId) => ({ ...frozen, id: newId(), recipientUserId: userId, self: false }));
   await repo.insertDeliveries(tx, [
-    ...teammates.map((userId) => ({ ...frozen, id: newId(), recipientUserId: userId, self: false })),
+    ...toTeammates,
     ...(sendToSelf ? [{ ...frozen, id: newId(), recipientUserId: sender.id, self: true }] : []),
   ]);
+  // Each teammate's mail, in this transaction: the delivery and its mail exist together or not at all.
+  await mailDeliveries(tx, ctx, sentAt, sendId, toTeammates);
   return sendId;
 }
 
@@ -170,6 +204,12 @@ export async function history(ctx: AppContext, actor: Actor, reportId: string, p
     if (list) list.push(d);
     else bySend.set(d.sendId, [d]);
   }
-  const showReads = seesReadCounts(report, actor);
-  return { items: batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], showReads)), total };
+  const mail = seesReadCounts(report, actor)
+    ? await mailOfSends(
+        ctx.db,
+        batches.map((s) => s.id),
+      )
+    : null;
+  const empty: SendMail = { byUser: new Map(), addresses: [] };
+  return { items: batches.map((s) => toSendHistoryEntry(s, bySend.get(s.id) ?? [], mail ? (mail.get(s.id) ?? empty) : null)), total };
 }

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams } from '../../http/schemas.js';
+import { emptyBodyIsEmptyObject } from '../../http/json-body.js';
 import { PAGED_HEADERS, PageQuery, pageHeaders } from '../../http/paging.js';
 import { pageOf } from '../../lib/paging.js';
 import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
@@ -13,14 +13,6 @@ import { MintShareBody, ShareSchema } from './shares.schemas.js';
 
 const tags = ['shares'];
 
-/**
- * "An empty body gives a no-passcode, no-expiry link" (docs/api.md "Share links"): a POST without any
- * body reaches validation as undefined, which an object schema refuses, so it becomes `{}` first.
- */
-async function emptyBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
-  request.body ??= {};
-}
-
 /** What minting a link takes and answers, for a report or a received report. */
 const mint = {
   scope: 'write',
@@ -29,6 +21,7 @@ const mint = {
   tags,
   params: IdParams,
   body: MintShareBody,
+  // "An empty body gives a no-passcode, no-expiry link" (docs/api.md "Share links").
   optionalBody: true,
   preValidation: emptyBodyIsEmptyObject,
   response: { 201: ShareSchema },

@@ -23,6 +23,11 @@ export const ShareSchema = Type.Object(
       description: 'Files downloaded through the link (PDF, CSV), counted apart from page views.',
     }),
     lastViewedAt: Nullable(Instant),
+    emailAddress: Type.Optional(
+      Type.String({
+        description: "Only on a link a schedule minted for an outside address (delivery.md §3): its views are that address's.",
+      }),
+    ),
     createdAt: Instant,
   },
   { $id: 'Share' },

@@ -40,6 +40,7 @@ function toShare(ctx: AppContext, row: repo.ShareRow): Share {
     viewCount: row.viewCount,
     downloadCount: row.downloadCount,
     lastViewedAt: row.lastViewedAt?.toISOString() ?? null,
+    ...(row.emailAddress ? { emailAddress: row.emailAddress } : {}),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -102,6 +103,42 @@ async function mint(ctx: AppContext, actor: Actor, target: MintTarget, input: Mi
     createdAt: now,
   });
   return toShare(ctx, row);
+}
+
+/**
+ * The link a scheduled run mails to an outside address, in the run's transaction, minted by the
+ * report's owner over the version the run made: a new one per run (`version`), or the address's
+ * one following link, made on its first run and reused after (`latest`; revoking it makes the
+ * next run mint another). No passcode: a mail never carries one (delivery.md §3).
+ */
+export async function linkForAddress(
+  tx: Db,
+  ctx: Pick<AppContext, 'shareKey' | 'clock'>,
+  report: { id: string; ownerUserId: string; currentContentId: string; version: number },
+  address: string,
+  follows: 'latest' | 'version',
+): Promise<string> {
+  if (follows === 'latest') {
+    const existing = await repo.findAddressFollowingShare(tx, report.id, address);
+    if (existing) return existing;
+  }
+  const token = generateShareToken();
+  const row = await repo.insertShare(tx, {
+    id: newId(),
+    reportId: report.id,
+    reportContentId: report.currentContentId,
+    version: report.version,
+    deliveryId: null,
+    follows,
+    emailAddress: address,
+    createdByUserId: report.ownerUserId,
+    tokenHash: hashSecret(token),
+    tokenEncrypted: encryptSecret(ctx.shareKey, token),
+    passcodeHash: null,
+    expiresAt: null,
+    createdAt: ctx.clock.now(),
+  });
+  return row.id;
 }
 
 /**

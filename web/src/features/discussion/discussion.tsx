@@ -2,18 +2,8 @@
 import { useState } from 'react';
 import { api, type Comment, type Discussion, type ReactionKey, type ReactionSummary } from '../../lib/api.js';
 import { useSession } from '../../lib/session.js';
+import { REACTIONS } from '../../../../packages/document/src/index.js';
 import { ConfirmDelete, ErrorMessage, Loading, Markdown, TextAreaField, Time, useAction, useLoad, Form } from '../../components/ui/ui.js';
-
-const REACTIONS: { key: ReactionKey; emoji: string; name: string }[] = [
-  { key: '+1', emoji: '👍', name: 'Thumbs up' },
-  { key: '-1', emoji: '👎', name: 'Thumbs down' },
-  { key: 'laugh', emoji: '😄', name: 'Laugh' },
-  { key: 'hooray', emoji: '🎉', name: 'Hooray' },
-  { key: 'confused', emoji: '😕', name: 'Confused' },
-  { key: 'heart', emoji: '❤️', name: 'Heart' },
-  { key: 'rocket', emoji: '🚀', name: 'Rocket' },
-  { key: 'eyes', emoji: '👀', name: 'Eyes' },
-];
 
 /** The summaries as they will be once the caller's reaction `key` is toggled. */
 function toggled(summaries: ReactionSummary[], key: ReactionKey, myName: string): ReactionSummary[] {
