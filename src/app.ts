@@ -79,6 +79,11 @@ import { scheduleRoutes } from './modules/schedules/schedules.routes.js';
 import { SCHEDULE_SCHEMAS } from './modules/schedules/schedules.schemas.js';
 import { createScheduler } from './modules/schedules/schedule-runner.js';
 import { startJobEngine } from './jobs/job-engine.js';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { WEBHOOK_SCHEMAS } from './modules/webhooks/webhooks.schemas.js';
+import { createWebhookDispatcher } from './modules/webhooks/webhook-dispatcher.js';
+import { systemResolveHost } from './modules/webhooks/outbound-request.js';
+import type { ResolveHost } from './modules/webhooks/address-check.js';
 
 /**
  * Every feature's routes, where they live, and the named schemas they own (in this order they are
@@ -103,6 +108,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: discussionRoutes, schemas: DISCUSSION_SCHEMAS },
   { prefix: '/api/v1', routes: historyRoutes, schemas: HISTORY_SCHEMAS },
   { prefix: '/api/v1', routes: scheduleRoutes, schemas: SCHEDULE_SCHEMAS },
+  { prefix: '/api/v1', routes: webhookRoutes, schemas: WEBHOOK_SCHEMAS },
   { prefix: '/api/v1', routes: exportRoutes },
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: logoRoutes },
@@ -128,6 +134,8 @@ export interface BuildOptions {
    * built without it (tests, scripts) serves the API and drives `ctx.scheduler` itself if at all.
    */
   jobs?: boolean;
+  /** How webhook hosts are resolved (tests inject one); default: the system resolver. */
+  resolveHost?: ResolveHost;
 }
 
 declare module 'fastify' {
@@ -227,21 +235,26 @@ async function createContext(options: BuildOptions, database: Database): Promise
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),
+    resolveHost: options.resolveHost ?? systemResolveHost,
   };
-  return { ...base, scheduler: createScheduler(base) };
+  const webhooks = createWebhookDispatcher(base);
+  return { ...base, webhooks, scheduler: createScheduler({ ...base, webhooks }) };
 }
 
 /**
- * The job engine and the schedule ticker of this process; both stop before the database closes.
+ * The job engine, the schedule ticker and the webhook ticker of this process; all stop before the
+ * database closes.
  * Every process runs them: the database decides which one works each job (job-engine.ts).
  */
 async function startJobs(app: App, ctx: AppContext): Promise<void> {
-  const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue], {
+  const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue, ctx.webhooks.queue], {
     pollingIntervalSeconds: ctx.config.jobPollSeconds,
   });
   ctx.scheduler.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
+  ctx.webhooks.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
   app.addHook('preClose', async () => {
     ctx.scheduler.stop();
+    ctx.webhooks.stop();
     await engine.stop();
   });
 }

@@ -9,6 +9,7 @@ import type { Clock } from '../../src/lib/clock.js';
 import type { Sleep } from '../../src/lib/refusal-delay.js';
 import type { App } from '../../src/http/types.js';
 import type { Database } from '../../src/db/database.js';
+import type { ResolveHost } from '../../src/modules/webhooks/address-check.js';
 import { createChronicleClient, unwrap, type ChronicleClient } from '../../packages/client/src/index.js';
 import { resetDatabase, testDatabase } from './test-database.js';
 
@@ -110,14 +111,15 @@ export interface TestContext {
 
 /**
  * `jobs` starts the job engine and the schedule ticker as a server does; without it (the default)
- * a test drives schedules through `app.chronicle.scheduler` with the pinned clock.
+ * a test drives schedules through `app.chronicle.scheduler` with the pinned clock. `resolveHost`
+ * answers for webhook host names, so no test asks a real resolver.
  */
 export async function buildTestApp(
-  options: { config?: TestConfigOverrides; refusalSleep?: Sleep; jobs?: boolean } = {},
+  options: { config?: TestConfigOverrides; refusalSleep?: Sleep; jobs?: boolean; resolveHost?: ResolveHost } = {},
 ): Promise<TestContext> {
   const database = await testDatabase();
   await resetDatabase(database);
-  return startApp(database, new TestClock(), options.config, options.refusalSleep, options.jobs);
+  return startApp(database, new TestClock(), options.config, options.refusalSleep, options.jobs, options.resolveHost);
 }
 
 /**
@@ -140,6 +142,7 @@ async function startApp(
   config: TestConfigOverrides = {},
   refusalSleep?: Sleep,
   jobs = false,
+  resolveHost?: ResolveHost,
 ): Promise<TestContext> {
   // TEST_LOG=debug shows the service's log lines while debugging a test (configFrom checks the level).
   const logLevel = process.env.TEST_LOG as Config['logLevel'] | undefined;
@@ -150,6 +153,7 @@ async function startApp(
     logger: Boolean(logLevel),
     jobs,
     ...(refusalSleep ? { refusalSleep } : {}),
+    ...(resolveHost ? { resolveHost } : {}),
   });
 
   const request = async (method: string, url: string, opts: RequestOptions = {}) => {

@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids.js';
 import { discussionAccess, requireDiscussionWriter } from '../access/access.js';
 import * as repo from '../../repositories/discussion.repository.js';
 import type { Comment, CommentInput, ReactionInput, ReactionSummary } from './discussion.schemas.js';
+import { commentCreated } from '../webhooks/webhook-events.js';
 
 /** The caller's access to a version's discussion (access.ts `discussionAccess`). */
 async function access(ctx: AppContext, actor: Actor, contentId: string) {
@@ -82,9 +83,10 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
   await writable(ctx, actor, contentId);
   const now = ctx.clock.now();
   const max = ctx.config.discussionMaxComments;
+  const webhooks: string[] = [];
   const added = await ctx.newComments.run(contentId, () =>
-    ctx.db.transaction((tx) =>
-      repo.insertCommentCapped(
+    ctx.db.transaction(async (tx) => {
+      const result = await repo.insertCommentCapped(
         tx,
         {
           id: newId(),
@@ -96,9 +98,12 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
           updatedAt: now,
         },
         max,
-      ),
-    ),
+      );
+      if (result.kind === 'added') webhooks.push(...(await commentCreated(tx, result.row, now)));
+      return result;
+    }),
   );
+  await ctx.webhooks.enqueue(webhooks);
   // A version deleted meanwhile (its report was deleted) is the same 404 as a missing one.
   if (added.kind === 'missing') throw notFound();
   if (added.kind === 'full') {

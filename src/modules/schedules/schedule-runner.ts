@@ -26,6 +26,7 @@ import { renderScheduledVersion } from '../reports/reports.service.js';
 import { deliverVersion, refusedRecipients } from '../sending/sending.service.js';
 import { nextOccurrence, occurrencesBetween } from './occurrences.js';
 import { ruleOf } from './schedules.service.js';
+import { scheduleRunFinished } from '../webhooks/webhook-events.js';
 
 /** An occurrence later than this when first seen is recorded as skipped, not made up (delivery.md §1). */
 export const MAKE_UP_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -157,17 +158,25 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
     const run = await repo.claimRun(ctx.db, runId, now, new Date(now.getTime() - RUN_STALE_MS));
     if (!run) return;
     const attempt = run.attempts;
-    const finish = (outcome: Outcome) =>
-      repo.finishRun(ctx.db, run.id, attempt, {
-        finishedAt: ctx.clock.now(),
-        reportContentId: null,
-        version: null,
-        sendId: null,
-        delivered: 0,
-        skipped: [],
-        error: null,
-        ...outcome,
+    // The webhook deliveries of what the run records, enqueued once it has committed.
+    const webhooks: string[] = [];
+    const finish = async (outcome: Outcome) => {
+      await ctx.db.transaction(async (tx) => {
+        const now = ctx.clock.now();
+        const finished = await repo.finishRun(tx, run.id, attempt, {
+          finishedAt: now,
+          reportContentId: null,
+          version: null,
+          sendId: null,
+          delivered: 0,
+          skipped: [],
+          error: null,
+          ...outcome,
+        });
+        if (finished) webhooks.push(...(await scheduleRunFinished(tx, run.id, now)));
       });
+      await ctx.webhooks.enqueue(webhooks);
+    };
 
     const skipReason = await whyNotRun(run, attempt);
     if (skipReason) {
@@ -191,14 +200,18 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
         const skipped = refused.map(({ userId, reason }) => ({ userId, name: names.get(userId) ?? 'A deleted user', reason }));
         const sendId =
           teammates.length > 0 || schedule.sendToSelf
-            ? await deliverVersion(tx, {
-                report: version,
-                sender: owner,
-                teammates,
-                sendToSelf: schedule.sendToSelf,
-                message: schedule.message,
-                sentAt: ctx.clock.now(),
-              })
+            ? await deliverVersion(
+                tx,
+                {
+                  report: version,
+                  sender: owner,
+                  teammates,
+                  sendToSelf: schedule.sendToSelf,
+                  message: schedule.message,
+                  sentAt: ctx.clock.now(),
+                },
+                webhooks,
+              )
             : null;
         const finished = await repo.finishRun(tx, run.id, attempt, {
           status: skipped.length > 0 ? 'partial' : 'succeeded',
@@ -211,9 +224,13 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
           error: null,
         });
         if (!finished) throw new RunTakenOver();
+        webhooks.push(...(await scheduleRunFinished(tx, run.id, ctx.clock.now())));
       });
+      await ctx.webhooks.enqueue(webhooks);
       ctx.metrics.scheduleRuns.inc({ status: 'succeeded' });
     } catch (error) {
+      // What the rolled-back transaction recorded is gone, its webhook deliveries too.
+      webhooks.length = 0;
       if (error instanceof RunTakenOver) return;
       if (isTemporary(error) && attempt < MAX_RUN_ATTEMPTS) {
         await repo.requeueRun(ctx.db, run.id, attempt);

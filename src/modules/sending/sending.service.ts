@@ -9,6 +9,7 @@ import { findReport, type ReportRow } from '../../repositories/reports.repositor
 import type { Db } from '../../db/database.js';
 import * as repo from '../../repositories/sending.repository.js';
 import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
+import { reportSent } from '../webhooks/webhook-events.js';
 
 function toCandidate(row: repo.CandidateRow): RecipientCandidate {
   return { id: row.id, name: row.name, email: row.email, imageUrl: row.imageUrl };
@@ -44,6 +45,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
   const requested = input.recipientUserIds ?? [];
   const teammates = [...new Set(requested)];
   const sendToSelf = input.sendToSelf ?? false;
+  const webhooks: string[] = [];
   const result = await ctx.db.transaction(async (tx) => {
     const report = await repo.lockReport(tx, reportId);
     if (!report || !(await isActiveOwner(tx, actor, report))) throw notFound();
@@ -61,14 +63,18 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
     }
 
     const sentAt = ctx.clock.now();
-    const sendId = await deliverVersion(tx, {
-      report,
-      sender: actor.user,
-      teammates,
-      sendToSelf,
-      message: blankToNull(input.message),
-      sentAt,
-    });
+    const sendId = await deliverVersion(
+      tx,
+      {
+        report,
+        sender: actor.user,
+        teammates,
+        sendToSelf,
+        message: blankToNull(input.message),
+        sentAt,
+      },
+      webhooks,
+    );
     return {
       id: sendId,
       delivered: teammates.length,
@@ -78,6 +84,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
     };
   });
   ctx.metrics.sends.inc();
+  await ctx.webhooks.enqueue(webhooks);
   return result;
 }
 
@@ -117,10 +124,11 @@ export interface Delivery {
 
 /**
  * Writes a send batch and its inbox messages in the caller's transaction (a send, or a scheduled
- * run with the version it just made), each message frozen with the version it delivers.
+ * run with the version it just made), each message frozen with the version it delivers, and its
+ * `report.sent` webhook deliveries, whose ids go to `webhooks` to enqueue once committed.
  * Returns the send's id.
  */
-export async function deliverVersion(tx: Db, delivery: Delivery): Promise<string> {
+export async function deliverVersion(tx: Db, delivery: Delivery, webhooks: string[] = []): Promise<string> {
   const { report, sender, teammates, sendToSelf, message, sentAt } = delivery;
   const sendId = newId();
   await repo.insertSend(tx, {
@@ -147,6 +155,8 @@ export async function deliverVersion(tx: Db, delivery: Delivery): Promise<string
     ...teammates.map((userId) => ({ ...frozen, id: newId(), recipientUserId: userId, self: false })),
     ...(sendToSelf ? [{ ...frozen, id: newId(), recipientUserId: sender.id, self: true }] : []),
   ]);
+  const sent = { id: sendId, recipients: teammates.length, sendToSelf, sender: { id: sender.id, name: sender.name } };
+  webhooks.push(...(await reportSent(tx, report, sent, sentAt)));
   return sendId;
 }
 
