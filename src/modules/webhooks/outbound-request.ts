@@ -66,7 +66,11 @@ export async function resolveTarget(text: string, policy: OutboundPolicy): Promi
   if (!policy.allowPrivate) {
     for (const { address } of addresses) {
       const reason = blockedReason(address);
-      if (reason) return { ok: false, reason: `The host ${url.hostname} resolves to a ${reason} address (${address}), which webhooks may not reach.` };
+      if (reason)
+        return {
+          ok: false,
+          reason: `The host ${url.hostname} resolves to a ${reason} address (${address}), which webhooks may not reach.`,
+        };
     }
   }
   return { ok: true, url, address: first };
@@ -83,7 +87,12 @@ function pinnedLookup({ address, family }: ResolvedAddress): LookupFunction {
 export type Outcome = { kind: 'answered'; status: number } | { kind: 'failed'; reason: string };
 
 /** POSTs `body` to the checked target; the answer's status, or why there was none. */
-export async function post(target: Extract<Target, { ok: true }>, headers: Record<string, string>, body: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+export async function post(
+  target: Extract<Target, { ok: true }>,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<Outcome> {
   const { url, address } = target;
   const secure = url.protocol === 'https:';
   const literal = literalAddress(url.hostname);

@@ -103,7 +103,13 @@ export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'web
   }
 
   async function attempt(delivery: repo.DeliveryRow, now: Date): Promise<repo.AttemptOutcome> {
-    const fail = (error: string): repo.AttemptOutcome => ({ status: 'failed', nextAttemptAt: now, responseStatus: null, error, deliveredAt: null });
+    const fail = (error: string): repo.AttemptOutcome => ({
+      status: 'failed',
+      nextAttemptAt: now,
+      responseStatus: null,
+      error,
+      deliveredAt: null,
+    });
     if (now.getTime() > delivery.createdAt.getTime() + RETRY_WINDOW_MS) return fail('Gave up: the event is more than 24 hours old.');
     const endpoint = await repo.findEndpoint(ctx.db, delivery.endpointId);
     if (!endpoint) return fail('The webhook was deleted.');
@@ -117,12 +123,15 @@ export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'web
     const event = { id: delivery.id, type: delivery.eventType as WebhookEventType, data: delivery.payload as EventData };
     const base = ctx.config.publicBaseUrl;
     const message =
-      endpoint.format === 'slack' ? slackMessage(event, base) : standardMessage(event, decryptSecret(ctx.shareKey, endpoint.secretEncrypted), base, now);
+      endpoint.format === 'slack'
+        ? slackMessage(event, base)
+        : standardMessage(event, decryptSecret(ctx.shareKey, endpoint.secretEncrypted), base, now);
     const outcome = await post(target, { 'user-agent': 'Chronicle-Webhooks/1', ...message.headers }, message.body);
     const after = ctx.clock.now();
     if (outcome.kind === 'failed') return failure(delivery, after, null, outcome.reason);
     const { status } = outcome;
-    if (status >= 200 && status < 300) return { status: 'succeeded', nextAttemptAt: after, responseStatus: status, error: null, deliveredAt: after };
+    if (status >= 200 && status < 300)
+      return { status: 'succeeded', nextAttemptAt: after, responseStatus: status, error: null, deliveredAt: after };
     const why = status >= 300 && status < 400 ? `Answered ${status}; redirects are not followed.` : `Answered ${status}.`;
     return failure(delivery, after, status, why);
   }

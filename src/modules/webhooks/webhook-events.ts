@@ -12,7 +12,13 @@ import { newId } from '../../lib/ids.js';
 import * as repo from '../../repositories/webhooks.repository.js';
 import { reportEventWorkspaces } from '../access/access.js';
 
-export const WEBHOOK_EVENTS = ['report.version.created', 'report.sent', 'schedule.run.finished', 'comment.created', 'share.viewed'] as const;
+export const WEBHOOK_EVENTS = [
+  'report.version.created',
+  'report.sent',
+  'schedule.run.finished',
+  'comment.created',
+  'share.viewed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 /** An event's `data`; `links` holds web-app paths, made absolute with PUBLIC_BASE_URL when sent. */

@@ -18,7 +18,7 @@ import {
 
 const tags = ['webhooks'];
 const ADMINS = 'Workspace admins and owners, and instance admins (403 for plain members).';
-const NOT_MEMBER_OF_WEBHOOK = "A webhook of a workspace the caller is not a member of answers 404, as if it did not exist.";
+const NOT_MEMBER_OF_WEBHOOK = 'A webhook of a workspace the caller is not a member of answers 404, as if it did not exist.';
 const URL_RULES =
   'The URL must be https (http only when the server sets WEBHOOK_ALLOW_HTTP=true), carry no credentials, and not be or resolve to a ' +
   'loopback, private or link-local address (400) unless the server sets WEBHOOK_ALLOW_PRIVATE=true.';

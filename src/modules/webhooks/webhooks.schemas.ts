@@ -26,7 +26,8 @@ const Format = Type.Union([Type.Literal('standard'), Type.Literal('slack')], {
 const Url = Type.String({
   minLength: 1,
   maxLength: URL_MAX,
-  description: 'https (http only with WEBHOOK_ALLOW_HTTP=true); its host may not be or resolve to a loopback, private or link-local address.',
+  description:
+    'https (http only with WEBHOOK_ALLOW_HTTP=true); its host may not be or resolve to a loopback, private or link-local address.',
 });
 
 const EXAMPLE = {
@@ -97,7 +98,9 @@ export const WebhookDeliverySchema = Type.Object(
     id: Id,
     webhookId: Id,
     eventType: EventType,
-    eventId: Type.String({ description: 'The same for every endpoint the event went to; `webhook-id` of a standard delivery is the delivery id.' }),
+    eventId: Type.String({
+      description: 'The same for every endpoint the event went to; `webhook-id` of a standard delivery is the delivery id.',
+    }),
     status: Type.Union([Type.Literal('queued'), Type.Literal('delivering'), Type.Literal('succeeded'), Type.Literal('failed')], {
       description: '`queued` waits for its next attempt; `failed` after 24 hours of retries or a refused address.',
     }),

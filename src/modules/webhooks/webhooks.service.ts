@@ -69,7 +69,12 @@ async function checkUrl(ctx: AppContext, url: string): Promise<void> {
   if (ctx.config.webhookAllowPrivate) return;
   const { hostname } = new URL(url);
   const literal = literalAddress(hostname);
-  const addresses = literal ? [literal] : await ctx.resolveHost(hostname).then((found) => found.map((a) => a.address), () => []);
+  const addresses = literal
+    ? [literal]
+    : await ctx.resolveHost(hostname).then(
+        (found) => found.map((a) => a.address),
+        () => [],
+      );
   for (const address of addresses) {
     const reason = blockedReason(address);
     if (reason) throw invalid(`must not ${literal ? 'be' : 'resolve to'} a ${reason} address (${address})`);
