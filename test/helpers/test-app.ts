@@ -136,6 +136,9 @@ export function buildPeerApp(
   return startApp(database, t.clock, config, undefined, jobs);
 }
 
+/** What a test app resolves webhook host names with unless the test injects a resolver: nothing. */
+const noResolver: ResolveHost = (host) => Promise.reject(new Error(`no resolver in tests (${host})`));
+
 async function startApp(
   database: Database,
   clock: TestClock,
@@ -153,7 +156,8 @@ async function startApp(
     logger: Boolean(logLevel),
     jobs,
     ...(refusalSleep ? { refusalSleep } : {}),
-    ...(resolveHost ? { resolveHost } : {}),
+    // No test asks a real resolver: names resolve only where a test injects an answer.
+    resolveHost: resolveHost ?? noResolver,
   });
 
   const request = async (method: string, url: string, opts: RequestOptions = {}) => {
