@@ -82,6 +82,11 @@ import { startJobEngine } from './jobs/job-engine.js';
 import { createMailer, smtpTransport } from './modules/mail/outbox.js';
 import { mailRoutes, mailPageRoutes } from './modules/mail/mail.routes.js';
 import { MAIL_SCHEMAS } from './modules/mail/mail.schemas.js';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { WEBHOOK_SCHEMAS } from './modules/webhooks/webhooks.schemas.js';
+import { createWebhookDispatcher } from './modules/webhooks/webhook-dispatcher.js';
+import { systemResolveHost } from './modules/webhooks/outbound-request.js';
+import type { ResolveHost } from './modules/webhooks/address-check.js';
 
 /**
  * Every feature's routes, where they live, and the named schemas they own (in this order they are
@@ -106,6 +111,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/api/v1', routes: discussionRoutes, schemas: DISCUSSION_SCHEMAS },
   { prefix: '/api/v1', routes: historyRoutes, schemas: HISTORY_SCHEMAS },
   { prefix: '/api/v1', routes: scheduleRoutes, schemas: SCHEDULE_SCHEMAS },
+  { prefix: '/api/v1', routes: webhookRoutes, schemas: WEBHOOK_SCHEMAS },
   { prefix: '/api/v1', routes: exportRoutes },
   { prefix: '/api/v1', routes: mailRoutes, schemas: MAIL_SCHEMAS },
   { prefix: '/mail', routes: mailPageRoutes },
@@ -133,6 +139,8 @@ export interface BuildOptions {
    * built without it (tests, scripts) serves the API and drives `ctx.scheduler` itself if at all.
    */
   jobs?: boolean;
+  /** How webhook hosts are resolved (tests inject one); default: the system resolver. */
+  resolveHost?: ResolveHost;
 }
 
 declare module 'fastify' {
@@ -236,24 +244,29 @@ async function createContext(options: BuildOptions, database: Database): Promise
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),
+    resolveHost: options.resolveHost ?? systemResolveHost,
   };
-  const withMail = { ...base, mailer: createMailer(base, config.smtpUrl ? smtpTransport(config.smtpUrl) : null) };
+  const webhooks = createWebhookDispatcher(base);
+  const withMail = { ...base, webhooks, mailer: createMailer(base, config.smtpUrl ? smtpTransport(config.smtpUrl) : null) };
   return { ...withMail, scheduler: createScheduler(withMail) };
 }
 
 /**
- * The job engine and the schedule ticker of this process; both stop before the database closes.
+ * The job engine, the schedule ticker and the webhook ticker of this process; all stop before the
+ * database closes.
  * Every process runs them: the database decides which one works each job (job-engine.ts).
  */
 async function startJobs(app: App, ctx: AppContext): Promise<void> {
-  const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue, ctx.mailer.queue], {
+  const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue, ctx.mailer.queue, ctx.webhooks.queue], {
     pollingIntervalSeconds: ctx.config.jobPollSeconds,
   });
   ctx.scheduler.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
   ctx.mailer.start(engine, ctx.config.scheduleTickSeconds * 1000);
+  ctx.webhooks.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
   app.addHook('preClose', async () => {
     ctx.scheduler.stop();
     ctx.mailer.stop();
+    ctx.webhooks.stop();
     await engine.stop();
   });
 }

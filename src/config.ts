@@ -272,6 +272,17 @@ export const ConfigSchema = Type.Object({
     maxLength: 320,
     description: 'the From of every mail, `Name <address>`',
   }),
+  webhookAllowHttp: Type.Boolean({
+    env: 'WEBHOOK_ALLOW_HTTP',
+    default: false,
+    description: '`true` lets webhooks use plain `http://` URLs as well as `https://`',
+  }),
+  /** Loopback, private and link-local addresses (docs/api.md "Webhooks"): for tests and closed networks. */
+  webhookAllowPrivate: Type.Boolean({
+    env: 'WEBHOOK_ALLOW_PRIVATE',
+    default: false,
+    description: '`true` lets webhooks reach loopback, private and link-local addresses',
+  }),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;
@@ -354,12 +365,13 @@ function defaultPublicBaseUrl(host: unknown, port: unknown): string {
 }
 
 /**
- * A variable's text as a value of its schema: digits for integers (and a decimal point for
- * numbers), a comma-separated list for
+ * A variable's text as a value of its schema: `true` or `false` for booleans, digits for integers
+ * (and a decimal point for numbers), a comma-separated list for
  * arrays, base64 for the share key's bytes. Text that does not convert is kept as it is, for the
  * schema to refuse with its reason.
  */
 function fromText(schema: TSchema, text: string): unknown {
+  if (admits(schema, Type.IsBoolean)) return text === 'true' ? true : text === 'false' ? false : text;
   if (admits(schema, Type.IsInteger)) return /^\d{1,10}$/.test(text) ? Number(text) : text;
   if (admits(schema, Type.IsNumber)) return /^\d{1,10}(?:\.\d{1,6})?$/.test(text) ? Number(text) : text;
   if (admits(schema, Type.IsArray)) return text.split(',').map((item) => item.trim());
@@ -408,6 +420,7 @@ function allowed(schema: TSchema): string {
   if (Type.IsString(schema) && keywords.minLength !== undefined) return `${keywords.minLength} to ${keywords.maxLength} characters`;
   if (Type.IsString(schema)) return 'text';
   if (Type.IsArray(schema)) return 'a list';
+  if (Type.IsBoolean(schema)) return 'true or false';
   return 'valid';
 }
 

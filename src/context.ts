@@ -17,6 +17,8 @@ import type { RenderPool } from './render/render-pool.js';
 import type { RenderGate } from './render/render-gate.js';
 import type { Mailer } from './modules/mail/outbox.js';
 import type { Scheduler } from './modules/schedules/schedule-runner.js';
+import type { ResolveHost } from './modules/webhooks/address-check.js';
+import type { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher.js';
 
 /** What services need from the outside world; built once in buildApp. */
 export interface AppContext {
@@ -58,6 +60,10 @@ export interface AppContext {
   readonly mailer: Mailer;
   /** Due occurrences of report schedules and their runs (schedule-runner.ts). */
   readonly scheduler: Scheduler;
+  /** How webhook hosts are resolved before their addresses are checked (tests inject one). */
+  readonly resolveHost: ResolveHost;
+  /** Webhook deliveries: enqueueing, the tick, each attempt (webhook-dispatcher.ts). */
+  readonly webhooks: WebhookDispatcher;
 }
 
 export type Scope = 'read' | 'write';

@@ -907,3 +907,77 @@ export const mailMessages = pgTable(
     check('mail_messages_error_length', sql`${t.error} is null or char_length(${t.error}) <= 2000`),
   ],
 );
+
+/**
+ * A workspace's webhook endpoint (delivery.md §4; docs/api.md "Webhooks"). The signing secret is
+ * kept sealed with the share key (AES-256-GCM, lib/secrets.ts `encryptSecret`): deliveries need
+ * it in the clear to sign, so it cannot be hashed, and it is shown only in the create's answer.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    format: text('format').notNull(),
+    active: boolean('active').notNull(),
+    secretEncrypted: text('secret_encrypted').notNull(),
+    createdByUserId: text('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: instant('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_endpoints_workspace_idx').on(t.workspaceId, t.createdAt, t.id),
+    check('webhook_endpoints_url_length', sql`char_length(${t.url}) between 1 and 2000`),
+    check('webhook_endpoints_format', sql`${t.format} in ('standard', 'slack')`),
+    check('webhook_endpoints_events', sql`cardinality(${t.events}) between 1 and 5`),
+  ],
+);
+
+/**
+ * One event for one endpoint (delivery.md §4): the row is the truth, a job only its trigger. Status
+ * moves queued → delivering → succeeded | failed, or back to queued with `nextAttemptAt` after a
+ * failed attempt; only the attempt that holds the row (`attempts`) may record its outcome.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    eventId: text('event_id').notNull(),
+    /** The event's `data`: ids, names and web-app paths, never a token, a passcode or a document. */
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: instant('next_attempt_at').notNull(),
+    startedAt: instant('started_at'),
+    responseStatus: integer('response_status'),
+    error: text('error'),
+    createdAt: createdAt(),
+    deliveredAt: instant('delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_key').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt, t.id),
+    index('webhook_deliveries_pending_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('queued', 'delivering')`),
+    check('webhook_deliveries_status', sql`${t.status} in ('queued', 'delivering', 'succeeded', 'failed')`),
+    check('webhook_deliveries_payload_size', sql`octet_length(${t.payload}::text) <= 16384`),
+    check('webhook_deliveries_error_length', sql`${t.error} is null or char_length(${t.error}) <= 2000`),
+  ],
+);
+
+/** When a link last made a `share.viewed` event: at most one an hour per link, decided here (delivery.md §4). */
+export const webhookShareViews = pgTable('webhook_share_views', {
+  shareId: text('share_id')
+    .primaryKey()
+    .references(() => shares.id, { onDelete: 'cascade' }),
+  eventAt: instant('event_at').notNull(),
+});

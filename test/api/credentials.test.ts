@@ -146,6 +146,12 @@ describe('responses that carry a secret', () => {
         t.request('POST', '/api/v1/password-links/redeem', { token: null, body: { token: await linkSecret(), password } }),
       'POST /api/v1/sessions': () => t.request('POST', '/api/v1/sessions', { token: null, body: { email: member.email, password } }),
       'GET /api/v1/admin/outbox': () => t.get('/api/v1/admin/outbox'),
+      'POST /api/v1/workspaces/{id}/webhooks': () =>
+        t.post(
+          `/api/v1/workspaces/${ws.id}/webhooks`,
+          { url: 'https://hooks.example.com/chronicle', events: ['report.sent'] },
+          owner.token,
+        ),
     };
     // The operations that declare Cache-Control are exactly the routes marked `secret` (app.ts).
     const document = t.app.swagger() as unknown as {

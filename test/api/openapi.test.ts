@@ -160,6 +160,7 @@ describe('the OpenAPI document', () => {
       ['POST /api/v1/inbox/{id}/shares', '201'],
       ['GET /api/v1/inbox/{id}/shares', '200'],
       ['POST /api/v1/report-shares/{id}/revoke', '200'],
+      ['POST /api/v1/workspaces/{id}/webhooks', '201'],
       ['POST /api/v1/users/{id}/password-link', '201'],
       ['POST /api/v1/password-links/redeem', '201'],
       ['POST /api/v1/sessions', '201'],

@@ -9,6 +9,7 @@ import type { Clock } from '../../src/lib/clock.js';
 import type { Sleep } from '../../src/lib/refusal-delay.js';
 import type { App } from '../../src/http/types.js';
 import type { Database } from '../../src/db/database.js';
+import type { ResolveHost } from '../../src/modules/webhooks/address-check.js';
 import { createChronicleClient, unwrap, type ChronicleClient } from '../../packages/client/src/index.js';
 import { resetDatabase, testDatabase } from './test-database.js';
 
@@ -110,14 +111,15 @@ export interface TestContext {
 
 /**
  * `jobs` starts the job engine and the schedule ticker as a server does; without it (the default)
- * a test drives schedules through `app.chronicle.scheduler` with the pinned clock.
+ * a test drives schedules through `app.chronicle.scheduler` with the pinned clock. `resolveHost`
+ * answers for webhook host names, so no test asks a real resolver.
  */
 export async function buildTestApp(
-  options: { config?: TestConfigOverrides; refusalSleep?: Sleep; jobs?: boolean } = {},
+  options: { config?: TestConfigOverrides; refusalSleep?: Sleep; jobs?: boolean; resolveHost?: ResolveHost } = {},
 ): Promise<TestContext> {
   const database = await testDatabase();
   await resetDatabase(database);
-  return startApp(database, new TestClock(), options.config, options.refusalSleep, options.jobs);
+  return startApp(database, new TestClock(), options.config, options.refusalSleep, options.jobs, options.resolveHost);
 }
 
 /**
@@ -134,12 +136,16 @@ export function buildPeerApp(
   return startApp(database, t.clock, config, undefined, jobs);
 }
 
+/** What a test app resolves webhook host names with unless the test injects a resolver: nothing. */
+const noResolver: ResolveHost = (host) => Promise.reject(new Error(`no resolver in tests (${host})`));
+
 async function startApp(
   database: Database,
   clock: TestClock,
   config: TestConfigOverrides = {},
   refusalSleep?: Sleep,
   jobs = false,
+  resolveHost?: ResolveHost,
 ): Promise<TestContext> {
   // TEST_LOG=debug shows the service's log lines while debugging a test (configFrom checks the level).
   const logLevel = process.env.TEST_LOG as Config['logLevel'] | undefined;
@@ -150,6 +156,8 @@ async function startApp(
     logger: Boolean(logLevel),
     jobs,
     ...(refusalSleep ? { refusalSleep } : {}),
+    // No test asks a real resolver: names resolve only where a test injects an answer.
+    resolveHost: resolveHost ?? noResolver,
   });
 
   const request = async (method: string, url: string, opts: RequestOptions = {}) => {

@@ -64,6 +64,7 @@ interface World {
   w2: { id: string };
   project: { id: string };
   client: { id: string };
+  webhook: { id: string };
   templateId: string;
   disabledTemplateId: string;
   entryId: string;
@@ -188,6 +189,8 @@ async function buildWorld(): Promise<World> {
   const project = await newProject(t, w1.id, wsOwner!.token, 'P');
   await addProjectMember(t, project.id, spare!.id, wsOwner!.token);
   const client = check('client', await t.post(`/api/v1/workspaces/${w1.id}/clients`, { name: 'Client' }, wsOwner!.token), 201).body;
+  // A literal public address: registering it asks no resolver, and no delivery is ever attempted here.
+  const webhook = check('webhook', await t.post(`/api/v1/workspaces/${w1.id}/webhooks`, WEBHOOK, wsOwner!.token), 201).body;
   const templateId = await newTemplate(t);
   const disabledTemplateId = await newTemplate(t, 'x', { enabled: false });
   const entry = check(
@@ -236,6 +239,7 @@ async function buildWorld(): Promise<World> {
     w2,
     project,
     client,
+    webhook,
     templateId,
     disabledTemplateId,
     entryId: entry.body.id,
@@ -272,6 +276,7 @@ const reportBody = (f: Family, name = 'Matrix') => ({
 let fresh = 0;
 
 const SCHEDULE = { frequency: 'weekly', weekday: 'monday', time: '09:00' };
+const WEBHOOK = { url: 'https://93.184.216.34/hook', events: ['share.viewed'] };
 
 /**
  * The URL of the family report's schedule, which exists (its owner puts it, while a member).
@@ -507,6 +512,48 @@ const ROWS: Row[] = [
         201,
       );
       return { url: api(`/clients/${client.body.id}`) };
+    },
+    expected: [401, 403, 403, 403, 403, 403, 404, 204, 204, 204, 404, 401],
+  },
+  // Webhooks: the first workspace's admins and owners (and instance admins); members 403, others 404.
+  //                                                                             anon  ro   wo   own  rcp  tm   out  wsa  mwa  ia   lost del
+  {
+    method: 'POST',
+    route: '/api/v1/workspaces/:id/webhooks',
+    request: async (c) => ({ url: api(`/workspaces/${c.w.w1.id}/webhooks`), body: WEBHOOK }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 201, 201, 201, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/workspaces/:id/webhooks',
+    request: async (c) => ({ url: api(`/workspaces/${c.w.w1.id}/webhooks`) }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/webhooks/:id',
+    request: async (c) => ({ url: api(`/webhooks/${c.w.webhook.id}`) }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/webhooks/:id',
+    request: async (c) => ({ url: api(`/webhooks/${c.w.webhook.id}`), body: { active: true } }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/webhooks/:id/deliveries',
+    request: async (c) => ({ url: api(`/webhooks/${c.w.webhook.id}/deliveries`) }),
+    expected: [401, 403, 403, 403, 403, 403, 404, 200, 200, 200, 404, 401],
+  },
+  {
+    method: 'DELETE',
+    route: '/api/v1/webhooks/:id',
+    variant: 'a fresh webhook',
+    request: async (c) => {
+      const webhook = check('webhook', await t.post(api(`/workspaces/${c.w.w1.id}/webhooks`), WEBHOOK, c.w.wsOwner.token), 201);
+      return { url: api(`/webhooks/${webhook.body.id}`) };
     },
     expected: [401, 403, 403, 403, 403, 403, 404, 204, 204, 204, 404, 401],
   },

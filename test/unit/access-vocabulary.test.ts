@@ -63,6 +63,9 @@ const RULES: Record<Rule, SqlHalf> = {
   requireHistoryReader: STANDING,
   requireVersionReader: STANDING,
   requireDiffReader: STANDING,
+  // Webhooks.
+  webhookAccess: ['isWorkspaceMember', 'isWorkspaceAdmin'],
+  reportEventWorkspaces: { none: "the report row's workspaces in hand, as readGrant's single-workspace admin grant" },
 };
 
 const functionsOf = (module: object) =>

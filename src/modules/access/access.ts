@@ -39,6 +39,7 @@ import {
   type TimeEntryRow,
 } from '../../repositories/time-entries.repository.js';
 import { findWorkspace } from '../../repositories/workspaces.repository.js';
+import { findEndpoint, type EndpointRow } from '../../repositories/webhooks.repository.js';
 
 export type { ReportStanding };
 
@@ -486,4 +487,28 @@ export function requireDiffReader<T extends { received: boolean }>(
   if (!from || !to) throw notFound();
   if (readGrant(report, actor, standing) !== null) return;
   if (!from.received || !to.received) throw notFound();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks (docs/api.md "Webhooks")
+
+/**
+ * A workspace's webhooks are its admins' and owners' (and instance admins'): they hold a signing
+ * secret and say what happens in the workspace. Behind the workspace's gate (404 for anyone who
+ * may not see the workspace), then 403 for its plain members, as for clients and projects.
+ */
+export async function webhookAccess(db: Db, actor: Actor, endpointId: string): Promise<EndpointRow> {
+  const endpoint = await findEndpoint(db, endpointId);
+  if (!endpoint) throw notFound();
+  requireWorkspaceAdmin(await workspaceAccess(db, actor, endpoint.workspaceId));
+  return endpoint;
+}
+
+/**
+ * The workspaces whose webhooks hear of a report's events: its workspace when it covers exactly
+ * one, whose admins may read it (`readGrant`); none for a report over several workspaces, whose
+ * admins may not read it, so no webhook tells them of it.
+ */
+export function reportEventWorkspaces(report: { workspaceIds: readonly string[] }): readonly string[] {
+  return report.workspaceIds.length === 1 ? report.workspaceIds : [];
 }

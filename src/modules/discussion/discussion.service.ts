@@ -11,6 +11,7 @@ import { discussionAccess, requireDiscussionWriter } from '../access/access.js';
 import * as repo from '../../repositories/discussion.repository.js';
 import { discussionChanged } from '../mail/mail.service.js';
 import type { Comment, CommentInput, ReactionInput, ReactionSummary } from './discussion.schemas.js';
+import { commentCreated } from '../webhooks/webhook-events.js';
 
 /** The caller's access to a version's discussion (access.ts `discussionAccess`). */
 async function access(ctx: AppContext, actor: Actor, contentId: string) {
@@ -83,6 +84,7 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
   await writable(ctx, actor, contentId);
   const now = ctx.clock.now();
   const max = ctx.config.discussionMaxComments;
+  const webhooks: string[] = [];
   const added = await ctx.newComments.run(contentId, () =>
     ctx.db.transaction(async (tx) => {
       const inserted = await repo.insertCommentCapped(
@@ -98,18 +100,20 @@ export async function createComment(ctx: AppContext, actor: Actor, contentId: st
         },
         max,
       );
-      // The other participants' mail, in the comment's transaction (mail.service.ts).
+      // The other participants' mail and the workspace's webhooks, in the comment's transaction.
       if (inserted.kind === 'added') {
         await discussionChanged(tx, ctx, now, contentId, actor.user.id, {
           type: 'comment',
           by: actor.user.name,
           text: excerpt(input.body),
         });
+        webhooks.push(...(await commentCreated(tx, inserted.row, now)));
       }
       return inserted;
     }),
   );
   ctx.mailer.wake();
+  await ctx.webhooks.enqueue(webhooks);
   // A version deleted meanwhile (its report was deleted) is the same 404 as a missing one.
   if (added.kind === 'missing') throw notFound();
   if (added.kind === 'full') {

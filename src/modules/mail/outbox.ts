@@ -111,7 +111,7 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer'>, transport: MailTransport | null): Mailer {
+export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'webhooks'>, transport: MailTransport | null): Mailer {
   let engine: JobEngine | null = null;
   let timer: NodeJS.Timeout | null = null;
   let woken: NodeJS.Timeout | null = null;

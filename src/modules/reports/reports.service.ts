@@ -21,6 +21,7 @@ import { executeRender, type RenderedVersion } from './report-render.js';
 import type { DatePreset } from '../../render/date-range.js';
 import * as repo from '../../repositories/reports.repository.js';
 import { bumpRevision } from '../../repositories/schedules.repository.js';
+import { reportVersionCreated } from '../webhooks/webhook-events.js';
 import {
   parseFilters,
   parseOptions,
@@ -190,9 +191,16 @@ export async function create(ctx: AppContext, actor: Actor, body: ReportBody): P
   const id = newId();
   const plan = await admit(ctx, ctx.db, actor, body, { reportId: id, version: 1 });
   const rows = versionRows(plan, id, await execute(ctx, ctx.db, plan));
-  const row = await ctx.db.transaction((tx) =>
-    repo.insertReport(tx, { ...rows.report, ownerUserId: actor.user.id, createdAt: rows.content.createdAt }, rows.content, rows.dataset),
-  );
+  const { row, webhooks } = await ctx.db.transaction(async (tx) => {
+    const inserted = await repo.insertReport(
+      tx,
+      { ...rows.report, ownerUserId: actor.user.id, createdAt: rows.content.createdAt },
+      rows.content,
+      rows.dataset,
+    );
+    return { row: inserted, webhooks: await reportVersionCreated(tx, inserted, 'create', rows.content.createdAt) };
+  });
+  await ctx.webhooks.enqueue(webhooks);
   return toReport({ ...row, renderedMarkdown: rows.content.renderedMarkdown });
 }
 
@@ -227,8 +235,18 @@ async function editableReport(db: Db, actor: Actor, id: string, load: typeof rep
   return current;
 }
 
-/** Renders version `current.version + 1` and appends it if the report is still at `current.version`. */
-async function tryEdit(ctx: AppContext, db: Db, actor: Actor, current: repo.ReportRow, body: ReportBody): Promise<Report | null> {
+/**
+ * Renders version `current.version + 1` and appends it if the report is still at `current.version`;
+ * the webhook deliveries of the new version go to `webhooks`, to enqueue once committed.
+ */
+async function tryEdit(
+  ctx: AppContext,
+  db: Db,
+  actor: Actor,
+  current: repo.ReportRow,
+  body: ReportBody,
+  webhooks: string[],
+): Promise<Report | null> {
   const plan = await admit(
     ctx,
     db,
@@ -245,6 +263,7 @@ async function tryEdit(ctx: AppContext, db: Db, actor: Actor, current: repo.Repo
     const appended = await repo.appendVersion(tx, current.version, rows.report, rows.content, rows.dataset);
     // An edit skips the scheduled runs queued before it (delivery.md §1).
     if (appended) await bumpRevision(tx, current.id);
+    if (appended) webhooks.push(...(await reportVersionCreated(tx, appended, 'edit', rows.content.createdAt)));
     return appended;
   });
   return row ? toReport({ ...row, renderedMarkdown: rows.content.renderedMarkdown }) : null;
@@ -258,18 +277,21 @@ async function tryEdit(ctx: AppContext, db: Db, actor: Actor, current: repo.Repo
  * and renders again under it, where nothing can overtake it. Versions stay consecutive, with no
  * duplicate and no gap. `ifMatch` (the If-Match header) opts into lost-update protection.
  */
-export function update(ctx: AppContext, actor: Actor, id: string, body: ReportBody, ifMatch?: string): Promise<Report> {
-  return ctx.reportEdits.run(id, async () => {
+export async function update(ctx: AppContext, actor: Actor, id: string, body: ReportBody, ifMatch?: string): Promise<Report> {
+  const webhooks: string[] = [];
+  const report = await ctx.reportEdits.run(id, async () => {
     const current = await editableReport(ctx.db, actor, id, repo.findReport, ifMatch);
-    const edited = await tryEdit(ctx, ctx.db, actor, current, body);
+    const edited = await tryEdit(ctx, ctx.db, actor, current, body, webhooks);
     if (edited) return edited;
     return ctx.db.transaction(async (tx) => {
       const locked = await editableReport(tx, actor, id, repo.lockReportForEdit, ifMatch);
-      const underLock = await tryEdit(ctx, tx, actor, locked, body);
+      const underLock = await tryEdit(ctx, tx, actor, locked, body, webhooks);
       if (!underLock) throw new Error('a report edit lost a race while holding the report lock');
       return underLock;
     });
   });
+  await ctx.webhooks.enqueue(webhooks);
+  return report;
 }
 
 /**
@@ -279,7 +301,7 @@ export function update(ctx: AppContext, actor: Actor, id: string, body: ReportBo
  * their turn as for any edit; one that commits on another process first makes the run render
  * again under the report's lock. Returns what `deliver` returned.
  */
-export function renderScheduledVersion<T>(
+export async function renderScheduledVersion<T>(
   ctx: AppContext,
   owner: Actor,
   id: string,
@@ -308,10 +330,13 @@ export function renderScheduledVersion<T>(
     const rows = versionRows(plan, current.id, await execute(ctx, db, plan));
     return db.transaction(async (tx) => {
       const appended = await repo.appendVersion(tx, current.version, rows.report, rows.content, rows.dataset);
-      return appended ? { done: await deliver(tx, appended) } : null;
+      if (!appended) return null;
+      webhooks.push(...(await reportVersionCreated(tx, appended, 'schedule', rows.content.createdAt)));
+      return { done: await deliver(tx, appended) };
     });
   };
-  return ctx.reportEdits.run(id, async () => {
+  const webhooks: string[] = [];
+  const done = await ctx.reportEdits.run(id, async () => {
     const done = await attempt(ctx.db, await editableReport(ctx.db, owner, id, repo.findReport));
     if (done) return done.done;
     return ctx.db.transaction(async (tx) => {
@@ -320,6 +345,8 @@ export function renderScheduledVersion<T>(
       return underLock.done;
     });
   });
+  await ctx.webhooks.enqueue(webhooks);
+  return done;
 }
 
 /** Owner only. Allowed even after the owner lost a workspace, so they can clean up what they made. */

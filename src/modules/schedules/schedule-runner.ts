@@ -28,6 +28,7 @@ import { linkForAddress } from '../shares/shares.service.js';
 import { addressesToMail, mailAddress, mailRunProblem } from '../mail/mail.service.js';
 import { nextOccurrence, occurrencesBetween } from './occurrences.js';
 import { ruleOf } from './schedules.service.js';
+import { scheduleRunFinished } from '../webhooks/webhook-events.js';
 
 /** An occurrence later than this when first seen is recorded as skipped, not made up (delivery.md §1). */
 export const MAKE_UP_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -159,11 +160,14 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
     const run = await repo.claimRun(ctx.db, runId, now, new Date(now.getTime() - RUN_STALE_MS));
     if (!run) return;
     const attempt = run.attempts;
+    // The webhook deliveries of what the run records, enqueued once it has committed.
+    const webhooks: string[] = [];
     // A run that renders nothing; a failed one is mailed to the owner in the same transaction.
-    const finish = (outcome: Outcome) =>
-      ctx.db.transaction(async (tx) => {
-        const done = await repo.finishRun(tx, run.id, attempt, {
-          finishedAt: ctx.clock.now(),
+    const finish = async (outcome: Outcome) => {
+      await ctx.db.transaction(async (tx) => {
+        const now = ctx.clock.now();
+        const finished = await repo.finishRun(tx, run.id, attempt, {
+          finishedAt: now,
           reportContentId: null,
           version: null,
           sendId: null,
@@ -173,12 +177,13 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
           error: null,
           ...outcome,
         });
-        const owner = outcome.status === 'failed' && done ? (await findReport(tx, run.reportId))?.ownerUserId : undefined;
-        if (owner) {
-          await mailRunProblem(tx, ctx, ctx.clock.now(), run.id, owner);
-          ctx.mailer.wake();
-        }
+        if (finished) webhooks.push(...(await scheduleRunFinished(tx, run.id, now)));
+        const owner = outcome.status === 'failed' && finished ? (await findReport(tx, run.reportId))?.ownerUserId : undefined;
+        if (owner) await mailRunProblem(tx, ctx, now, run.id, owner);
       });
+      await ctx.webhooks.enqueue(webhooks);
+      ctx.mailer.wake();
+    };
 
     const skipReason = await whyNotRun(run, attempt);
     if (skipReason) {
@@ -203,14 +208,19 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
         const addresses = await addressesToMail(tx, report.id, schedule.emails);
         const sendId =
           teammates.length > 0 || schedule.sendToSelf || addresses.length > 0
-            ? await deliverVersion(tx, ctx, {
-                report: version,
-                sender: owner,
-                teammates,
-                sendToSelf: schedule.sendToSelf,
-                message: schedule.message,
-                sentAt: ctx.clock.now(),
-              })
+            ? await deliverVersion(
+                tx,
+                ctx,
+                {
+                  report: version,
+                  sender: owner,
+                  teammates,
+                  sendToSelf: schedule.sendToSelf,
+                  message: schedule.message,
+                  sentAt: ctx.clock.now(),
+                },
+                webhooks,
+              )
             : null;
         for (const address of addresses) {
           const shareId = await linkForAddress(tx, ctx, version, address, schedule.emailLink === 'latest' ? 'latest' : 'version');
@@ -237,10 +247,14 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
         });
         if (finished && skipped.length > 0) await mailRunProblem(tx, ctx, ctx.clock.now(), run.id, owner.id);
         if (!finished) throw new RunTakenOver();
+        webhooks.push(...(await scheduleRunFinished(tx, run.id, ctx.clock.now())));
       });
+      await ctx.webhooks.enqueue(webhooks);
       ctx.metrics.scheduleRuns.inc({ status: 'succeeded' });
       ctx.mailer.wake();
     } catch (error) {
+      // What the rolled-back transaction recorded is gone, its webhook deliveries too.
+      webhooks.length = 0;
       if (error instanceof RunTakenOver) return;
       if (isTemporary(error) && attempt < MAX_RUN_ATTEMPTS) {
         await repo.requeueRun(ctx.db, run.id, attempt);

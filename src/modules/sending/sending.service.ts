@@ -12,6 +12,7 @@ import { mailDeliveries } from '../mail/mail.service.js';
 import type { MailState } from '../mail/mail.schemas.js';
 import { sendMail } from '../../repositories/mail.repository.js';
 import type { RecipientCandidate, SendHistoryEntry, SendInput, SendResult } from './sending.schemas.js';
+import { reportSent } from '../webhooks/webhook-events.js';
 
 function toCandidate(row: repo.CandidateRow): RecipientCandidate {
   return { id: row.id, name: row.name, email: row.email, imageUrl: row.imageUrl };
@@ -74,6 +75,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
   const requested = input.recipientUserIds ?? [];
   const teammates = [...new Set(requested)];
   const sendToSelf = input.sendToSelf ?? false;
+  const webhooks: string[] = [];
   const result = await ctx.db.transaction(async (tx) => {
     const report = await repo.lockReport(tx, reportId);
     if (!report || !(await isActiveOwner(tx, actor, report))) throw notFound();
@@ -91,14 +93,19 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
     }
 
     const sentAt = ctx.clock.now();
-    const sendId = await deliverVersion(tx, ctx, {
-      report,
-      sender: actor.user,
-      teammates,
-      sendToSelf,
-      message: blankToNull(input.message),
-      sentAt,
-    });
+    const sendId = await deliverVersion(
+      tx,
+      ctx,
+      {
+        report,
+        sender: actor.user,
+        teammates,
+        sendToSelf,
+        message: blankToNull(input.message),
+        sentAt,
+      },
+      webhooks,
+    );
     return {
       id: sendId,
       delivered: teammates.length,
@@ -109,6 +116,7 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
   });
   ctx.metrics.sends.inc();
   ctx.mailer.wake();
+  await ctx.webhooks.enqueue(webhooks);
   return result;
 }
 
@@ -148,10 +156,16 @@ export interface Delivery {
 
 /**
  * Writes a send batch and its inbox messages in the caller's transaction (a send, or a scheduled
- * run with the version it just made), each message frozen with the version it delivers.
+ * run with the version it just made), each message frozen with the version it delivers, and its
+ * `report.sent` webhook deliveries, whose ids go to `webhooks` to enqueue once committed.
  * Returns the send's id.
  */
-export async function deliverVersion(tx: Db, ctx: Pick<AppContext, 'config'>, delivery: Delivery): Promise<string> {
+export async function deliverVersion(
+  tx: Db,
+  ctx: Pick<AppContext, 'config'>,
+  delivery: Delivery,
+  webhooks: string[] = [],
+): Promise<string> {
   const { report, sender, teammates, sendToSelf, message, sentAt } = delivery;
   const sendId = newId();
   await repo.insertSend(tx, {
@@ -181,6 +195,8 @@ export async function deliverVersion(tx: Db, ctx: Pick<AppContext, 'config'>, de
   ]);
   // Each teammate's mail, in this transaction: the delivery and its mail exist together or not at all.
   await mailDeliveries(tx, ctx, sentAt, sendId, toTeammates);
+  const sent = { id: sendId, recipients: teammates.length, sendToSelf, sender: { id: sender.id, name: sender.name } };
+  webhooks.push(...(await reportSent(tx, report, sent, sentAt)));
   return sendId;
 }
 

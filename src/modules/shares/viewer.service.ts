@@ -243,6 +243,12 @@ export function createViewer(ctx: AppContext): Viewer {
     return started;
   }
   const links = new LRUCache<string, repo.ShareRow>({ max: LINK_CACHE_ENTRIES });
+  /**
+   * The view's `share.viewed` webhook event (at most one an hour per link). The page is served
+   * whatever happens to it: a view is the reader's, the event only a notice of it.
+   */
+  const webhookView = (share: repo.ShareRow, reportContentId: string) =>
+    ctx.webhooks.shareViewed({ id: share.id, reportContentId, follows: share.follows }).catch(() => undefined);
   const counter = new ViewCounter<repo.CountedView>((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
 
   /** The link a well-formed token names, from the cache or the database; malformed tokens cost nothing. */
@@ -278,6 +284,7 @@ export function createViewer(ctx: AppContext): Viewer {
         return NOT_FOUND;
       }
       ctx.metrics.shareViews.inc();
+      await webhookView(share, counted.reportContentId);
       next = counted.next;
       if (refund) await repo.refundClientAttempt(ctx.db, share.id, refund.clientKey, refund.client);
       // A link that follows the newest version serves the version the count found, never an older one.
