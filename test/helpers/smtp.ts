@@ -23,6 +23,12 @@ export interface TestSmtp {
   refusedCount(): number;
   /** Forgets what was received and the refusals still queued. */
   reset(): void;
+  /**
+   * Holds the `n`th message to arrive from now (1 = the next) before answering it: `reached`
+   * resolves when its data is in; after `release()` it is refused (421) and not kept, as a message
+   * whose sender died before the server's answer was never delivered.
+   */
+  hold(n: number): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -30,6 +36,8 @@ export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const refusals: number[] = [];
   let refused = 0;
+  let arrivals = 0;
+  let held: { at: number; reached: () => void; released: Promise<void> } | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -39,6 +47,16 @@ export async function startSmtp(): Promise<TestSmtp> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        arrivals++;
+        if (held && arrivals === held.at) {
+          const { reached, released } = held;
+          held = null;
+          reached();
+          void released.then(() => {
+            callback(Object.assign(new Error('Service closing'), { responseCode: 421 }));
+          });
+          return;
+        }
         const code = refusals.shift();
         if (code !== undefined) {
           refused++;
@@ -77,6 +95,14 @@ export async function startSmtp(): Promise<TestSmtp> {
       received.length = 0;
       refusals.length = 0;
       refused = 0;
+    },
+    hold(n) {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      held = { at: arrivals + n, reached, released };
+      return { reached: reachedPromise, release };
     },
     close: () =>
       new Promise<void>((resolve) => {

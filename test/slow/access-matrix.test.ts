@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { buildTestApp, newUser, readOnlyToken, type Response, type TestContext, type TestUser } from '../helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { newReport, newTemplate, type TestReport } from '../helpers/report-factories.js';
+import { unsubscribeKey, unsubscribeToken } from '../../src/modules/mail/unsubscribe.js';
 
 const ROLES = [
   'anonymous',
@@ -293,6 +294,9 @@ async function withSchedule(family: Family, options: { idle?: boolean } = {}): P
   return url;
 }
 const api = (path: string) => `/api/v1${path}`;
+/** The token of the unsubscribe link a user's inbox mail carries. */
+const unsubscribeLink = (userId: string) =>
+  unsubscribeToken(unsubscribeKey(t.app.chronicle.shareKey), { kind: 'event', userId, event: 'inbox' });
 
 // The rows. Columns, in ROLES order:
 // anonymous, readOnly (the owner's read-only token), writeOnly (the owner's write-only token), owner,
@@ -389,6 +393,38 @@ const ROWS: Row[] = [
     route: '/api/v1/me',
     request: async () => ({ url: api('/me'), body: { timezone: 'UTC' } }),
     expected: [401, 403, 200, 200, 200, 200, 200, 200, 200, 200, 200, 401],
+  },
+  // E-mail preferences are every user's own; the outbox is instance admins'.
+  {
+    method: 'GET',
+    route: '/api/v1/me/notifications',
+    request: async () => ({ url: api('/me/notifications') }),
+    expected: [401, 200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 401],
+  },
+  {
+    method: 'PATCH',
+    route: '/api/v1/me/notifications',
+    request: async () => ({ url: api('/me/notifications'), body: { attachPdf: false } }),
+    expected: [401, 403, 200, 200, 200, 200, 200, 200, 200, 200, 200, 401],
+  },
+  {
+    method: 'GET',
+    route: '/api/v1/admin/outbox',
+    request: async () => ({ url: api('/admin/outbox') }),
+    expected: [401, 403, 403, 403, 403, 403, 403, 403, 403, 200, 403, 401],
+  },
+  // A mail's unsubscribe link: public, the signed token is the capability, whatever else one sends.
+  {
+    method: 'GET',
+    route: '/mail/unsubscribe/:token',
+    request: async (c) => ({ url: `/mail/unsubscribe/${unsubscribeLink(c.w.spare.id)}` }),
+    expected: Array(12).fill(200),
+  },
+  {
+    method: 'POST',
+    route: '/mail/unsubscribe/:token',
+    request: async (c) => ({ url: `/mail/unsubscribe/${unsubscribeLink(c.w.spare.id)}`, form: 'List-Unsubscribe=One-Click' }),
+    expected: Array(12).fill(200),
   },
   {
     method: 'POST',

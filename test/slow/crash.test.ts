@@ -15,6 +15,9 @@
  * it, exactly once: one run, one new version, one delivery. A second case kills the process in the
  * middle of a run (its render of 5,000 entries under way): nothing of it is there, and the run,
  * taken over once its attempt has gone silent (the clock moved on), makes one version and one send.
+ * A third kills the process while it sends a send's mail, with one message in the SMTP server's
+ * hands: afterwards two apps on the same data take over what was left, and the SMTP server has
+ * accepted every message exactly once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +29,10 @@ import { openDatabase, type DatabaseOptions } from '../../src/db/database.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { buildApp } from '../../src/app.js';
 import { RUN_STALE_MS } from '../../src/modules/schedules/schedule-runner.js';
+import { MAIL_STALE_MS } from '../../src/modules/mail/outbox.js';
 import { testConfig } from '../helpers/test-app.js';
 import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { startSmtp } from '../helpers/smtp.js';
 
 const ADMIN = 'crash-test-bootstrap-token-0123456789abcdef';
 const SHARE_KEY = Buffer.alloc(32, 3).toString('base64');
@@ -392,6 +397,70 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
       });
     } finally {
       await database.close();
+    }
+  });
+
+  it('kills a process while it sends mail: afterwards every message is accepted exactly once', { timeout: 300_000 }, async () => {
+    const smtp = await startSmtp();
+    const teammates = 30;
+    const first = await start({ JOB_POLL_SECONDS: '0.5', SCHEDULE_TICK_SECONDS: '1', SMTP_URL: smtp.url });
+    try {
+      const call = client(first.base);
+      const owner = await call('POST', '/api/v1/users', ADMIN, { name: 'Mailer', email: 'mailer@example.com' });
+      const token = (await call('POST', `/api/v1/users/${owner.body.id}/tokens`, ADMIN, { scopes: ['read', 'write'] })).body.token;
+      const ws = await call('POST', '/api/v1/workspaces', token, { name: 'Mail' });
+      const ids: string[] = [];
+      for (let i = 0; i < teammates; i++) {
+        const user = await call('POST', '/api/v1/users', ADMIN, { name: `Teammate ${i}`, email: `teammate${i}@example.com` });
+        await call('PUT', `/api/v1/workspaces/${ws.body.id}/members/${user.body.id}`, token, { role: 'member' });
+        ids.push(user.body.id);
+      }
+      const templates = (await call('GET', '/api/v1/templates', token)).body as { id: string; name: string }[];
+      const filters = { workspaceIds: [ws.body.id], dateRange: { from: '2026-10-01', to: '2026-10-31' } };
+      const report = (await call('POST', '/api/v1/reports', token, { name: 'Mailed', templateId: templates[0]!.id, filters })).body;
+      // The tenth message is held by the SMTP server until the process is dead: it was in flight.
+      const held = smtp.hold(10);
+      expect((await call('POST', `/api/v1/reports/${report.id}/send`, token, { recipientUserIds: ids })).status).toBe(201);
+      await held.reached;
+      first.server.child.kill('SIGKILL');
+      expect(await first.server.exited).toBeNull();
+      held.release();
+      expect(smtp.received).toHaveLength(9);
+
+      const database = await openDatabase(options);
+      try {
+        const statuses = async () =>
+          rowsOf<{ status: string; n: number }>(
+            await database.db.execute(sql`select status, count(*)::int as n from mail_messages group by status order by status`),
+          );
+        // Nine sent, the one in flight still claimed by the dead attempt, the rest waiting.
+        expect(await statuses()).toEqual([
+          { status: 'queued', n: teammates - 10 },
+          { status: 'sending', n: 1 },
+          { status: 'sent', n: 9 },
+        ]);
+        // Two apps on the same data, once the dead attempt has gone silent, share what is left.
+        const later = { now: () => new Date(Date.now() + MAIL_STALE_MS + 60_000) };
+        const config = testConfig({ ...options, shareKey: Buffer.from(SHARE_KEY, 'base64'), smtpUrl: smtp.url });
+        const apps = await Promise.all([0, 1].map(() => buildApp({ config, database, clock: later, logger: false })));
+        try {
+          await Promise.all(apps.map((app) => app.chronicle.mailer.drain()));
+          await Promise.all(apps.map((app) => app.chronicle.mailer.drain()));
+        } finally {
+          for (const app of apps) await app.close();
+        }
+        expect(await statuses()).toEqual([{ status: 'sent', n: teammates }]);
+        const accepted = smtp.received.map((m) => m.parsed.messageId);
+        expect(accepted).toHaveLength(teammates);
+        expect(new Set(accepted).size).toBe(teammates);
+        expect(new Set(smtp.received.map((m) => m.to)).size).toBe(teammates);
+        console.log(`crash (${pgBase ? 'PostgreSQL' : 'PGlite'}): killed with message 10 of ${teammates} in flight; each accepted once`);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      first.server.child.kill('SIGKILL');
+      await smtp.close();
     }
   });
 });

@@ -133,8 +133,10 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           expect(res.statusCode, what).toBeLessThan(500);
           const type = String(res.headers['content-type'] ?? '');
           if (res.statusCode >= 400) {
-            // The URL as the server sees it: dot segments resolved (`/share/..` is `/`).
-            if (new URL(req.url, 'http://chronicle.test').pathname.startsWith('/share/')) {
+            // The URL as the server sees it: dot segments resolved (`/share/..` is `/`). The public
+            // pages (the viewer, mail's unsubscribe links) answer in HTML.
+            const path = new URL(req.url, 'http://chronicle.test').pathname;
+            if (path.startsWith('/share/') || path.startsWith('/mail/')) {
               expect(type, what).toMatch(/^text\/html/);
             } else {
               expect(type, what).toMatch(/^application\/problem\+json/);

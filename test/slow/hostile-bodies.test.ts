@@ -51,6 +51,11 @@ beforeAll(async () => {
   const inbox = await t.get('/api/v1/inbox', recipient.token);
   const share = await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token);
   const comment = await t.post(`/api/v1/report-contents/${report.reportContentId}/comments`, { body: 'Hi' }, recipient.token);
+  const webhook = await t.post(
+    `/api/v1/workspaces/${ws.id}/webhooks`,
+    { url: 'https://hooks.example.com/chronicle', events: ['report.sent'] },
+    owner.token,
+  );
   ids = {
     users: owner.id,
     userId: recipient.id,
@@ -67,6 +72,7 @@ beforeAll(async () => {
     inbox: inbox.body[0].id,
     shares: share.body.id,
     commentId: comment.body.id,
+    webhooks: webhook.body.id,
   };
   const doc = (await t.get('/openapi.json', null)).body as Parameters<typeof operationsOf>[0];
   operations = operationsOf(doc).filter((op) => op.body !== null);

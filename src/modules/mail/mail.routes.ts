@@ -111,6 +111,7 @@ export const mailPageRoutes: FeatureRoutes = (app, { ctx }, done) => {
     request.log.error({ err: error }, 'unsubscribe failed');
     return reply.code(500).headers(VIEWER_HEADERS).send(renderUnsubscribePage('this', false));
   });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).headers(VIEWER_HEADERS).send(NOT_FOUND_PAGE));
   const headers = Object.fromEntries(Object.keys(pageResponses).map((status) => [status, VIEWER_RESPONSE_HEADERS]));
   const common = { scope: 'public', tags, params: TokenParams, responseHeaders: headers, response: pageResponses } as const;
   app.route(
