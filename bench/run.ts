@@ -19,6 +19,7 @@ import { capture, load, startBaseline, type LoadResult } from './load.js';
 import { printHostile, runHostile, type HostileOutcome } from './hostile.js';
 import { baselineRender, type RenderTiming } from './render-baseline.js';
 import { startServer, type Server } from './server-process.js';
+import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import type { BaselineRoute } from './baseline-server.js';
 
 const scale: Scale = SCALES[process.env.BENCH_SCALE === 'small' ? 'small' : 'full'];
@@ -152,6 +153,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
   const dbUrl = dbName ? Object.assign(new URL(PG_URL), { pathname: `/${dbName}` }).toString() : null;
   if (engine === 'pglite') dataDir = mkdtempSync(join(tmpdir(), 'chronicle-bench-'));
   let server: Server | null = null;
+  let sink: SmtpSink | null = null;
   const figures: Figure[] = [];
   const memory: { scenario: string; rssMiB: number }[] = [];
   let peakMiB = 0;
@@ -174,11 +176,13 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       : { DATABASE_URL: dbUrl ?? '', SHARE_KEY: Buffer.alloc(32, 5).toString('base64') };
 
     if (runPaths) {
+      sink = await startSmtpSink();
       server = await startServer({
         ...storage,
         BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
         API_RATE_LIMIT: '0',
         RENDER_MAX_ENTRIES: '200000',
+        SMTP_URL: sink.url,
       });
       const srv = server;
       log(`   server up (${srv.memory().rssMiB} MiB)`);
@@ -537,6 +541,30 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         });
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }
+      {
+        // Mail: 1,001 inbox mails (143 sends to 7 teammates) sent by the job engine to a real SMTP
+        // server while the share page is loaded; the request path must not feel it.
+        const pageUrl = `${srv.url}/share/${share.token}`;
+        const alone = await load({ url: pageUrl, connections: 50, seconds });
+        const before = sink.accepted();
+        const teammates = ['user-20', 'user-40', 'user-13', 'user-33', 'user-07', 'user-27', 'user-47'];
+        await inBatches(Array.from({ length: 143 }), 8, async () => {
+          await api(srv, 'POST', '/api/v1/reports/r1/send', BENCH_USER, { recipientUserIds: teammates });
+        });
+        const busy = await load({ url: pageUrl, connections: 50, seconds });
+        const sent = sink.accepted() - before;
+        figures.push({
+          scenario: 'GET /share/:token while 1,001 mails are sent vs alone',
+          unit: 'req/s',
+          chronicle: round(busy.requestsPerSecond),
+          baseline: round(alone.requestsPerSecond),
+          ratio: round(busy.requestsPerSecond / alone.requestsPerSecond, 2),
+          target: '>= 0.7x',
+          holds: busy.requestsPerSecond / alone.requestsPerSecond >= 0.7 && busy.non2xx === 0,
+          note: `${sent} mails accepted by SMTP by the end of the load; non-2xx ${busy.non2xx}`,
+        });
+        log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
+      }
       const biggest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id))!;
       for (const template of templates) {
         const t0 = performance.now();
@@ -592,6 +620,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
     return { figures, memory, peakMiB, hostile };
   } finally {
     await server?.stop();
+    await sink?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     if (admin && dbName) {
       await admin.query(`drop database if exists "${dbName}" with (force)`);

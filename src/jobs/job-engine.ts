@@ -15,6 +15,8 @@ export interface JobQueue<T extends object> {
   expireInSeconds: number;
   retryLimit: number;
   retryDelaySeconds: number;
+  /** Jobs one fetch takes (default 1), worked one after another. */
+  batchSize?: number;
   handle(data: T): Promise<void>;
 }
 
@@ -62,9 +64,17 @@ export async function startJobEngine(
       retryBackoff: true,
       expireInSeconds: queue.expireInSeconds,
     });
-    await boss.work<object>(queue.name, { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) await queue.handle(job.data);
-    });
+    let workerId: string | null = null;
+    workerId = await boss.work<object>(
+      queue.name,
+      { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: queue.batchSize ?? 1 },
+      async (jobs) => {
+        for (const job of jobs) await queue.handle(job.data);
+        // A queue that had work fetches again at once: pg-boss would otherwise wait a whole
+        // polling interval after every batch, and a send to 50 people would take minutes.
+        if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
+      },
+    );
   }
   return {
     async send(queue, data, key) {

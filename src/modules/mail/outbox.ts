@@ -61,9 +61,20 @@ export function isTemporaryMailError(error: unknown): boolean {
   return typeof code !== 'number' || (code >= 400 && code < 500);
 }
 
-/** SMTP through Nodemailer, with timeouts so a stalled server cannot hold a job forever. */
+/**
+ * SMTP through Nodemailer: a pool of up to two connections kept open between messages (a TLS
+ * handshake per message would cost more than the message), with timeouts so a stalled server
+ * cannot hold a job forever.
+ */
 export function smtpTransport(url: string): MailTransport {
-  const transporter = createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  const transporter = createTransport({
+    pool: true,
+    maxConnections: 2,
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     async send(mail) {
       await transporter.sendMail({
@@ -123,6 +134,7 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
     // Retries are the message row's own (dueAt); a job that throws is retried by the next tick.
     retryLimit: 0,
     retryDelaySeconds: 30,
+    batchSize: 10,
     handle: ({ messageId }) => execute(messageId),
   };
 
