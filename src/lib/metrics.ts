@@ -32,6 +32,8 @@ export interface Metrics {
   readonly sends: Counter;
   /** Finished runs of schedules by outcome (delivery.md §1). */
   readonly scheduleRuns: Counter<'status'>;
+  /** Attempts at outgoing mail this process finished, by outcome (delivery.md §3). */
+  readonly mailAttempts: Counter<'kind' | 'outcome'>;
   readonly shareViews: Counter;
   readonly passcodeFailures: Counter<'reason'>;
   readonly overloadRefusals: Counter;
@@ -78,6 +80,12 @@ export function createMetrics(sources: MetricSources): Metrics {
     name: 'chronicle_schedule_runs_total',
     help: 'Runs of report schedules this process finished, by status (succeeded, partial, failed, skipped).',
     labelNames: ['status'] as const,
+    registers,
+  });
+  const mailAttempts = new Counter({
+    name: 'chronicle_mail_attempts_total',
+    help: 'Attempts at outgoing mail this process finished, by kind and outcome (sent, kept, retry, failed).',
+    labelNames: ['kind', 'outcome'] as const,
     registers,
   });
   const shareViews = new Counter({ name: 'chronicle_share_views_total', help: 'Share pages served and counted as views.', registers });
@@ -182,6 +190,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     renderDuration,
     sends,
     scheduleRuns,
+    mailAttempts,
     shareViews,
     passcodeFailures,
     overloadRefusals,

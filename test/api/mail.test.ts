@@ -152,6 +152,8 @@ describe('retries and failures', () => {
     expect(smtp.refusedCount()).toBeGreaterThanOrEqual(2);
     expect(mailTo(ana)).toHaveLength(1);
     expect((await messages())[0]).toMatchObject({ status: 'sent', attempts: 3, error: null });
+    const metrics = (await t.request('GET', '/metrics', { token: null })).text;
+    expect(metrics).toContain('chronicle_mail_attempts_total{kind="delivery",outcome="retry"} 2');
     t.clock.advance(3_600_000);
     await drain();
     expect(mailTo(ana)).toHaveLength(1);

@@ -184,7 +184,7 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
     const message = await repo.claimMessage(ctx.db, messageId, now, new Date(now.getTime() - MAIL_STALE_MS));
     if (!message) return;
     const attempt = message.attempts;
-    const finish = (outcome: repo.MessageOutcome) => repo.finishMessage(ctx.db, message.id, attempt, outcome);
+    const finish = (outcome: repo.MessageOutcome) => recordOutcome(message, attempt, outcome);
 
     let composed: ComposedMail | null;
     try {
@@ -238,14 +238,16 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
   ): Promise<void> {
     const next = new Date(now.getTime() + retryDelayMs(attempt));
     const giveUp = next.getTime() - message.createdAt.getTime() > MAIL_RETRY_WINDOW_MS;
-    await repo.finishMessage(
-      ctx.db,
-      message.id,
-      attempt,
-      giveUp
-        ? { ...record, status: 'failed', error: `Gave up after 24 hours of temporary failures. Last: ${reason}`.slice(0, 2000) }
-        : { ...record, status: 'queued', dueAt: next, error: reason },
-    );
+    const outcome: repo.MessageOutcome = giveUp
+      ? { ...record, status: 'failed', error: `Gave up after 24 hours of temporary failures. Last: ${reason}`.slice(0, 2000) }
+      : { ...record, status: 'queued', dueAt: next, error: reason };
+    await recordOutcome(message, attempt, outcome);
+  }
+
+  /** Records an attempt's outcome if the attempt still holds the message, and counts it. */
+  async function recordOutcome(message: repo.MessageRow, attempt: number, outcome: repo.MessageOutcome): Promise<void> {
+    if (!(await repo.finishMessage(ctx.db, message.id, attempt, outcome))) return;
+    ctx.metrics.mailAttempts.inc({ kind: message.kind, outcome: outcome.status === 'queued' ? 'retry' : (outcome.status ?? 'failed') });
   }
 
   async function drain(): Promise<number> {
