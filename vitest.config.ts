@@ -30,7 +30,7 @@ const ENGINE_INDEPENDENT = [
   'test/unit/**',
   'test/slow/{restart,data-dir,demo,database-outage}.test.ts',
   'test/slow/web-{billing,branding,browser,import,onboarding,report-options,reports,schedules,time}.test.ts',
-  'test/slow/{viewer-browser,docs-browser,invoice-share,export-documents}.test.ts',
+  'test/slow/{viewer-browser,docs-browser,invoice-share,export-documents,mail-look}.test.ts',
 ];
 
 export default defineConfig({

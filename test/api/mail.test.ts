@@ -483,7 +483,7 @@ describe('scheduled runs', () => {
     await drain();
     const [problem] = mailTo(owner);
     expect(problem!.parsed.subject).toBe('Scheduled run skipped recipients: “Weekly hours”');
-    expect(problem!.parsed.text).toContain(`${ana.name}: `);
+    expect(problem!.parsed.text).toContain(`${ana.name} is not a recipient candidate`);
     expect(problem!.parsed.text).toMatch(/https:\/\/chronicle\.example\/app\/reports\//);
     expect(mailTo(ben)).toHaveLength(1);
     expect(mailTo(ana)).toEqual([]);
@@ -518,7 +518,7 @@ describe('the daily digest', () => {
     await drain();
     const [digest] = mailTo(tokyo);
     expect(digest!.parsed.subject).toBe('Your Chronicle digest: 2 updates');
-    expect(digest!.parsed.text).toContain('Olga Owner sent you “Weekly hours”');
+    expect(digest!.parsed.text).toContain('Olga Owner sent you version 1 of “Weekly hours”');
     expect(digest!.parsed.text).toContain('Ana Member commented: Counted twice?');
     expect(digest!.parsed.attachments.map((a) => a.contentType)).toEqual(['application/pdf']);
     await drain();

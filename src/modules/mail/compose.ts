@@ -29,6 +29,8 @@ export interface ComposedMail {
   attachments: MailAttachment[];
   /** The one-click unsubscribe URL (List-Unsubscribe), or null for a mail that has none. */
   unsubscribeUrl: string | null;
+  /** What it says, piece by piece: a digest shows each gathered mail's as a section. */
+  parts: MailParts;
 }
 
 /** A discussion change a batch names (mail.service.ts `discussionChanged`). */
@@ -97,6 +99,7 @@ function finish(subject: string, parts: MailParts, brand: Brand, extra: MailAtta
     text: mailText(parts),
     attachments: [...brand.attachments, ...extra],
     unsubscribeUrl: parts.unsubscribeUrl,
+    parts,
   };
 }
 
@@ -193,13 +196,14 @@ async function composeDiscussion(ctx: AppContext, message: repo.MessageRow): Pro
   ]
     .filter(Boolean)
     .join(' and ');
-  const listHtml = `<ul style="padding-left:20px;margin:0 0 12px">${items
+  // Each change on a line of its own; a comment's text is Markdown through the safe renderer, quoted.
+  const listHtml = `${items
     .map((i) =>
       i.type === 'comment'
-        ? `<li style="margin:0 0 8px"><strong>${escapeHtml(i.by)}</strong> commented: ${escapeHtml(i.text)}</li>`
-        : `<li style="margin:0 0 8px"><strong>${escapeHtml(i.by)}</strong> reacted ${escapeHtml(reactionEmoji(i.text))}</li>`,
+        ? `<p style="margin:16px 0 0"><strong>${escapeHtml(i.by)}</strong> commented:</p>${quoted(i.text).html}`
+        : `<p style="margin:16px 0 12px"><strong>${escapeHtml(i.by)}</strong> reacted ${escapeHtml(reactionEmoji(i.text))}</p>`,
     )
-    .join('')}</ul>${more > 0 ? para(`And ${more} more.`, true) : ''}`;
+    .join('')}${more > 0 ? para(`And ${more} more.`, true) : ''}`;
   const listText = items
     .map((i) => (i.type === 'comment' ? `- ${i.by} commented: ${i.text}` : `- ${i.by} reacted ${reactionEmoji(i.text)}`))
     .join('\n');
@@ -231,7 +235,11 @@ async function composeRunProblem(ctx: AppContext, message: repo.MessageRow): Pro
   const intro = failed
     ? `The scheduled run of \u201c${found.reportName}\u201d failed; nothing was sent.`
     : `The scheduled run of \u201c${found.reportName}\u201d made version ${run.version ?? ''} but could not deliver it to ${skipped.length} recipient${skipped.length === 1 ? '' : 's'}.`;
-  const reasons = failed ? [run.error ?? 'No reason was recorded.'] : skipped.map((s) => `${s.name}: ${s.reason}`);
+  // A skip's reason is a predicate that follows the name ("is not a recipient candidate: ...", access.ts).
+  const reasons = failed ? [run.error ?? 'No reason was recorded.'] : skipped.map((s) => `${s.name} ${s.reason}`);
+  const reasonsHtml = failed
+    ? [escapeHtml(reasons[0] ?? '')]
+    : skipped.map((s) => `<strong>${escapeHtml(s.name)}</strong> ${escapeHtml(s.reason)}`);
   const fix = failed
     ? 'Open the report to see the run and fix what it names; "Run now" tries again.'
     : "Open the report's schedule to change its recipients, or give them access to every workspace the report covers.";
@@ -239,7 +247,7 @@ async function composeRunProblem(ctx: AppContext, message: repo.MessageRow): Pro
   const parts: MailParts = {
     preheader: intro,
     heading: failed ? 'A scheduled report failed' : 'A scheduled report skipped recipients',
-    bodyHtml: `${para(intro)}<ul style="padding-left:20px;margin:0 0 12px">${reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>${para(fix)}`,
+    bodyHtml: `${para(intro)}<ul style="padding-left:20px;margin:0 0 16px">${reasonsHtml.map((r) => `<li style="margin:0 0 6px">${r}</li>`).join('')}</ul>${para(fix)}`,
     bodyText: `${intro}\n\n${reasons.map((r) => `- ${r}`).join('\n')}\n\n${fix}`,
     action: { href: `${ctx.config.publicBaseUrl}/app/reports/${run.reportId}`, label: 'Open the report' },
     reason: 'You get this mail because you own this scheduled report.',
@@ -273,6 +281,8 @@ function composePasswordLink(ctx: AppContext, message: repo.MessageRow): Compose
   return finish('Set your Chronicle password', parts, NO_BRAND);
 }
 
+const isPdf = (attachment: MailAttachment) => attachment.contentType === 'application/pdf';
+
 /** Sections one digest shows, and PDFs it attaches; it says how many more there were. */
 const DIGEST_MAX_SECTIONS = 50;
 const DIGEST_MAX_PDFS = 10;
@@ -284,7 +294,7 @@ async function composeDigest(ctx: AppContext, message: repo.MessageRow): Promise
   for (const item of items.slice(0, DIGEST_MAX_SECTIONS)) {
     const composed = await composeMail(
       ctx,
-      parts.filter((p) => p.attachments.length > 0).length < DIGEST_MAX_PDFS ? item : { ...item, attachPdf: false },
+      parts.filter((p) => p.attachments.some(isPdf)).length < DIGEST_MAX_PDFS ? item : { ...item, attachPdf: false },
     );
     if (composed) parts.push(composed);
   }
@@ -292,28 +302,55 @@ async function composeDigest(ctx: AppContext, message: repo.MessageRow): Promise
   const more = Math.max(0, items.length - DIGEST_MAX_SECTIONS);
   const count = parts.length + more;
   const intro = `${count} update${count === 1 ? '' : 's'} since your last digest.`;
-  const sections = parts.map((m) => ({ subject: m.subject, text: (m.text.split('\n-- \n')[0] ?? m.text).trim() }));
   const tail = more > 0 ? `And ${more} more in your inbox.` : '';
+  // Each gathered mail as a section: its heading, what it says, and its link.
+  const sectionsHtml = parts
+    .map(({ parts: section }) => {
+      const link = section.action
+        ? `<p style="margin:0 0 8px"><a href="${escapeHtml(section.action.href)}" style="font-weight:600">${escapeHtml(section.action.label)}</a></p>`
+        : '';
+      return `<div class="rule" style="border-top:1px solid #e5e7eb;margin:20px 0 0;padding:20px 0 0"><h2 style="margin:0 0 8px;font-size:17px;line-height:1.35">${escapeHtml(section.heading)}</h2>${section.bodyHtml}${link}</div>`;
+    })
+    .join('');
+  const sectionsText = parts
+    .map(({ parts: section }) =>
+      [
+        `## ${section.heading}`,
+        '',
+        section.bodyText.trim(),
+        ...(section.action ? ['', `${section.action.label}: ${section.action.href}`] : []),
+      ].join('\n'),
+    )
+    .join('\n\n');
+  const brand = sharedBrand(parts);
   const body: MailParts = {
     preheader: intro,
     heading: 'Your Chronicle digest',
-    bodyHtml:
-      para(intro) +
-      sections
-        .map(
-          (s) =>
-            `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(s.subject)}</h2><div style="white-space:pre-wrap;margin:0">${escapeHtml(s.text)}</div>`,
-        )
-        .join('') +
-      (tail ? para(tail, true) : ''),
-    bodyText: `${intro}\n\n${sections.map((s) => `## ${s.subject}\n\n${s.text}`).join('\n\n')}${tail ? `\n\n${tail}` : ''}`,
+    bodyHtml: `${para(intro)}${sectionsHtml}<div class="rule" style="border-top:1px solid #e5e7eb;margin:20px 0 0;padding:${tail ? '16px' : '0'} 0 0">${tail ? para(tail, true) : ''}</div>`,
+    bodyText: `${intro}\n\n${sectionsText}${tail ? `\n\n${tail}` : ''}`,
     action: { href: `${ctx.config.publicBaseUrl}/app/inbox`, label: 'Open your inbox' },
     reason: 'You get this digest at 08:00 each day there is something new, because your Chronicle settings ask for one.',
     unsubscribeUrl: message.recipientUserId ? unsubscribeUrl(ctx, { kind: 'digest', userId: message.recipientUserId }) : null,
-    brand: NO_BRAND.brand,
+    brand: brand.brand,
   };
-  const attachments = parts.flatMap((m) => m.attachments.filter((a) => a.contentType === 'application/pdf'));
-  return finish(`Your Chronicle digest: ${count} update${count === 1 ? '' : 's'}`, body, NO_BRAND, attachments);
+  const attachments = parts.flatMap((m) => m.attachments.filter(isPdf));
+  return finish(`Your Chronicle digest: ${count} update${count === 1 ? '' : 's'}`, body, brand, attachments);
+}
+
+/** The look every section of a digest shares (all from one workspace's reports), or Chronicle's own. */
+function sharedBrand(mails: readonly ComposedMail[]): Brand {
+  const [first, ...rest] = mails;
+  if (!first) return NO_BRAND;
+  const logoOf = (mail: ComposedMail) => mail.attachments.find((a) => a.cid === LOGO_CID);
+  const logo = logoOf(first);
+  const same = (mail: ComposedMail) => {
+    const other = logoOf(mail);
+    return (
+      JSON.stringify(mail.parts.brand) === JSON.stringify(first.parts.brand) &&
+      (logo && other ? Buffer.from(logo.content).equals(Buffer.from(other.content)) : logo === other)
+    );
+  };
+  return rest.every(same) ? { brand: first.parts.brand, attachments: logo ? [logo] : [] } : NO_BRAND;
 }
 
 /** The mail a message stands for, as it would be sent now; null when there is nothing to send any more. */

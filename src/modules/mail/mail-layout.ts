@@ -36,44 +36,77 @@ export interface MailParts {
 }
 
 const DEFAULT_ACCENT = '#1f5fbf';
+/** The logo's box in the header: wide logos are common, tall ones are kept small. */
+const LOGO_MAX_WIDTH = 160;
+const LOGO_MAX_HEIGHT = 40;
 
+/*
+ * Light is written inline (clients that drop <style> still show it); the <style> adds the dark
+ * scheme and the phone padding. In the dark block `.button` outranks `a`, so the button keeps its
+ * white text on the accent (which isReadableAccent guarantees readable in both schemes).
+ */
 const STYLE = `
 :root { color-scheme: light dark; supported-color-schemes: light dark; }
-body { margin: 0; padding: 0; background: #f3f4f6; color: #1f2328; }
+body { margin: 0; padding: 0; background: #f3f4f6; color: #1f2328; -webkit-text-size-adjust: 100%; }
 .page { width: 100%; background: #f3f4f6; }
 .card { background: #ffffff; border-radius: 8px; }
 .muted { color: #59636e; }
-.message { border-left: 3px solid #d0d7de; padding: 2px 0 2px 12px; margin: 16px 0; }
+.message { border-left: 3px solid #d0d7de; padding: 2px 0 2px 12px; margin: 12px 0 16px; }
 .message p { margin: 0 0 8px; }
+.message ul, .message ol { margin: 0 0 8px; padding-left: 20px; }
 a { color: #0b57d0; }
 @media (prefers-color-scheme: dark) {
   body, .page { background: #111418 !important; color: #e6e8eb !important; }
   .card { background: #1b1f24 !important; }
+  .ink { color: #e6e8eb !important; }
   .muted { color: #a3acb6 !important; }
+  .rule { border-color: #30363d !important; }
   .message { border-left-color: #3b434c !important; }
   a { color: #8ab4f8 !important; }
+  a.button { color: #ffffff !important; }
+  .logo { background: #f3f4f6 !important; border-radius: 4px; padding: 4px !important; }
 }
-@media (max-width: 480px) { .pad { padding: 20px 16px !important; } }
+@media (max-width: 480px) { .pad { padding-left: 16px !important; padding-right: 16px !important; } }
 `;
 
 const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+const INK = '#1f2328';
+const MUTED = '#59636e';
+
+/** The logo's width and height in the header: its own, scaled down to fit the box. */
+function logoBox(logo: { width: number; height: number }): { width: number; height: number } {
+  const scale = Math.min(1, LOGO_MAX_WIDTH / Math.max(1, logo.width), LOGO_MAX_HEIGHT / Math.max(1, logo.height));
+  return { width: Math.max(1, Math.round(logo.width * scale)), height: Math.max(1, Math.round(logo.height * scale)) };
+}
+
+/** The header: the logo and the workspace's name side by side (only the logo, named by its alt, when there is no name). */
+function headerHtml(brand: MailBrand): string {
+  const cells: string[] = [];
+  if (brand.logo) {
+    const { width, height } = logoBox(brand.logo);
+    const alt = brand.displayName === null ? 'Logo' : '';
+    cells.push(
+      `<td style="padding:0 12px 0 0;vertical-align:middle"><img class="logo" src="cid:${LOGO_CID}" alt="${alt}" width="${width}" height="${height}" style="display:block;border:0;width:${width}px;height:${height}px"></td>`,
+    );
+  }
+  if (!brand.logo || brand.displayName !== null) {
+    cells.push(
+      `<td class="ink" style="vertical-align:middle;color:${INK};font:600 16px/1.3 ${FONT}">${escapeHtml(brand.displayName ?? 'Chronicle')}</td>`,
+    );
+  }
+  return `<tr><td class="pad rule" style="padding:20px 32px 16px;border-bottom:1px solid #e5e7eb"><table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${cells.join('')}</tr></table></td></tr>`;
+}
+
+/** The one thing to do: a button in the accent, and the address written out for clients that show no button. */
+function actionHtml(action: NonNullable<MailParts['action']>, accent: string): string {
+  const href = escapeHtml(action.href);
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:24px 0 12px"><tr><td style="background:${accent};border-radius:6px"><a class="button" href="${href}" style="display:inline-block;background:${accent};color:#ffffff;text-decoration:none;font:600 15px/20px ${FONT};padding:12px 22px;border-radius:6px">${escapeHtml(action.label)}</a></td></tr></table>
+<p class="muted" style="margin:0;color:${MUTED};font:13px/1.5 ${FONT};word-break:break-all">Or open ${href}</p>`;
+}
 
 export function mailHtml(parts: MailParts): string {
   const { brand } = parts;
   const accent = brand.accentColor && isReadableAccent(brand.accentColor) ? brand.accentColor : DEFAULT_ACCENT;
-  const name = brand.displayName ?? 'Chronicle';
-  const logo = brand.logo
-    ? `<img src="cid:${LOGO_CID}" alt="${brand.displayName === null ? 'Logo' : ''}" width="${Math.min(brand.logo.width, 160)}" style="display:block;max-height:48px;width:auto;height:auto;border:0" height="${Math.round(Math.min(brand.logo.height, 48))}">`
-    : '';
-  const header = `<tr><td class="pad" style="padding:24px 32px 8px;font:600 15px/1.4 ${FONT}">${logo}${
-    brand.logo && brand.displayName === null
-      ? ''
-      : `<span style="display:inline-block;${brand.logo ? 'margin-top:8px' : ''}">${escapeHtml(name)}</span>`
-  }</td></tr>`;
-  const button = parts.action
-    ? `<p style="margin:24px 0 8px"><a href="${escapeHtml(parts.action.href)}" style="display:inline-block;background:${accent};color:#ffffff;text-decoration:none;font:600 15px/1 ${FONT};padding:12px 20px;border-radius:6px">${escapeHtml(parts.action.label)}</a></p>
-<p class="muted" style="margin:0;font:13px/1.5 ${FONT};word-break:break-all">Or open ${escapeHtml(parts.action.href)}</p>`
-    : '';
   const unsubscribe = parts.unsubscribeUrl ? ` <a href="${escapeHtml(parts.unsubscribeUrl)}">Unsubscribe</a>` : '';
   return `<!doctype html>
 <html lang="en">
@@ -85,18 +118,18 @@ export function mailHtml(parts: MailParts): string {
 <title>${escapeHtml(parts.heading)}</title>
 <style>${STYLE}</style>
 </head>
-<body>
-<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(parts.preheader)}</div>
-<table role="presentation" class="page" width="100%" cellpadding="0" cellspacing="0" border="0"><tr><td align="center" style="padding:24px 8px">
-<table role="presentation" class="card" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;border-top:4px solid ${accent}">
-${header}
-<tr><td class="pad" style="padding:8px 32px 28px;font:15px/1.6 ${FONT}">
-<h1 style="margin:8px 0 16px;font:600 21px/1.3 ${FONT}">${escapeHtml(parts.heading)}</h1>
+<body style="margin:0;padding:0;background:#f3f4f6">
+<div style="display:none;max-height:0;overflow:hidden;opacity:0;mso-hide:all">${escapeHtml(parts.preheader)}</div>
+<table role="presentation" class="page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 8px">
+<table role="presentation" class="card" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:#ffffff;border-radius:8px;border-top:4px solid ${accent};text-align:left">
+${headerHtml(brand)}
+<tr><td class="pad ink" style="padding:24px 32px 28px;color:${INK};font:15px/1.6 ${FONT};overflow-wrap:anywhere">
+<h1 style="margin:0 0 16px;font:600 22px/1.3 ${FONT}">${escapeHtml(parts.heading)}</h1>
 ${parts.bodyHtml}
-${button}
+${parts.action ? actionHtml(parts.action, accent) : ''}
 </td></tr>
 </table>
-<p class="muted" style="max-width:600px;margin:16px auto 0;font:12px/1.5 ${FONT}">${escapeHtml(parts.reason)}${unsubscribe}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px"><tr><td class="pad muted" align="center" style="padding:16px 32px 0;color:${MUTED};font:12px/1.6 ${FONT};text-align:center;overflow-wrap:anywhere">${escapeHtml(parts.reason)}${unsubscribe}</td></tr></table>
 </td></tr></table>
 </body>
 </html>
@@ -113,5 +146,7 @@ export function mailText(parts: MailParts): string {
 
 /** A paragraph of plain text as HTML. */
 export function para(text: string, muted = false): string {
-  return `<p${muted ? ' class="muted"' : ''} style="margin:0 0 12px">${escapeHtml(text)}</p>`;
+  return muted
+    ? `<p class="muted" style="margin:0 0 12px;color:${MUTED}">${escapeHtml(text)}</p>`
+    : `<p style="margin:0 0 12px">${escapeHtml(text)}</p>`;
 }
