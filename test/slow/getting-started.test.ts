@@ -177,6 +177,9 @@ describe('docs/getting-started.md', () => {
       expect(out).toContain('| **Total due in EUR** | | **€952.50** |');
       // The unassigned entry is no client's.
       expect(out.slice(out.indexOf('## Northwind Traders'))).not.toContain('Weekly planning');
+      // Step 12: without SMTP the client's mail (with the PDF) and Ana's wait in the outbox.
+      expect(out).toMatch(/^accounts@northwind\.example: Website relaunch: design sprint \(.+\) \(.+\.pdf\)$/m);
+      expect(out).toMatch(/^ana@example\.com: Olivia Owner sent you “Website relaunch: design sprint” \(.+\) \(no attachment\)$/m);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
