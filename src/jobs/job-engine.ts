@@ -85,3 +85,20 @@ export async function startJobEngine(
     },
   };
 }
+
+/**
+ * Runs `tick` now and every `intervalMs` (unref'd, so it never keeps a process alive), reporting a
+ * failed tick to `onError` and going on; returns what stops it. Each feature's ticker (schedules,
+ * mail, webhooks) finds its due work in the database and hands it to the engine.
+ */
+export function startTicker(tick: () => Promise<unknown>, intervalMs: number, onError: (error: unknown) => void): () => void {
+  const run = () => {
+    tick().catch(onError);
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+  };
+}

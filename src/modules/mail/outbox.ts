@@ -20,7 +20,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport } from 'nodemailer';
 import type { AppContext } from '../../context.js';
-import type { JobEngine, JobQueue } from '../../jobs/job-engine.js';
+import { startTicker, type JobEngine, type JobQueue } from '../../jobs/job-engine.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { encryptSecret } from '../../lib/secrets.js';
@@ -124,7 +124,7 @@ export interface Mailer {
 
 export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'webhooks'>, transport: MailTransport | null): Mailer {
   let engine: JobEngine | null = null;
-  let timer: NodeJS.Timeout | null = null;
+  let stopTicker: (() => void) | null = null;
   let woken: NodeJS.Timeout | null = null;
   let logger: FastifyBaseLogger | null = null;
 
@@ -165,6 +165,10 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
           if (!(error instanceof NothingToGather)) throw error;
         });
     }
+  }
+
+  function logTickFailure(error: unknown): void {
+    logger?.error({ err: error }, 'mail tick failed');
   }
 
   async function dueIds(): Promise<string[]> {
@@ -271,9 +275,7 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
       if (!engine || woken) return;
       woken = setTimeout(() => {
         woken = null;
-        tick().catch((error: unknown) => {
-          logger?.error({ err: error }, 'mail tick failed');
-        });
+        tick().catch(logTickFailure);
       }, 50);
       woken.unref();
     },
@@ -282,19 +284,12 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
     },
     start(jobs, intervalMs) {
       engine = jobs;
-      const run = () => {
-        tick().catch((error: unknown) => {
-          logger?.error({ err: error }, 'mail tick failed');
-        });
-      };
-      run();
-      timer = setInterval(run, intervalMs);
-      timer.unref();
+      stopTicker = startTicker(tick, intervalMs, logTickFailure);
     },
     stop() {
-      if (timer) clearInterval(timer);
+      stopTicker?.();
       if (woken) clearTimeout(woken);
-      timer = null;
+      stopTicker = null;
       woken = null;
       engine = null;
     },

@@ -14,7 +14,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
-import type { JobEngine, JobQueue } from '../../jobs/job-engine.js';
+import { startTicker, type JobEngine, type JobQueue } from '../../jobs/job-engine.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import * as repo from '../../repositories/webhooks.repository.js';
 import { post, resolveTarget, REQUEST_TIMEOUT_MS } from './outbound-request.js';
@@ -58,7 +58,7 @@ export interface WebhookDispatcher {
 export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'webhooks' | 'mailer'>): WebhookDispatcher {
   let engine: JobEngine | null = null;
   let log: FastifyBaseLogger | null = null;
-  let timer: NodeJS.Timeout | null = null;
+  let stopTicker: (() => void) | null = null;
   const quietUntil = new Map<string, number>();
 
   const queue: JobQueue<{ deliveryId: string }> = {
@@ -168,18 +168,13 @@ export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'web
     start(jobs, intervalMs, logger) {
       engine = jobs;
       log = logger;
-      const run = () => {
-        tick().catch((error: unknown) => {
-          logger.error({ err: error }, 'webhook tick failed');
-        });
-      };
-      run();
-      timer = setInterval(run, intervalMs);
-      timer.unref();
+      stopTicker = startTicker(tick, intervalMs, (error) => {
+        logger.error({ err: error }, 'webhook tick failed');
+      });
     },
     stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      stopTicker?.();
+      stopTicker = null;
       engine = null;
     },
   };
