@@ -76,6 +76,7 @@ describe('the web app', () => {
             '/share/{token}/export.pdf',
             '/share/{token}/export.csv',
             '/branding/{workspaceId}/logo.png',
+            '/mail/unsubscribe/{token}',
           ].includes(p),
       ),
     ).toEqual([]);

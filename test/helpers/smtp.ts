@@ -24,11 +24,12 @@ export interface TestSmtp {
   /** Forgets what was received and the refusals still queued. */
   reset(): void;
   /**
-   * Holds the `n`th message to arrive from now (1 = the next) before answering it: `reached`
+   * Holds the `n`th message to arrive from now (1 = the next; counting only those to addresses
+   * matching `to`, when given) before answering it: `reached`
    * resolves when its data is in; after `release()` it is refused (421) and not kept, as a message
    * whose sender died before the server's answer was never delivered.
    */
-  hold(n: number): { reached: Promise<void>; release(): void };
+  hold(n: number, to?: RegExp): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -36,8 +37,7 @@ export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const refusals: number[] = [];
   let refused = 0;
-  let arrivals = 0;
-  let held: { at: number; reached: () => void; released: Promise<void> } | null = null;
+  let held: { at: number; to: RegExp | undefined; counted: number; reached: () => void; released: Promise<void> } | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -47,8 +47,8 @@ export async function startSmtp(): Promise<TestSmtp> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        arrivals++;
-        if (held && arrivals === held.at) {
+        if (held && (!held.to || session.envelope.rcptTo.some((r) => held?.to?.test(r.address)))) held.counted++;
+        if (held && held.counted === held.at) {
           const { reached, released } = held;
           held = null;
           reached();
@@ -96,12 +96,12 @@ export async function startSmtp(): Promise<TestSmtp> {
       refusals.length = 0;
       refused = 0;
     },
-    hold(n) {
+    hold(n, to) {
       let reached!: () => void;
       let release!: () => void;
       const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
       const released = new Promise<void>((resolve) => (release = resolve));
-      held = { at: arrivals + n, reached, released };
+      held = { at: n, to, counted: 0, reached, released };
       return { reached: reachedPromise, release };
     },
     close: () =>
