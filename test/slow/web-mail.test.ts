@@ -196,7 +196,8 @@ describe.skipIf(!hasChromium)('e-mail in Chromium', () => {
       await form.getByRole('button', { name: 'Create schedule' }).click();
       await until(() => form.locator('.field-error').textContent()).toBe('This does not look like an e-mail address: not-an-address.');
       expect(await addresses.getAttribute('aria-invalid')).toBe('true');
-      expect(await addresses.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await page.evaluate<string | undefined>('document.activeElement?.getAttribute("aria-invalid") ?? undefined')).toBe('true');
+      expect(await page.evaluate<string | undefined>('document.activeElement?.tagName')).toBe('TEXTAREA');
       expect((await t.get(`/api/v1/reports/${reportId}/schedule`, owner.token)).status).toBe(404);
 
       // Looks like an address, but the server's rule refuses it: named under the field.
