@@ -20,6 +20,7 @@ const TemplateEditor = lazy(() => import('../features/templates/templates.js').t
 const Settings = lazy(() => import('../features/settings/settings.js').then((m) => ({ default: m.Settings })));
 const WorkspaceList = lazy(() => import('../features/workspaces/workspace-list.js').then((m) => ({ default: m.WorkspaceList })));
 const WorkspacePage = lazy(() => import('../features/workspaces/workspace-page.js').then((m) => ({ default: m.WorkspacePage })));
+const Outbox = lazy(() => import('../features/mail/outbox.js').then((m) => ({ default: m.Outbox })));
 const ProjectPage = lazy(() => import('../features/workspaces/project-page.js').then((m) => ({ default: m.ProjectPage })));
 
 export function App() {
@@ -87,6 +88,7 @@ const NAV: { to: string; label: string; admin?: boolean }[] = [
   { to: '/workspaces', label: 'Workspaces' },
   { to: '/import', label: 'Import' },
   { to: '/templates', label: 'Templates', admin: true },
+  { to: '/outbox', label: 'Outbox', admin: true },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -173,6 +175,7 @@ function Screen({ path }: { path: string }) {
   if ((params = match('/workspaces/:id/projects/:projectId', path)))
     return <ProjectPage workspaceId={params.id ?? ''} projectId={params.projectId ?? ''} />;
   if (match('/settings', path)) return <Settings />;
+  if (match('/outbox', path)) return <Outbox />;
   return <NotFound />;
 }
 

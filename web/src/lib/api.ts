@@ -55,6 +55,14 @@ export type Schedule = Schemas['Schedule'];
 export type ScheduleBody = Schemas['ScheduleBody'];
 export type ScheduleRun = Schemas['ScheduleRun'];
 export type DatePreset = Schemas['DatePreset'];
+export type MailState = Schemas['MailState'];
+export type MailStatus = MailState['status'];
+export type NotificationPreferences = Schemas['NotificationPreferences'];
+export type OutboxMessage = Schemas['OutboxMessage'];
+export type Webhook = Schemas['Webhook'];
+export type CreatedWebhook = Schemas['CreatedWebhook'];
+export type WebhookEvent = Webhook['events'][number];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
 
 /** The JSON body an operation takes. */
 type BodyOf<P extends keyof paths, M extends 'post' | 'patch' | 'put'> = paths[P][M] extends {
@@ -160,7 +168,9 @@ export const api = {
   redeemPasswordLink: (token: string, password: string) =>
     call(client.POST('/api/v1/password-links/redeem', { body: { token, password } })),
   signOut: () => call(client.DELETE('/api/v1/me/sessions/current')),
-  createPasswordLink: (userId: string) => call(client.POST('/api/v1/users/{id}/password-link', id(userId))),
+  /** A one-time set-password link; with `email`, also mailed to the user (the answer says `emailed`). */
+  createPasswordLink: (userId: string, email = false) =>
+    call(client.POST('/api/v1/users/{id}/password-link', { ...id(userId), ...(email ? { body: { email: true } } : {}) })),
   changePassword: (currentPassword: string, newPassword: string) =>
     call(client.PUT('/api/v1/me/password', { body: { currentPassword, newPassword } })),
   sessions: () => call(client.GET('/api/v1/me/sessions')),
@@ -172,6 +182,9 @@ export const api = {
   users: () => call(client.GET('/api/v1/users')),
   createUser: (user: BodyOf<'/api/v1/users', 'post'>) => call(client.POST('/api/v1/users', { body: user })),
   tokens: () => call(client.GET('/api/v1/me/tokens')),
+  notifications: () => call(client.GET('/api/v1/me/notifications')),
+  patchNotifications: (patch: BodyOf<'/api/v1/me/notifications', 'patch'>) =>
+    call(client.PATCH('/api/v1/me/notifications', { body: patch })),
   createToken: (userId: string, body: BodyOf<'/api/v1/users/{id}/tokens', 'post'>) =>
     call(client.POST('/api/v1/users/{id}/tokens', { ...id(userId), body })),
   revokeToken: (tokenId: string) => call(client.DELETE('/api/v1/me/tokens/{id}', id(tokenId))),
@@ -226,6 +239,19 @@ export const api = {
   removeProjectMember: (projectId: string, userId: string) =>
     call(client.DELETE('/api/v1/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
 
+  // Webhooks (workspace admins and owners)
+  webhooks: (workspaceId: string) => call(client.GET('/api/v1/workspaces/{id}/webhooks', id(workspaceId))),
+  /** The answer holds the signing secret, which no later answer shows. */
+  createWebhook: (workspaceId: string, body: BodyOf<'/api/v1/workspaces/{id}/webhooks', 'post'>) =>
+    call(client.POST('/api/v1/workspaces/{id}/webhooks', { ...id(workspaceId), body })),
+  patchWebhook: (webhookId: string, body: BodyOf<'/api/v1/webhooks/{id}', 'patch'>) =>
+    call(client.PATCH('/api/v1/webhooks/{id}', { ...id(webhookId), body })),
+  /** Its deliveries go with it. */
+  deleteWebhook: (webhookId: string) => call(client.DELETE('/api/v1/webhooks/{id}', id(webhookId))),
+  /** An endpoint's deliveries, newest first. */
+  webhookDeliveries: (webhookId: string, query: NonNullable<paths['/api/v1/webhooks/{id}/deliveries']['get']['parameters']['query']>) =>
+    page(client.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query } })),
+
   // Time entries
   timeEntries: (query: NonNullable<paths['/api/v1/time-entries']['get']['parameters']['query']>) =>
     page(client.GET('/api/v1/time-entries', { params: { query } })),
@@ -248,6 +274,10 @@ export const api = {
   /** Renders the editor's unsaved text against filters (instance admins). */
   previewTemplate: (body: BodyOf<'/api/v1/templates/preview', 'post'>, signal?: AbortSignal) =>
     call(client.POST('/api/v1/templates/preview', { body, ...(signal ? { signal } : {}) })),
+
+  // The outbox (instance admins): every mail message, newest first
+  outbox: (query: NonNullable<paths['/api/v1/admin/outbox']['get']['parameters']['query']>) =>
+    page(client.GET('/api/v1/admin/outbox', { params: { query } })),
 
   // Reports
   reports: (query: NonNullable<paths['/api/v1/reports']['get']['parameters']['query']>) =>

@@ -350,18 +350,29 @@ export function InputField({
 
 type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value' | 'onChange'>;
 
-/** A labelled textarea bound to a string. */
+/** A labelled textarea bound to a string; `invalidMessage` and `error` as for InputField. */
 export function TextAreaField({
   label,
   hint,
   value,
   onChange,
+  invalidMessage,
+  error,
   ...area
-}: { label: string; hint?: string; value: string; onChange: (value: string) => void } & TextAreaProps) {
+}: {
+  label: string;
+  hint?: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalidMessage?: string | undefined;
+  error?: string | undefined;
+} & TextAreaProps) {
+  const ref = useCustomValidity<HTMLTextAreaElement>(invalidMessage);
   return (
-    <Field label={label} hint={hint}>
+    <Field label={label} hint={hint} error={error}>
       {(id, describedBy, invalid) => (
         <textarea
+          ref={ref}
           id={id}
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}
@@ -481,6 +492,50 @@ export function CheckGroup({
         </CheckField>
       ))}
       {children}
+    </fieldset>
+  );
+}
+
+/** A fieldset of radio buttons choosing one of `options` ([value, text] pairs), with an optional hint under the legend. */
+export function RadioGroup<V extends string>({
+  legend,
+  name,
+  value,
+  onChange,
+  options,
+  hint,
+}: {
+  legend: string;
+  /** The radios' shared name, unique on the page. */
+  name: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: readonly (readonly [value: V, text: string])[];
+  hint?: string;
+}) {
+  const hintId = useId();
+  return (
+    <fieldset className="radios" aria-describedby={hint ? hintId : undefined}>
+      <legend>{legend}</legend>
+      {hint ? (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {options.map(([v, text]) => (
+        <label key={v} className="check">
+          <input
+            type="radio"
+            name={name}
+            value={v}
+            checked={value === v}
+            onChange={() => {
+              onChange(v);
+            }}
+          />
+          {text}
+        </label>
+      ))}
     </fieldset>
   );
 }

@@ -3,7 +3,7 @@
  * each a section the page's own navigation leads to.
  */
 import { useMemo, useState } from 'react';
-import { api, type Report } from '../../lib/api.js';
+import { api, type Report, type SendHistoryEntry } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
 import {
@@ -29,6 +29,7 @@ import { describeOptions } from './report-options.js';
 import { VersionHistory } from './versions.js';
 import { ExportLinks } from './export-links.js';
 import { SchedulePanel } from './schedule-panel.js';
+import { MailStateText } from '../mail/mail-state.js';
 
 export function ReportPage({ id }: { id: string }) {
   const { me } = useSession();
@@ -248,23 +249,52 @@ function SendHistory({ reportId, refresh }: { reportId: string; refresh: number 
           list.length === 0 ? (
             <p>Not sent yet.</p>
           ) : (
-            <ul className="list">
+            <ul className="list sends">
               {list.map((s) => (
-                <li key={s.id} className="item">
-                  <p>
-                    Version {s.version} · <Time instant={s.sentAt} /> · to {s.recipients.map((r) => r.name).join(', ') || 'nobody else'}
-                    {s.sendToSelf ? ' (and a copy to self)' : ''}
-                  </p>
-                  <p className="meta">
-                    Read by {s.readCount} of {s.recipients.length}
-                  </p>
-                  {s.message ? <p className="message">{s.message}</p> : null}
-                </li>
+                <SendItem key={s.id} send={s} />
               ))}
             </ul>
           )
         }
       </Loaded>
     </section>
+  );
+}
+
+/** One send; for the report's owner, each recipient's mail and each outside address with its link's views. */
+function SendItem({ send: s }: { send: SendHistoryEntry }) {
+  // Only the owner's answer carries mail states (`mail` present, even when null).
+  const mailed = s.recipients.some((r) => r.mail !== undefined);
+  const emails = s.emails ?? [];
+  return (
+    <li className="item">
+      <p>
+        Version {s.version} · <Time instant={s.sentAt} /> · to {s.recipients.map((r) => r.name).join(', ') || 'nobody else'}
+        {s.sendToSelf ? ' (and a copy to self)' : ''}
+      </p>
+      <p className="meta">
+        Read by {s.readCount} of {s.recipients.length}
+      </p>
+      {s.message ? <p className="message">{s.message}</p> : null}
+      {mailed && s.recipients.length > 0 ? (
+        <ul className="mail-states" aria-label={`E-mail to teammates, version ${s.version}`}>
+          {s.recipients.map((r) => (
+            <li key={r.userId}>
+              {r.name}: <MailStateText mail={r.mail} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {emails.length > 0 ? (
+        <ul className="mail-states" aria-label={`E-mail to outside addresses, version ${s.version}`}>
+          {emails.map((e) => (
+            <li key={e.address}>
+              <span className="address">{e.address}</span>: <MailStateText mail={e.mail} /> ·{' '}
+              {e.viewCount === 0 ? 'link not opened yet' : e.viewCount === 1 ? 'link opened once' : `link opened ${e.viewCount} times`}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
   );
 }

@@ -1,11 +1,13 @@
 /**
  * A report's schedule (docs/api.md "Schedules"), the owner's alone: the schedule in words with its
- * next five runs on the owner's clock, a form to make or change it, pause and resume, a run at
- * once, and the history of its runs, read again every 2 s while a run waits or runs.
+ * next five runs on the owner's clock, the outside addresses it mails, a form to make or change it,
+ * pause and resume, a run at once, and the history of its runs, read again every 2 s while a run
+ * waits or runs.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   api,
+  ChronicleError,
   type DatePreset,
   type RecipientCandidate,
   type Report,
@@ -21,6 +23,7 @@ import {
   Form,
   InputField,
   Loaded,
+  RadioGroup,
   SelectField,
   Status,
   TextAreaField,
@@ -31,6 +34,45 @@ import {
 type Frequency = Schedule['frequency'];
 type Weekday = NonNullable<Schedule['weekday']>;
 type RunStatus = ScheduleRun['status'];
+type EmailLink = Schedule['emailLink'];
+
+const EMAIL_LINKS: readonly (readonly [EmailLink, string])[] = [
+  ['version', "This run's version"],
+  ['latest', 'Always the newest version'],
+];
+
+/** The most outside addresses a schedule mails (docs/api.md "Schedules"). */
+const MAX_EMAILS = 50;
+/** A light check only (something@something.tld); the server decides. */
+const LOOKS_LIKE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The addresses typed, one per line (commas and semicolons also part them), blanks dropped. */
+export const parseEmails = (text: string) =>
+  text
+    .split(/[\n,;]+/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** What is wrong with the addresses typed, in the app's words, or nothing. */
+function emailsProblem(emails: string[]): string | undefined {
+  if (emails.length > MAX_EMAILS) return `Use at most ${MAX_EMAILS} addresses (now ${emails.length}).`;
+  const odd = emails.filter((e) => !LOOKS_LIKE_EMAIL.test(e) || e.length > 254);
+  if (odd.length === 0) return undefined;
+  return `${odd.length === 1 ? 'This does' : 'These do'} not look like an e-mail address: ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ` and ${odd.length - 5} more` : ''}.`;
+}
+
+/** The server's refusals of single addresses (`/emails/2`), as "address: why". */
+function emailErrors(error: unknown, emails: string[]): string | undefined {
+  if (!(error instanceof ChronicleError)) return undefined;
+  const lines = error.errors
+    .filter((e) => e.path === '/emails' || e.path.startsWith('/emails/'))
+    .map((e) => {
+      const index = Number(e.path.split('/')[2]);
+      const address = Number.isInteger(index) ? emails[index] : undefined;
+      return address ? `${address}: ${e.message}` : `Addresses: ${e.message}`;
+    });
+  return lines.length ? lines.join('; ') : undefined;
+}
 
 const FREQUENCIES: readonly (readonly [Frequency, string])[] = [
   ['daily', 'Every weekday'],
@@ -149,6 +191,9 @@ function bodyOf(schedule: Schedule, changes: Partial<ScheduleBody> = {}): Schedu
     recipientUserIds: schedule.recipientUserIds,
     sendToSelf: schedule.sendToSelf,
     message: schedule.message,
+    emails: schedule.emails,
+    emailLink: schedule.emailLink,
+    attachPdf: schedule.attachPdf,
     active: schedule.active,
     ...changes,
   };
@@ -262,6 +307,7 @@ export function SchedulePanel({
               ) : (
                 <>
                   <p className="schedule-summary">{scheduleInWords(current, people)}</p>
+                  {current.emails.length > 0 ? <ScheduleEmails schedule={current} /> : null}
                   {current.message ? <p className="message">{current.message}</p> : null}
                   <h3>Next runs</h3>
                   {current.active ? (
@@ -378,6 +424,10 @@ function ScheduleForm({
   const [toSelf, setToSelf] = useState(schedule?.sendToSelf ?? false);
   const [message, setMessage] = useState(schedule?.message ?? '');
   const [active, setActive] = useState(schedule?.active ?? true);
+  const [emailsText, setEmailsText] = useState((schedule?.emails ?? []).join('\n'));
+  const [emailLink, setEmailLink] = useState<EmailLink>(schedule?.emailLink ?? 'version');
+  const [attachPdf, setAttachPdf] = useState(schedule?.attachPdf ?? false);
+  const emails = parseEmails(emailsText);
   // A recipient of the saved schedule who is no longer a candidate stays listed (ticked) until unticked.
   const people = useMemo(
     () => [
@@ -398,9 +448,13 @@ function ScheduleForm({
       recipientUserIds: chosen,
       sendToSelf: toSelf,
       message: message.trim() ? message : null,
+      emails,
+      emailLink,
+      attachPdf,
       active,
     }),
   );
+
   const submit = async () => {
     const result = await save.run();
     if (result) onSaved(result);
@@ -464,6 +518,28 @@ function ScheduleForm({
         Also send to me
       </CheckField>
       <TextAreaField label="Message (optional)" rows={2} maxLength={1000} value={message} onChange={setMessage} />
+      <fieldset className="stack outside-mail">
+        <legend>E-mail outside Chronicle</legend>
+        <TextAreaField
+          label="Outside addresses (optional)"
+          hint={`One address per line, up to ${MAX_EMAILS}. Each run mails each address a link of its own, never a passcode.`}
+          rows={3}
+          autoComplete="off"
+          spellCheck={false}
+          value={emailsText}
+          onChange={(value) => {
+            setEmailsText(value);
+            save.clear();
+          }}
+          invalidMessage={emailsProblem(emails)}
+          // A change of the addresses clears the save's error, so these are the addresses it sent.
+          error={emailErrors(save.error, emails)}
+        />
+        <RadioGroup legend="Each mail links to" name="email-link" value={emailLink} onChange={setEmailLink} options={EMAIL_LINKS} />
+        <CheckField checked={attachPdf} onChange={setAttachPdf}>
+          Attach the PDF
+        </CheckField>
+      </fieldset>
       <CheckField checked={active} onChange={setActive} hint="A paused schedule keeps its settings and does not run.">
         Active
       </CheckField>
@@ -479,6 +555,28 @@ function ScheduleForm({
         ) : null}
       </div>
     </Form>
+  );
+}
+
+/** The outside addresses a schedule mails, and how. */
+function ScheduleEmails({ schedule }: { schedule: Schedule }) {
+  const how = [
+    schedule.emailLink === 'latest' ? 'a link that always shows the newest version' : "a link to each run's version",
+    schedule.attachPdf ? 'the PDF attached' : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <div className="schedule-emails">
+      <p>Also e-mailed, with {how}, to:</p>
+      <ul className="plain" aria-label="Outside addresses">
+        {schedule.emails.map((address) => (
+          <li key={address} className="address">
+            {address}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -557,7 +655,7 @@ function RunItem({ run, formats, onShowVersion }: { run: ScheduleRun; formats: F
               'no version'
             )}
             {' · '}delivered to {run.delivered} {run.delivered === 1 ? 'teammate' : 'teammates'}
-            {run.emailed ? ` · e-mailed ${run.emailed}` : ''}
+            {run.emailed ? ` · e-mailed to ${run.emailed} ${run.emailed === 1 ? 'address' : 'addresses'}` : ''}
           </>
         )}
       </p>

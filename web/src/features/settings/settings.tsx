@@ -1,10 +1,11 @@
-/** Settings: profile, password, API tokens, sessions; for instance admins also people and their set-password links. */
+/** Settings: profile, e-mail, password, API tokens, sessions; for instance admins also people and their set-password links. */
 import { useState } from 'react';
 import { api, type CreatedToken, type PasswordLink } from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { TimeZonePicker } from './time-zone-picker.js';
 import { LocalePicker } from './locale-picker.js';
 import { describeUserAgent } from './user-agent.js';
+import { EmailSettings } from './email-settings.js';
 import {
   CopyButton,
   ErrorMessage,
@@ -27,6 +28,7 @@ export function Settings() {
     <>
       <h1>Settings</h1>
       <Profile />
+      <EmailSettings />
       <Password />
       <Tokens />
       <Sessions />
@@ -297,9 +299,15 @@ function People() {
   const users = useLoad(() => api.users(), []);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [link, setLink] = useState<(PasswordLink & { name: string }) | null>(null);
+  const [link, setLink] = useState<(PasswordLink & { name: string; email: string }) | null>(null);
+  // The people whose next link is also mailed to them.
+  const [mailTo, setMailTo] = useState<ReadonlySet<string>>(new Set());
   const create = useAction(() => api.createUser({ name, email }));
-  const mint = useAction(async (id: string, who: string) => ({ ...(await api.createPasswordLink(id)), name: who }));
+  const mint = useAction(async (id: string, who: string, address: string) => ({
+    ...(await api.createPasswordLink(id, mailTo.has(id))),
+    name: who,
+    email: address,
+  }));
   const submit = async () => {
     const user = await create.run();
     if (user) {
@@ -325,6 +333,7 @@ function People() {
             Set-password link for {link.name}, valid until <Time instant={link.expiresAt} />, shown once:{' '}
             <code className="url">{link.url}</code>
           </p>
+          {link.emailed ? <p>Also e-mailed to {link.email}.</p> : null}
           <CopyButton text={link.url} label="Copy link" />
         </div>
       ) : null}
@@ -337,18 +346,31 @@ function People() {
                 <p>
                   {u.name} <span className="muted">{u.email}</span> {u.instanceAdmin ? <span className="tag">admin</span> : null}
                 </p>
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={mint.busy}
-                  onClick={() =>
-                    void mint.run(u.id, u.name).then((l) => {
-                      if (l) setLink(l);
-                    })
-                  }
-                >
-                  Set-password link<span className="sr-only"> for {u.name}</span>
-                </button>
+                <div className="row link-actions">
+                  <CheckField
+                    checked={mailTo.has(u.id)}
+                    onChange={(checked) => {
+                      const next = new Set(mailTo);
+                      if (checked) next.add(u.id);
+                      else next.delete(u.id);
+                      setMailTo(next);
+                    }}
+                  >
+                    Also e-mail it to <span className="muted">{u.email}</span>
+                  </CheckField>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={mint.busy}
+                    onClick={() =>
+                      void mint.run(u.id, u.name, u.email).then((l) => {
+                        if (l) setLink(l);
+                      })
+                    }
+                  >
+                    Set-password link<span className="sr-only"> for {u.name}</span>
+                  </button>
+                </div>
               </li>
             ))}
           </ul>

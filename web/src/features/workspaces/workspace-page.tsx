@@ -1,6 +1,6 @@
 /**
  * One workspace: its name, its members and their roles, its projects and clients; for its admins
- * its currency, who sees rates, the workspace and member rates, and its branding.
+ * its currency, who sees rates, the workspace and member rates, its branding and its webhooks.
  */
 import { useState, type SyntheticEvent } from 'react';
 import { api, type Client, type Member, type Workspace, type WorkspaceRole } from '../../lib/api.js';
@@ -12,6 +12,7 @@ import { visiblePeople } from './people.js';
 import { Clients } from './clients.js';
 import { BillingSettings, WorkspaceRates } from './billing.js';
 import { BrandingSettings } from './branding.js';
+import { WebhookSettings } from './webhooks.js';
 
 export function WorkspacePage({ id }: { id: string }) {
   const workspace = useLoad(() => api.workspace(id), [id]);
@@ -38,6 +39,7 @@ export function WorkspacePage({ id }: { id: string }) {
                 <BillingSettings workspace={w} onSaved={workspace.set} />
                 <WorkspaceRates workspace={w} />
                 <BrandingSettings workspace={w} onSaved={workspace.set} />
+                <WebhookSettings workspace={w} />
               </>
             ) : null}
           </>
