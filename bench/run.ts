@@ -551,7 +551,14 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         await inBatches(Array.from({ length: 143 }), 8, async () => {
           await api(srv, 'POST', '/api/v1/reports/r1/send', BENCH_USER, { recipientUserIds: teammates });
         });
+        // The load starts once mail is flowing, so that its window is one of sending.
+        const waitStarted = performance.now();
+        while (sink.accepted() === before && performance.now() - waitStarted < 60_000) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const atStart = sink.accepted();
         const busy = await load({ url: pageUrl, connections: 50, seconds });
+        const duringLoad = sink.accepted() - atStart;
         const sent = sink.accepted() - before;
         figures.push({
           scenario: 'GET /share/:token while 1,001 mails are sent vs alone',
@@ -561,7 +568,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           ratio: round(busy.requestsPerSecond / alone.requestsPerSecond, 2),
           target: '>= 0.7x',
           holds: busy.requestsPerSecond / alone.requestsPerSecond >= 0.7 && busy.non2xx === 0,
-          note: `${sent} mails accepted by SMTP by the end of the load; non-2xx ${busy.non2xx}`,
+          note: `${duringLoad} mails accepted by SMTP during the load, ${sent} of 1,001 by its end; non-2xx ${busy.non2xx}`,
         });
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }

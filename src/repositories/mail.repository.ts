@@ -265,8 +265,17 @@ export async function sendMail(
   return rows.flatMap((r) => (r.sendId ? [{ ...r, sendId: r.sendId }] : []));
 }
 
-/** What a delivery mail says and attaches: the inbox message, its version's document and its report. */
-export async function deliveryForMail(db: Db, deliveryId: string) {
+/**
+ * The start of a version's document, where its front matter (name, period) is: a mail reads that
+ * much, not a document of megabytes, unless it attaches the PDF.
+ */
+const DOCUMENT_HEAD = 64 * 1024;
+
+/**
+ * What a delivery mail says and attaches: the inbox message, its version's document (its head
+ * only without `wholeDocument`) and its report.
+ */
+export async function deliveryForMail(db: Db, deliveryId: string, wholeDocument: boolean) {
   const [row] = await db
     .select({
       id: deliveries.id,
@@ -276,7 +285,7 @@ export async function deliveryForMail(db: Db, deliveryId: string) {
       senderName: deliveries.senderName,
       message: deliveries.message,
       sentAt: deliveries.sentAt,
-      markdown: reportContents.renderedMarkdown,
+      markdown: wholeDocument ? reportContents.renderedMarkdown : sql<string>`left(${reportContents.renderedMarkdown}, ${DOCUMENT_HEAD})`,
       report: {
         name: reports.name,
         periodFrom: reports.periodFrom,
@@ -333,10 +342,17 @@ export async function shareForMail(db: Db, shareId: string) {
   return row;
 }
 
-/** A version's document (for its PDF and period). */
-export async function versionDocument(db: Db, contentId: string): Promise<{ markdown: string; version: number } | undefined> {
+/** A version's document (for its PDF and period): its head only without `wholeDocument`. */
+export async function versionDocument(
+  db: Db,
+  contentId: string,
+  wholeDocument: boolean,
+): Promise<{ markdown: string; version: number } | undefined> {
   const [row] = await db
-    .select({ markdown: reportContents.renderedMarkdown, version: reportContents.version })
+    .select({
+      markdown: wholeDocument ? reportContents.renderedMarkdown : sql<string>`left(${reportContents.renderedMarkdown}, ${DOCUMENT_HEAD})`,
+      version: reportContents.version,
+    })
     .from(reportContents)
     .where(eq(reportContents.id, contentId));
   return row;

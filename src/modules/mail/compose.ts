@@ -126,7 +126,7 @@ async function pdfAttachment(
 
 async function composeDelivery(ctx: AppContext, message: repo.MessageRow): Promise<ComposedMail | null> {
   if (!message.deliveryId) return null;
-  const found = await repo.deliveryForMail(ctx.db, message.deliveryId);
+  const found = await repo.deliveryForMail(ctx.db, message.deliveryId, message.attachPdf);
   if (!found) return null;
   const identity = fileIdentity(found.markdown, found.report, found.version);
   const brand = await brandOf(ctx, found.report.workspaceIds);
@@ -154,7 +154,7 @@ async function composeAddress(ctx: AppContext, message: repo.MessageRow): Promis
   if (!message.shareId) return null;
   const share = await repo.shareForMail(ctx.db, message.shareId);
   if (!share || share.revokedAt) return null;
-  const document = await repo.versionDocument(ctx.db, message.reportContentId ?? share.reportContentId);
+  const document = await repo.versionDocument(ctx.db, message.reportContentId ?? share.reportContentId, message.attachPdf);
   if (!document) return null;
   const contentId = message.reportContentId ?? share.reportContentId;
   const identity = fileIdentity(document.markdown, share.report, document.version);
