@@ -296,7 +296,7 @@ async function withSchedule(family: Family, options: { idle?: boolean } = {}): P
 const api = (path: string) => `/api/v1${path}`;
 /** The token of the unsubscribe link a user's inbox mail carries. */
 const unsubscribeLink = (userId: string) =>
-  unsubscribeToken(unsubscribeKey(t.app.chronicle.shareKey), { kind: 'event', userId, event: 'inbox' });
+  unsubscribeToken(unsubscribeKey(t.app.chronicle.shareKey), { kind: 'event', userId, event: 'inbox' }) ?? 'none';
 
 // The rows. Columns, in ROLES order:
 // anonymous, readOnly (the owner's read-only token), writeOnly (the owner's write-only token), owner,

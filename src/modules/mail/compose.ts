@@ -84,8 +84,9 @@ async function brandOf(ctx: AppContext, workspaceIds: readonly string[]): Promis
 
 const NO_BRAND: Brand = { brand: { displayName: null, accentColor: null, logo: null }, attachments: [] };
 
-function unsubscribeUrl(ctx: AppContext, target: Unsubscribe): string {
-  return `${ctx.config.publicBaseUrl}/mail/unsubscribe/${unsubscribeToken(unsubscribeKey(ctx.shareKey), target)}`;
+function unsubscribeUrl(ctx: AppContext, target: Unsubscribe): string | null {
+  const token = unsubscribeToken(unsubscribeKey(ctx.shareKey), target);
+  return token ? `${ctx.config.publicBaseUrl}/mail/unsubscribe/${token}` : null;
 }
 
 function eventUnsubscribe(ctx: AppContext, message: repo.MessageRow, event: MailEvent): string | null {
