@@ -54,8 +54,6 @@ export async function startJobEngine(
     log.error({ err: error }, 'job engine error');
   });
   await boss.start();
-  // This process's worker of each queue, told to fetch at once when a job is queued here.
-  const workers = new Map<string, string>();
   for (const queue of queues) {
     await boss.createQueue(queue.name, {
       name: queue.name,
@@ -77,14 +75,10 @@ export async function startJobEngine(
         if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
       },
     );
-    workers.set(queue.name, workerId);
   }
   return {
     async send(queue, data, key) {
       await boss.send(queue.name, data, { singletonKey: key });
-      // Work queued here starts here at once rather than at the next poll; other processes poll.
-      const workerId = workers.get(queue.name);
-      if (workerId) boss.notifyWorker(workerId);
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
