@@ -85,6 +85,22 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
     }
   });
 
+  it("labels the title block and the footer in the report's language (English where it has none)", async () => {
+    const cases = [
+      ['de', /ZEITRAUM[\s\S]*VERANTWORTLICH[\s\S]*ERSTELLT/, /v3 · Erstellt .* · Seite 1 von 1\b/],
+      ['fr-FR', /PÉRIODE[\s\S]*RESPONSABLE[\s\S]*GÉNÉRÉ/, /v3 · Généré le .* · Page 1 sur 1\b/],
+      ['es', /PERIODO[\s\S]*RESPONSABLE[\s\S]*GENERADO/, /v3 · Generado el .* · Página 1 de 1\b/],
+      ['ja', /PERIOD[\s\S]*OWNER[\s\S]*GENERATED/, /v3 · Generated .* · Page 1 of 1\b/],
+      ['not a locale', /PERIOD[\s\S]*OWNER[\s\S]*GENERATED/, /v3 · Generated .* · Page 1 of 1\b/],
+    ] as const;
+    for (const [locale, title, footer] of cases) {
+      const { file } = await render(pdfInput(summaryBody(), { locale }));
+      const text = await pageText(file, 1);
+      expect(text, locale).toMatch(title);
+      expect(text, locale).toMatch(footer);
+    }
+  });
+
   it('prints on A4, and on Letter for en-US and en-CA', async () => {
     const a4 = await render(pdfInput(invoiceBody(), { locale: 'de' }));
     expect((await info(a4.file)).pageSize).toContain('(A4)');

@@ -6,6 +6,7 @@ import { parseDocument, parseSafeMarkdown } from '../../../packages/document/src
 import type { ChartSvg } from './pdf-blocks.js';
 import { blocksToPdf } from './pdf-blocks.js';
 import { inlineRuns, plainText } from './pdf-inline.js';
+import { pdfLabels } from './pdf-labels.js';
 import { MAX_PDF_MARKDOWN_BYTES, PdfTooLargeError } from './pdf-limits.js';
 import { accentOf, BODY_SIZE, COLORS, FONT_FAMILY, LOGO_BOX, PAGE_MARGINS } from './pdf-theme.js';
 
@@ -132,12 +133,13 @@ function titleBlock(input: PdfInput, accent: string, contentWidth: number, hasLo
     width: 'auto',
   });
   const generatedAt = new Date(input.generatedAt);
+  const labels = pdfLabels(input.locale);
   blocks.push({
     columns: [
-      fact('Period', `${formatDay(input.period.from, input.locale)} – ${formatDay(input.period.to, input.locale)}`),
-      fact('Owner', input.ownerName),
-      fact('Version', String(input.version)),
-      fact('Generated', formatGeneratedAt(generatedAt, input.timezone, input.locale)),
+      fact(labels.period, `${formatDay(input.period.from, input.locale)} – ${formatDay(input.period.to, input.locale)}`),
+      fact(labels.owner, input.ownerName),
+      fact(labels.version, String(input.version)),
+      fact(labels.generated, formatGeneratedAt(generatedAt, input.timezone, input.locale)),
     ],
     columnGap: 22,
   });
@@ -181,7 +183,8 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
 
   const periodText = `${formatDay(input.period.from, input.locale)} – ${formatDay(input.period.to, input.locale)}`;
   const footnote = footerText(input.branding?.footerMarkdown);
-  const stamp = `v${input.version} · Generated ${formatGeneratedAt(generatedAt, input.timezone, input.locale)}`;
+  const labels = pdfLabels(input.locale);
+  const stamp = labels.stamp(input.version, formatGeneratedAt(generatedAt, input.timezone, input.locale));
   const docDefinition: DocDefinition = {
     pageSize,
     pageMargins: PAGE_MARGINS,
@@ -215,7 +218,7 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
         {
           columns: [
             { text: footnote, width: '*' },
-            { text: `${stamp} · Page ${currentPage} of ${pageCount}`, width: 'auto', alignment: 'right' },
+            { text: `${stamp} · ${labels.page(currentPage, pageCount)}`, width: 'auto', alignment: 'right' },
           ],
           columnGap: 12,
           margin: [0, 5, 0, 0],
