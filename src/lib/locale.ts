@@ -19,3 +19,19 @@ export function canonicalLocale(tag: string): string | undefined {
   if (canonical === undefined || canonical.length > LOCALE_MAX_LENGTH) return undefined;
   return Intl.DateTimeFormat.supportedLocalesOf([canonical]).length === 1 ? canonical : undefined;
 }
+
+/** A date formatter for `locale`, or for English when the runtime cannot format in it. */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat(locale, options);
+  } catch {
+    return new Intl.DateTimeFormat('en', options);
+  }
+}
+
+/** `2026-11-01` in `locale`'s medium style (`1 Nov 2026`, `Nov 1, 2026`); anything else as given. */
+export function formatIsoDay(day: string, locale: string): string {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
+  if (!date || Number.isNaN(date.getTime())) return day;
+  return dateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+}

@@ -170,11 +170,6 @@ export async function digestItems(db: Db, digestId: string): Promise<MessageRow[
     .orderBy(asc(mailMessages.createdAt), asc(mailMessages.id));
 }
 
-export async function findMessage(db: Db, id: string): Promise<MessageRow | undefined> {
-  const [row] = await db.select().from(mailMessages).where(eq(mailMessages.id, id));
-  return row;
-}
-
 /**
  * Participants' pending discussion batches: creates each, or adds `item` to the one still held.
  * The unique index on (version, recipient) while held makes concurrent writers meet on one row.

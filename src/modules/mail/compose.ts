@@ -7,6 +7,7 @@
 import type { AppContext } from '../../context.js';
 import { markdownToSafeHtml, reactionEmoji } from '../../../packages/document/src/index.js';
 import { decryptSecret } from '../../lib/secrets.js';
+import { formatIsoDay } from '../../lib/locale.js';
 import { escapeHtml } from '../../lib/text.js';
 import * as repo from '../../repositories/mail.repository.js';
 import { brandingOf } from '../branding/branding.service.js';
@@ -47,16 +48,9 @@ export interface PasswordLinkSecret {
   expiresAt: string;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
-
-function formatDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? day : dayFormat.format(date);
-}
-
 function periodText(identity: FileIdentity): string {
   const { from, to } = identity.period;
-  return from === to ? formatDay(from) : `${formatDay(from)} \u2013 ${formatDay(to)}`;
+  return from === to ? formatIsoDay(from, 'en-GB') : `${formatIsoDay(from, 'en-GB')} \u2013 ${formatIsoDay(to, 'en-GB')}`;
 }
 
 /** A PNG's width and height from its header. */

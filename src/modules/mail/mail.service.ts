@@ -56,7 +56,7 @@ export function nextDigestAt(now: Date, timezone: string): Date {
 }
 
 /** A Message-ID local part, the same on every attempt of the message. */
-function messageIdOf(id: string, publicBaseUrl: string): string {
+export function messageIdOf(id: string, publicBaseUrl: string): string {
   return `${id}@${new URL(publicBaseUrl).hostname || 'chronicle'}`;
 }
 

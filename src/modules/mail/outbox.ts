@@ -26,6 +26,7 @@ import { newId } from '../../lib/ids.js';
 import { encryptSecret } from '../../lib/secrets.js';
 import * as repo from '../../repositories/mail.repository.js';
 import { composeMail, type ComposedMail } from './compose.js';
+import { messageIdOf } from './mail.service.js';
 
 /** An attempt silent this long belongs to a dead process: another may take the message. */
 export const MAIL_STALE_MS = 10 * 60 * 1000;
@@ -155,7 +156,7 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
               toAddress: recipient.email,
               status: 'queued',
               dueAt: now,
-              messageId: `${id}@${new URL(ctx.config.publicBaseUrl).hostname || 'chronicle'}`,
+              messageId: messageIdOf(id, ctx.config.publicBaseUrl),
               createdAt: now,
             },
           ]);

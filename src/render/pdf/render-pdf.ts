@@ -6,6 +6,7 @@ import { parseDocument, parseSafeMarkdown } from '../../../packages/document/src
 import type { ChartSvg } from './pdf-blocks.js';
 import { blocksToPdf } from './pdf-blocks.js';
 import { inlineRuns, plainText } from './pdf-inline.js';
+import { dateTimeFormat, formatIsoDay } from '../../lib/locale.js';
 import { pdfLabels } from './pdf-labels.js';
 import { MAX_PDF_MARKDOWN_BYTES, PdfTooLargeError } from './pdf-limits.js';
 import { accentOf, BODY_SIZE, COLORS, FONT_FAMILY, LOGO_BOX, PAGE_MARGINS } from './pdf-theme.js';
@@ -74,27 +75,12 @@ export function pageSizeFor(locale: string): 'A4' | 'LETTER' {
 
 const PAGE_WIDTH = { A4: 595.28, LETTER: 612 } as const;
 
-function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  try {
-    return new Intl.DateTimeFormat(locale, options);
-  } catch {
-    return new Intl.DateTimeFormat('en', options);
-  }
-}
-
-/** `2026-11-01` in the report's locale (`1 Nov 2026`, `Nov 1, 2026`); anything else as given. */
-function formatDay(day: string, locale: string): string {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
-  if (!date || Number.isNaN(date.getTime())) return day;
-  return formatter(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
-}
-
 /** The render instant as the owner saw it, with the zone named; an unknown zone falls back to UTC, still a truthful reading. */
 function formatGeneratedAt(date: Date, timezone: string, locale: string): string {
   try {
-    return `${formatter(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone }).format(date)} (${timezone})`;
+    return `${dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone }).format(date)} (${timezone})`;
   } catch {
-    return `${formatter(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} (UTC)`;
+    return `${dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} (UTC)`;
   }
 }
 
@@ -136,7 +122,7 @@ function titleBlock(input: PdfInput, accent: string, contentWidth: number, hasLo
   const labels = pdfLabels(input.locale);
   blocks.push({
     columns: [
-      fact(labels.period, `${formatDay(input.period.from, input.locale)} – ${formatDay(input.period.to, input.locale)}`),
+      fact(labels.period, `${formatIsoDay(input.period.from, input.locale)} – ${formatIsoDay(input.period.to, input.locale)}`),
       fact(labels.owner, input.ownerName),
       fact(labels.version, String(input.version)),
       fact(labels.generated, formatGeneratedAt(generatedAt, input.timezone, input.locale)),
@@ -181,7 +167,7 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
     ...blocksToPdf(tokens, { contentWidth, accent, chartSvg: input.chartSvg }),
   ];
 
-  const periodText = `${formatDay(input.period.from, input.locale)} – ${formatDay(input.period.to, input.locale)}`;
+  const periodText = `${formatIsoDay(input.period.from, input.locale)} – ${formatIsoDay(input.period.to, input.locale)}`;
   const footnote = footerText(input.branding?.footerMarkdown);
   const labels = pdfLabels(input.locale);
   const stamp = labels.stamp(input.version, formatGeneratedAt(generatedAt, input.timezone, input.locale));
