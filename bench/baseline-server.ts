@@ -8,9 +8,10 @@
  * that must consult the database can cost, so Chronicle's figures can be read against it.
  */
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { openDatabase } from '../src/db/database.js';
 
 export interface BaselineRoute {
   method: 'GET' | 'POST';
@@ -54,8 +55,9 @@ async function main(): Promise<void> {
 async function databaseRoundTrip(db: string | undefined): Promise<((i: number) => Promise<unknown>) | null> {
   if (!db) return null;
   if (db === 'pglite') {
-    const lite = await PGlite.create();
-    return (i) => lite.query('select $1::int as n', [i]);
+    // As Chronicle reaches the embedded engine: in its own thread, each SQL text prepared once.
+    const { db: lite } = await openDatabase({ databaseUrl: null, dataDir: null });
+    return (i) => lite.execute(sql`select ${i}::int as n`);
   }
   const pool = new pg.Pool({ connectionString: db, max: 10 });
   return (i) => pool.query({ name: 'floor', text: 'select $1::int as n', values: [i] });

@@ -5,8 +5,9 @@
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { drizzlePgliteClient } from './pglite-client.js';
-import { initialiseDataDir, PGLITE_SETTINGS, tighten } from './pglite-setup.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { startPgliteThread } from './pglite-thread.js';
+import { initialiseDataDir, tighten } from './pglite-setup.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -77,38 +78,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dataDir: string | null): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
   const tightened = dataDir ? await initialiseDataDir(dataDir) : null;
   const notices = tightened
     ? [
         `DATA_DIR ${dataDir} was open to other users: made ${tightened.directories} directories 0700 and ${tightened.files} files 0600 (docs/operations.md "The embedded engine").`,
       ]
     : [];
-  const options = { postgresqlconf: PGLITE_SETTINGS };
-  const client = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+  // The engine runs in a thread of its own (pglite-thread.ts); Drizzle gets its client.
+  const thread = await startPgliteThread(dataDir);
   if (dataDir) tighten(dataDir);
-  // Drizzle gets the fast client (pglite-client.ts); PGlite's own API stays for everything else.
   const observers = queryObservers();
-  const db = drizzle(drizzlePgliteClient(client) as unknown as typeof client, { schema, logger: observers.logger }) as unknown as Db;
+  const db = drizzle(thread.client as unknown as PGlite, { schema, logger: observers.logger }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
     notices,
     observeQueries: observers.observeQueries,
-    executeSql: async (text, values) => {
-      if (values && values.length > 0) return client.query(text, [...values]);
-      // PGlite's exec runs a multi-statement script in one call and answers one result per statement.
-      const results = await client.exec(text);
-      return results.at(-1) ?? { rows: [] };
-    },
+    executeSql: (text, values) => (values && values.length > 0 ? thread.query(text, values) : thread.script(text)),
     poolStats: () => null,
-    migrate: (folder = MIGRATIONS_FOLDER) => migrate(drizzle(client, { schema }), { migrationsFolder: folder }),
+    migrate: (folder = MIGRATIONS_FOLDER) => thread.migrate(folder),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => client.close(),
+    close: () => thread.close(),
   };
 }
 

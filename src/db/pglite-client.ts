@@ -91,7 +91,42 @@ export function bindAndExecute(statement: string, values: readonly (string | nul
   return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }
 
-export function drizzlePgliteClient(pg: PGlite): DrizzlePgliteClient {
+/** A column of a result: its name and type, as PGlite's own `query` describes it. */
+export interface ResultField {
+  name: string;
+  dataTypeID: number;
+}
+
+/**
+ * One statement's answer as the engine's side makes it: rows as arrays of values parsed by
+ * PGlite's parsers, except the columns whose type is among the caller's `rawTypes`, which stay
+ * text (or null) for the caller's own parsers (see `shapeResults`).
+ */
+export interface RawResults {
+  fields: ResultField[];
+  rows: unknown[][];
+  affectedRows: number;
+  /** The command tag's first word (`SELECT`, `COMMIT`, a `ROLLBACK` answering a COMMIT, ...). */
+  command: string;
+}
+
+/** Parameters in the text form `run` takes; null stays SQL NULL. */
+export function serializeParams(params: readonly unknown[]): (string | null)[] {
+  return params.map(serializeParam);
+}
+
+/** The types a query's options parse itself (Drizzle keeps timestamps and dates as text). */
+export function rawTypesOf(options: QueryOptions): number[] {
+  return options?.parsers ? Object.keys(options.parsers).map(Number) : [];
+}
+
+/**
+ * Runs statements on `pg` by name, parsing (and planning) each SQL text once. Callers run one
+ * statement at a time (the engine has one connection).
+ */
+export function protocolRunner(pg: PGlite): {
+  run(text: string, params: readonly (string | null)[], rawTypes: readonly number[]): Promise<RawResults>;
+} {
   /** SQL text -> statement name, least recently used first. */
   const statements = new Map<string, string>();
   const closing: string[] = [];
@@ -125,49 +160,81 @@ export function drizzlePgliteClient(pg: PGlite): DrizzlePgliteClient {
     return name;
   }
 
-  async function run<T>(text: string, params: unknown[], options: QueryOptions): Promise<Results<T>> {
-    const statement = await statementFor(text);
-    const message = bindAndExecute(statement, params.map(serializeParam));
-    const { messages } = await pg.execProtocol(message, { syncToFs: false });
-    return results<T>(messages, options);
-  }
-
-  /**
-   * Rows as PGlite's own parser makes them (object or array rows, the caller's parsers before
-   * PGlite's), without its per-query copy of the whole parser table.
-   */
-  function results<T>(messages: BackendMessage[], options: QueryOptions): Results<T> {
-    const overrides = options?.parsers;
+  /** Rows as PGlite's own parser makes them, without its per-query copy of the whole parser table. */
+  function results(messages: BackendMessage[], rawTypes: readonly number[]): RawResults {
     const parsers = pg.parsers;
-    const asArray = options?.rowMode === 'array';
-    const rows: unknown[] = [];
-    let fields: { name: string; dataTypeID: number }[] = [];
+    const rows: unknown[][] = [];
+    let fields: ResultField[] = [];
+    let columnParsers: (((text: string, type: number) => unknown) | undefined)[] = [];
     let affectedRows = 0;
+    let command = '';
     for (const message of messages) {
       if (message.name === 'rowDescription') {
-        fields = (message as unknown as { fields: { name: string; dataTypeID: number }[] }).fields.map((f) => ({
-          name: f.name,
-          dataTypeID: f.dataTypeID,
-        }));
+        fields = (message as unknown as { fields: ResultField[] }).fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+        columnParsers = fields.map(({ dataTypeID: type }) => (rawTypes.includes(type) ? undefined : parsers[type]));
       } else if (message.name === 'dataRow') {
         const texts = (message as unknown as { fields: (string | null)[] }).fields;
-        const values: unknown[] = [];
-        const byName: Record<string, unknown> = {};
-        fields.forEach(({ name, dataTypeID: type }, i) => {
-          const text = texts[i] ?? null;
-          const parser = text === null ? undefined : (overrides?.[type] ?? parsers[type]);
-          const value: unknown = text === null ? null : parser ? parser(text, type) : text;
-          values.push(value);
-          byName[name] = value;
-        });
-        rows.push(asArray ? values : byName);
+        rows.push(
+          fields.map(({ dataTypeID: type }, i) => {
+            const text = texts[i] ?? null;
+            const parser = columnParsers[i];
+            return text === null ? null : parser ? parser(text, type) : text;
+          }),
+        );
       } else if (message.name === 'commandComplete') {
         const words = (message as unknown as { text: string }).text.split(' ');
+        command = words[0] ?? '';
         if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0] ?? '')) affectedRows += Number(words[words.length - 1]) || 0;
       }
     }
-    return { rows: rows as T[], fields, affectedRows };
+    return { fields, rows, affectedRows, command };
   }
+
+  return {
+    async run(text, params, rawTypes) {
+      const statement = await statementFor(text);
+      const { messages } = await pg.execProtocol(bindAndExecute(statement, params), { syncToFs: false });
+      return results(messages, rawTypes);
+    },
+  };
+}
+
+/**
+ * The rows Drizzle expects from raw results: the caller's parsers applied to the columns left as
+ * text for them (never to NULL), as objects unless the caller asked for arrays.
+ */
+export function shapeResults<T>(raw: RawResults, options: QueryOptions): Results<T> {
+  const overrides = options?.parsers;
+  const { fields } = raw;
+  if (overrides) {
+    const own = fields.map(({ dataTypeID: type }) => overrides[type] as ((text: string, type: number) => unknown) | undefined);
+    if (own.some(Boolean)) {
+      for (const row of raw.rows) {
+        own.forEach((parser, i) => {
+          const value = row[i];
+          if (parser && value !== null) row[i] = parser(value as string, fields[i]?.dataTypeID ?? 0);
+        });
+      }
+    }
+  }
+  const rows =
+    options?.rowMode === 'array'
+      ? raw.rows
+      : raw.rows.map((values) => {
+          const byName: Record<string, unknown> = {};
+          fields.forEach(({ name }, i) => {
+            byName[name] = values[i];
+          });
+          return byName;
+        });
+  return { rows: rows as T[], fields, affectedRows: raw.affectedRows };
+}
+
+/** The client in the thread that owns `pg` (tests of the protocol; the server runs pglite-thread.ts). */
+export function drizzlePgliteClient(pg: PGlite): DrizzlePgliteClient {
+  const runner = protocolRunner(pg);
+  const run = async <T>(text: string, params: unknown[], options: QueryOptions) =>
+    shapeResults<T>(await runner.run(text, serializeParams(params), rawTypesOf(options)), options);
 
   return {
     async query<T>(text: string, params: unknown[] = [], options?: QueryOptions) {

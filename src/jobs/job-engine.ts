@@ -8,6 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
+import { inBackground } from '../db/priority.js';
 
 export interface JobQueue<T extends object> {
   name: string;
@@ -53,7 +54,8 @@ export async function startJobEngine(
   boss.on('error', (error: unknown) => {
     log.error({ err: error }, 'job engine error');
   });
-  await boss.start();
+  // pg-boss's polling and maintenance, and every job it hands over, are background work.
+  await inBackground(() => boss.start());
   for (const queue of queues) {
     await boss.createQueue(queue.name, {
       name: queue.name,
@@ -65,15 +67,17 @@ export async function startJobEngine(
       expireInSeconds: queue.expireInSeconds,
     });
     let workerId: string | null = null;
-    workerId = await boss.work<object>(
-      queue.name,
-      { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: queue.batchSize ?? 1 },
-      async (jobs) => {
-        for (const job of jobs) await queue.handle(job.data);
-        // A queue that had work fetches again at once: pg-boss would otherwise wait a whole
-        // polling interval after every batch, and a send to 50 people would take minutes.
-        if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
-      },
+    workerId = await inBackground(() =>
+      boss.work<object>(
+        queue.name,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: queue.batchSize ?? 1 },
+        async (jobs) => {
+          for (const job of jobs) await inBackground(() => queue.handle(job.data));
+          // A queue that had work fetches again at once: pg-boss would otherwise wait a whole
+          // polling interval after every batch, and a send to 50 people would take minutes.
+          if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
+        },
+      ),
     );
   }
   return {
@@ -93,7 +97,7 @@ export async function startJobEngine(
  */
 export function startTicker(tick: () => Promise<unknown>, intervalMs: number, onError: (error: unknown) => void): () => void {
   const run = () => {
-    tick().catch(onError);
+    inBackground(tick).catch(onError);
   };
   run();
   const timer = setInterval(run, intervalMs);

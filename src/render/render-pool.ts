@@ -4,11 +4,9 @@
  * its own heap limit and a hard deadline, a template that loops or allocates without end costs
  * one thread that is then replaced, while the event loop keeps answering everyone else.
  */
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker, workerModuleUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
 import type { PdfInput } from './pdf/render-pdf.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
@@ -150,21 +148,7 @@ const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
 /** How long a new worker may take to load before its first job's deadline starts to count. */
 const STARTUP_ALLOWANCE_MS = 15_000;
 
-// Under tsx or Vitest this module is TypeScript and so is its worker; built, both are JavaScript.
-const IS_TYPESCRIPT = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(`./render-worker.${IS_TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
-
-/**
- * A worker running TypeScript (tests, `npm run dev`) registers tsx's loader in its own thread
- * first: Node 20 does not apply `--import` hooks to a worker's entry module.
- */
-function newWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
-  if (!IS_TYPESCRIPT) return new Worker(WORKER_URL, options);
-  const require = createRequire(import.meta.url);
-  const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs'));
-  const bootstrap = `import { register } from ${JSON.stringify(tsxApi.href)}; register(); await import(${JSON.stringify(WORKER_URL.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
-}
+const WORKER_URL = workerModuleUrl(import.meta.url, 'render-worker');
 
 /**
  * How long making a file may take: 15 s (a worker's first file also loads its writer, and a PDF
@@ -211,7 +195,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
 
   function spawn(): Slot {
     const done = new Int32Array(new SharedArrayBuffer(4));
-    const worker = newWorker({
+    const worker = startWorker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       workerData: { done },
     });
