@@ -385,6 +385,27 @@ export const timeEntries = pgTable(
   ],
 );
 
+/**
+ * How many entries each user has in each workspace: what ENTRY_QUOTA_PER_USER limits, kept by
+ * statement triggers on time_entries (migration 0021_time_entry_counts) in the same transaction
+ * as the entries themselves, so an insert checks its quota by reading one row instead of counting
+ * up to the quota's entries. The upsert of a row locks it to the end of its transaction: two
+ * inserts for one user in one workspace count one after the other, on any number of processes.
+ */
+export const timeEntryCounts = pgTable(
+  'time_entry_counts',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    entries: integer('entries').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), check('time_entry_counts_entries_range', sql`${t.entries} >= 0`)],
+);
+
 export const templates = pgTable(
   'templates',
   {

@@ -253,27 +253,18 @@ export interface QuotaKey {
 }
 
 const quotaKeys = (keys: readonly QuotaKey[]) => JSON.stringify(keys.map((k) => ({ user_id: k.userId, workspace_id: k.workspaceId })));
-const QUOTA_KEYS = sql.raw('q(user_id text, workspace_id text)');
 
 /**
- * Takes the transaction's quota locks: one per (user, workspace), taken in the order of their
- * keys, so two transactions that share some never wait on each other in a cycle. Held to the end
- * of the transaction, they make "count, then insert" one step for each user's entries in a
- * workspace, on any number of processes. Call inside a transaction.
+ * The keys with more than `quota` entries, read from the counts the insert's triggers keep
+ * (time_entry_counts). Called in the transaction of the insert, after it: the insert's upsert of
+ * each count holds that row to the end of the transaction, so what is read here is exact even
+ * while other processes insert for the same user and workspace.
  */
-export async function lockEntryQuotas(tx: Db, keys: readonly QuotaKey[]): Promise<void> {
-  await tx.execute(sql`select count(pg_advisory_xact_lock(k)) from (
-      select distinct hashtextextended('time-entry-quota:' || q.user_id || ':' || q.workspace_id, 0) as k
-      from jsonb_to_recordset(${quotaKeys(keys)}::jsonb) as ${QUOTA_KEYS}
-      order by k
-    ) s`);
-}
-
-/** The keys with more than `quota` entries (each counted up to `quota + 1`, so a count costs at most that). */
 export async function keysOverQuota(tx: Db, keys: readonly QuotaKey[], quota: number): Promise<QuotaKey[]> {
-  const result = await tx.execute(sql`select q.user_id as "userId", q.workspace_id as "workspaceId"
-    from (select distinct * from jsonb_to_recordset(${quotaKeys(keys)}::jsonb) as ${QUOTA_KEYS}) q
-    where (select count(*) from (select 1 from time_entries t where t.user_id = q.user_id and t.workspace_id = q.workspace_id
-      limit ${quota + 1}) x) > ${quota}`);
+  const result = await tx.execute(sql`select c.user_id as "userId", c.workspace_id as "workspaceId"
+    from time_entry_counts c
+    join (select distinct * from jsonb_to_recordset(${quotaKeys(keys)}::jsonb) as q(user_id text, workspace_id text)) q
+      on c.user_id = q.user_id and c.workspace_id = q.workspace_id
+    where c.entries > ${quota}`);
   return rowsOf<QuotaKey>(result);
 }

@@ -197,3 +197,98 @@ describe.runIf(process.env.TEST_DATABASE_URL)('time entry references under concu
     expect(await count(sql`user_id = 'u2'`)).toBe(0);
   });
 });
+
+/**
+ * The counts ENTRY_QUOTA_PER_USER reads (time_entry_counts, migration 0021) are kept by statement
+ * triggers: after any write, each (workspace, user) count equals that user's entries there.
+ */
+describe('time entry counts', () => {
+  async function kept(): Promise<Record<string, number>> {
+    const rows = rowsOf<{ k: string; n: number }>(
+      await database.db.execute(sql`select workspace_id || '/' || user_id as k, entries as n from time_entry_counts where entries > 0`),
+    );
+    return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+  }
+  async function actual(): Promise<Record<string, number>> {
+    const rows = rowsOf<{ k: string; n: number }>(
+      await database.db.execute(sql`select workspace_id || '/' || user_id as k, count(*)::int as n from time_entries group by 1`),
+    );
+    return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+  }
+  async function expectKept(expected: Record<string, number>): Promise<void> {
+    expect(await actual()).toEqual(expected);
+    expect(await kept()).toEqual(expected);
+  }
+
+  it('follow inserts of one row and of many, across keys, in one statement each', async () => {
+    await insert([{ workspace: 'w1', user: 'u1' }]);
+    await insert([
+      { workspace: 'w1', user: 'u1', project: 'p1' },
+      { workspace: 'w1', user: 'u2' },
+      { workspace: 'w2', user: 'u1' },
+      { workspace: 'w2', user: 'u1', project: 'p2' },
+    ]);
+    await expectKept({ 'w1/u1': 2, 'w1/u2': 1, 'w2/u1': 2 });
+  });
+
+  it('follow deletes, updates that move entries between users and workspaces, and updates that move nothing', async () => {
+    await insert([
+      { workspace: 'w1', user: 'u1' },
+      { workspace: 'w1', user: 'u1' },
+      { workspace: 'w1', user: 'u2' },
+      { workspace: 'w2', user: 'u2' },
+    ]);
+    await database.db.execute(sql`update time_entries set minutes = 45`);
+    await expectKept({ 'w1/u1': 2, 'w1/u2': 1, 'w2/u2': 1 });
+    // u1's entries go to u2, and u2's entry in w2 to u1 in w2: both directions in one statement.
+    await database.db.execute(
+      sql`update time_entries set user_id = case user_id when 'u1' then 'u2' else 'u1' end where workspace_id = 'w1' and user_id = 'u1' or workspace_id = 'w2'`,
+    );
+    await expectKept({ 'w1/u2': 3, 'w2/u1': 1 });
+    await database.db.execute(
+      sql`update time_entries set workspace_id = 'w2' where workspace_id = 'w1' and user_id = 'u2' and id = (select min(id) from time_entries where workspace_id = 'w1')`,
+    );
+    await expectKept({ 'w1/u2': 2, 'w2/u1': 1, 'w2/u2': 1 });
+    await database.db.execute(sql`delete from time_entries where workspace_id = 'w1'`);
+    await expectKept({ 'w2/u1': 1, 'w2/u2': 1 });
+  });
+
+  it('follow the cascades of deleting a project, a user and a workspace', async () => {
+    await insert([
+      { workspace: 'w1', user: 'u1', project: 'p1' },
+      { workspace: 'w1', user: 'u1' },
+      { workspace: 'w1', user: 'u2', project: 'p1' },
+      { workspace: 'w2', user: 'u2' },
+      { workspace: 'w2', user: 'u1' },
+    ]);
+    await database.db.execute(sql`delete from projects where id = 'p1'`);
+    await expectKept({ 'w1/u1': 1, 'w2/u1': 1, 'w2/u2': 1 });
+    await database.db.execute(sql`delete from users where id = 'u2'`);
+    await expectKept({ 'w1/u1': 1, 'w2/u1': 1 });
+    await database.db.execute(sql`delete from workspaces where id = 'w2'`);
+    await expectKept({ 'w1/u1': 1 });
+    // No count outlives its workspace or user.
+    expect(rowsOf(await database.db.execute(sql`select * from time_entry_counts where workspace_id = 'w2' or user_id = 'u2'`))).toEqual([]);
+  });
+
+  it('leave nothing behind when the statement that wrote entries is refused or rolled back', async () => {
+    await insert([{ workspace: 'w1', user: 'u1' }]);
+    expect(
+      await refusal(
+        insert([
+          { workspace: 'w1', user: 'u1' },
+          { workspace: 'nope', user: 'u1' },
+        ]),
+      ),
+    ).toBe('23503');
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`insert into time_entries (id, workspace_id, user_id, start, minutes) values ('rolled', 'w1', 'u1', now(), 30)`,
+        );
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await expectKept({ 'w1/u1': 1 });
+  });
+});

@@ -14,12 +14,6 @@ with found as (
     returning used, window_start)
     select found.*, c.used, c.window_start from found cross join c;
 
-select count(pg_advisory_xact_lock(k)) from (
-      select distinct hashtextextended('time-entry-quota:' || q.user_id || ':' || q.workspace_id, 0) as k
-      from jsonb_to_recordset($1::jsonb) as q(user_id text, workspace_id text)
-      order by k
-    ) s;
-
 insert into "time_entries" ("id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "billable", "created_at", "updated_at") select $1::text, $2::text, $3::text, $4::text,
           $5::timestamptz, $6::int, $7::text, $8::text[],
           coalesce($9::boolean, (select pb.billable_by_default from "projects" pb
@@ -30,7 +24,8 @@ insert into "time_entries" ("id", "workspace_id", "project_id", "user_id", "star
       or exists (select 1 from "projects" pr where pr.id = $23 and pr.workspace_id = $24)) and (($25)::text is null or (($26 in (select wa.workspace_id from "workspace_members" wa
     where wa.user_id = $27 and wa.role in ('owner', 'admin'))) or ($28 in (select pm.project_id from "project_members" pm where pm.user_id = $29))))) returning "id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "billable", "created_at", "updated_at";
 
-select q.user_id as "userId", q.workspace_id as "workspaceId"
-    from (select distinct * from jsonb_to_recordset($1::jsonb) as q(user_id text, workspace_id text)) q
-    where (select count(*) from (select 1 from time_entries t where t.user_id = q.user_id and t.workspace_id = q.workspace_id
-      limit $2) x) > $3;
+select c.user_id as "userId", c.workspace_id as "workspaceId"
+    from time_entry_counts c
+    join (select distinct * from jsonb_to_recordset($1::jsonb) as q(user_id text, workspace_id text)) q
+      on c.user_id = q.user_id and c.workspace_id = q.workspace_id
+    where c.entries > $2;

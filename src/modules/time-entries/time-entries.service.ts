@@ -97,10 +97,12 @@ function newEntry(actor: Actor, input: CreateTimeEntryInput, start: Date, create
 
 /**
  * Runs an insert of `entries` under ENTRY_QUOTA_PER_USER (docs/api.md "Time entries"): in one
- * transaction it takes the quota locks of every (user, workspace) the entries belong to, inserts,
- * and counts; past the quota the transaction is rolled back and the answer is 409. Access rules
- * are checked by the insert first, so a refused entry never reveals anyone's count. The locks make
- * two concurrent inserts for one user and workspace count one after the other, on any process.
+ * transaction it inserts, which updates the counts of every (user, workspace) the entries belong
+ * to (time_entry_counts, kept by triggers), and reads those counts; past the quota the transaction
+ * is rolled back and the answer is 409. Access rules are checked by the insert first, so a refused
+ * entry never reveals anyone's count. The insert holds the counts' rows to the end of its
+ * transaction, so two concurrent inserts for one user and workspace count one after the other, on
+ * any process.
  */
 async function withinQuota<T>(
   ctx: AppContext,
@@ -111,7 +113,6 @@ async function withinQuota<T>(
   const quota = ctx.config.entryQuotaPerUser;
   const keys = entries.map((e) => ({ userId: e.userId, workspaceId: e.workspaceId }));
   return ctx.db.transaction(async (tx) => {
-    await repo.lockEntryQuotas(tx, keys);
     const result = await insert(tx);
     if (!stored(result)) return result;
     const [over] = await repo.keysOverQuota(tx, keys, quota);
