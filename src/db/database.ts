@@ -95,7 +95,9 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     db,
     notices,
     observeQueries: observers.observeQueries,
-    executeSql: (text, values) => (values && values.length > 0 ? thread.query(text, values) : thread.script(text)),
+    // With values, one statement through the named statements Drizzle's use (pg-boss asks the same
+    // few texts again and again: planned once, not on every poll); without, a script.
+    executeSql: (text, values) => (values && values.length > 0 ? thread.client.query(text, [...values]) : thread.script(text)),
     poolStats: () => null,
     migrate: (folder = MIGRATIONS_FOLDER) => thread.migrate(folder),
     ping: async () => {

@@ -20,6 +20,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport } from 'nodemailer';
 import type { AppContext } from '../../context.js';
+import { inBackground } from '../../db/priority.js';
 import { startTicker, type JobEngine, type JobQueue } from '../../jobs/job-engine.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -274,9 +275,10 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
     queue,
     wake() {
       if (!engine || woken) return;
+      // The tick is background work, though a request asked for it.
       woken = setTimeout(() => {
         woken = null;
-        tick().catch(logTickFailure);
+        inBackground(tick).catch(logTickFailure);
       }, 50);
       woken.unref();
     },
