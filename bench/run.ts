@@ -208,6 +208,8 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         description: 'Benchmark entry',
         tags: ['bench'],
       });
+      // The targets of the second speed pass: the embedded engine's share page has its own.
+      const SHARE_TARGET = engine === 'postgres' ? 0.6 : 0.3;
       const scenarios: HttpScenario[] = [
         {
           name: 'GET /share/:token (cached page)',
@@ -216,7 +218,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           headers: {},
           connections: 50,
           metric: 'rps',
-          target: 0.5,
+          target: SHARE_TARGET,
           statements: 0,
         },
         {
@@ -227,7 +229,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           headers: {},
           connections: 50,
           metric: 'rps',
-          target: 0.5,
+          target: SHARE_TARGET,
           statements: 0,
           shareId: following.id,
         },
@@ -238,7 +240,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           headers: auth(BENCH_USER),
           connections: 50,
           metric: 'rps',
-          target: 0.4,
+          target: engine === 'postgres' ? 0.3 : 0.2,
           statements: 2,
         },
         {
@@ -248,7 +250,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           headers: auth(BENCH_USER),
           connections: 50,
           metric: 'p99',
-          target: 3,
+          target: 2,
           statements: 2,
         },
         {
@@ -294,7 +296,8 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           connections: 16,
           metric: 'rps',
           target: 0.3,
-          statements: 2,
+          // The token, then the insert and the quota's check in one transaction.
+          statements: 3,
         },
       ];
       const routes: BaselineRoute[] = [];
@@ -392,6 +395,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       }
 
       // Report renders: the same entries and template, through the API and directly.
+      const rendered = new Map<number, { ms: number; baseMs: number }>();
       const timesheet = (await api<{ id: string; name: string }[]>(srv, 'GET', '/api/v1/templates', BENCH_USER)).find(
         (t) => t.name === 'Timesheet',
       )!.id;
@@ -413,6 +417,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           times.push(performance.now() - t0);
         }
         const ms = median(times);
+        rendered.set(user.entries, { ms, baseMs: base.ms });
         figures.push({
           scenario: `POST /api/v1/reports, Timesheet, ${user.entries.toLocaleString('en-US')} entries`,
           unit: 'ms',
@@ -424,6 +429,24 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))})`,
         });
         memory.push({ scenario: `render ${user.entries}`, rssMiB: srv.memory().rssMiB });
+        log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
+      }
+      // What each further 1,000 entries cost, between the 5,000- and 20,000-entry renders: the
+      // fixed part of a render (the request, the transaction, the hand-off) drops out.
+      const [small, large] = [rendered.get(5_000), rendered.get(20_000)];
+      if (small && large) {
+        const perThousand = (large.ms - small.ms) / 15;
+        const basePerThousand = (large.baseMs - small.baseMs) / 15;
+        figures.push({
+          scenario: 'POST /api/v1/reports, Timesheet, marginal cost per 1,000 entries (5,000 to 20,000)',
+          unit: 'ms',
+          chronicle: round(perThousand),
+          baseline: round(basePerThousand),
+          ratio: round(perThousand / basePerThousand, 2),
+          target: '<= 25 ms',
+          holds: perThousand <= 25,
+          note: 'baseline: plain SQL and the same LiquidJS render, called directly',
+        });
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }
       // Money: the same 5,000-entry reports with rates and amounts, against themselves with amounts
@@ -599,7 +622,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         memory.push({ scenario: `preview ${template.name}`, rssMiB: srv.memory().rssMiB });
       }
       peakMiB = srv.memory().peakMiB;
-      const limit = engine === 'postgres' ? 200 : 500;
+      const limit = engine === 'postgres' ? 200 : 400;
       figures.push({
         scenario: 'peak RSS of the server',
         unit: 'MiB',

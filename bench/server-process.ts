@@ -45,11 +45,16 @@ export async function waitForReady(url: string, child?: ChildProcess): Promise<v
 /**
  * Starts the built server (`node dist/src/server.js`, what `npm start` runs; the bench builds it
  * first) with `env`; resolves once /readyz answers 200. The API rate limit is off: the load
- * generator sends thousands of requests a minute with one token.
+ * generator sends thousands of requests a minute with one token. `cpus` (taskset's list, "0")
+ * pins the server to those CPUs.
  */
-export async function startServer(env: Record<string, string>): Promise<Server> {
+export async function startServer(env: Record<string, string>, cpus?: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/server.js'], {
+  // `cpus` pins the process to those CPUs (taskset replaces itself with node: the pid is the server's).
+  const [command, args] = cpus
+    ? ['taskset', ['-c', cpus, process.execPath, 'dist/src/server.js']]
+    : [process.execPath, ['dist/src/server.js']];
+  const child = spawn(command, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
