@@ -38,6 +38,7 @@ import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, Feature } from './http/types.js';
 import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
+import { registerConditionalReads } from './http/conditional.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
@@ -353,6 +354,7 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
   app.addHook('preClose', async () => {
     closing = true;
   });
+  registerConditionalReads(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (request.routeOptions.config.secret) reply.header('cache-control', 'no-store');

@@ -12,7 +12,11 @@ export const HEADERS = {
   'X-Total-Count': { description: 'The size of the whole list (after filters, before `limit` and `offset`).', schema: integer },
   Link: { description: 'While items remain after this page: `<URL of the next page>; rel="next"` (RFC 8288).', schema: text },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: integer },
-  ETag: { description: 'The report\'s version as a strong entity tag (`"3"`), for `If-Match` on the next edit.', schema: text },
+  ETag: {
+    description:
+      'A strong entity tag of the answer: sent back in `If-None-Match`, it gets 304 Not Modified while nothing changed. A report\'s is its version (`"3"`), also for `If-Match` on the next edit.',
+    schema: text,
+  },
   'RateLimit-Limit': { description: "The token's request units per minute (while API_RATE_LIMIT is on).", schema: integer },
   'RateLimit-Remaining': { description: 'The units left in this minute.', schema: integer },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: integer },

@@ -18,6 +18,7 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
+import { NOT_MODIFIED } from './conditional.js';
 import { declareSecretRoute, RESPONSE_HEADERS, type HeaderName } from './response-headers.js';
 import { DOCUMENTED_BODY, OPTIONAL_BODY, ProblemSchema } from './schemas.js';
 import type { RouteScope } from './types.js';
@@ -62,6 +63,11 @@ export interface RouteDefinition<P extends Part, Q extends Part, B extends Part,
   rateCost?: number;
   /** The answer holds a secret (a token, a share link): sent, and declared, with `Cache-Control: no-store`. */
   secret?: boolean;
+  /**
+   * A read answered with an entity tag and 304 to a matching If-None-Match (conditional.ts):
+   * declared with ETag on its 200 and the 304.
+   */
+  conditional?: boolean;
   tags: readonly string[];
   operationId: string;
   summary: string;
@@ -108,9 +114,14 @@ export function route<
   RouteSchemas<P, Q, B, H, R>,
   TypeBoxTypeProvider
 > {
-  const { method, url, scope, rateCost, secret, tags, operationId, summary, description, handler } = definition;
+  const { method, url, scope, rateCost, secret, conditional, tags, operationId, summary, description, handler } = definition;
   const problems = [...(scope === 'public' ? [] : TOKEN_PROBLEMS), ...(definition.problems ?? [])];
-  const response = { ...definition.response, ...Object.fromEntries(problems.map((status) => [status, ProblemSchema])) };
+  const response = {
+    ...definition.response,
+    ...(conditional ? { 304: NOT_MODIFIED } : {}),
+    ...Object.fromEntries(problems.map((status) => [status, ProblemSchema])),
+  };
+  const responseHeaders = conditional ? withEntityTag(definition.responseHeaders) : definition.responseHeaders;
   let schema: Record<string, unknown> = {
     tags,
     operationId,
@@ -119,14 +130,14 @@ export function route<
     ...defined({ params: definition.params, querystring: definition.querystring, headers: definition.headers, body: definition.body }),
     ...(definition.optionalBody ? { [OPTIONAL_BODY]: true } : {}),
     ...(definition.documentedBody ? { [DOCUMENTED_BODY]: definition.documentedBody } : {}),
-    ...(definition.responseHeaders ? { [RESPONSE_HEADERS]: definition.responseHeaders } : {}),
+    ...(responseHeaders ? { [RESPONSE_HEADERS]: responseHeaders } : {}),
     response,
   };
   if (secret) schema = declareSecretRoute(schema);
   return {
     method,
     url,
-    config: { scope, ...defined({ rateCost, secret }) },
+    config: { scope, ...defined({ rateCost, secret, conditional }) },
     schema: schema as unknown as RouteSchemas<P, Q, B, H, R>,
     ...defined({
       bodyLimit: definition.bodyLimit,
@@ -136,6 +147,14 @@ export function route<
     }),
     handler,
   };
+}
+
+/** A conditional read's headers: ETag on its 200 and its 304 (once, whatever the route named). */
+function withEntityTag(
+  named: RouteDefinition<Part, Part, Part, Part, Responses>['responseHeaders'],
+): Record<number, readonly HeaderName[]> {
+  const ok = named?.[200] ?? [];
+  return { ...named, 200: ok.includes('ETag') ? ok : [...ok, 'ETag'], 304: ['ETag'] };
 }
 
 /** The entries whose value is not undefined: a route option left out stays absent. */

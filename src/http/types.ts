@@ -22,6 +22,8 @@ declare module 'fastify' {
     rateCost?: number;
     /** The response carries a secret (a token, a share link): it gets `Cache-Control: no-store`. */
     secret?: boolean;
+    /** A read with an entity tag, answered 304 to a matching If-None-Match (conditional.ts). */
+    conditional?: boolean;
   }
 }
 

@@ -2964,7 +2964,7 @@ export interface components {
         Link: string;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
-        /** @description The report's version as a strong entity tag (`"3"`), for `If-Match` on the next edit. */
+        /** @description A strong entity tag of the answer: sent back in `If-None-Match`, it gets 304 Not Modified while nothing changed. A report's is its version (`"3"`), also for `If-Match` on the next edit. */
         ETag: string;
         /** @description The token's request units per minute (while API_RATE_LIMIT is on). */
         "RateLimit-Limit": number;
@@ -9066,6 +9066,15 @@ export interface operations {
                     "application/json": components["schemas"]["Report"];
                 };
             };
+            /** @description Not modified: the representation still has the entity tag sent in If-None-Match. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
                 headers: {
@@ -10465,6 +10474,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10474,6 +10484,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Discussion"];
                 };
+            };
+            /** @description Not modified: the representation still has the entity tag sent in If-None-Match. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {
@@ -11210,6 +11229,7 @@ export interface operations {
                     Vary: components["headers"]["Vary"];
                     "Content-Disposition": components["headers"]["Content-Disposition"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11220,6 +11240,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReportContent"];
                     "text/markdown": string;
                 };
+            };
+            /** @description Not modified: the representation still has the entity tag sent in If-None-Match. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description RFC 9457 problem details (application/problem+json). */
             400: {

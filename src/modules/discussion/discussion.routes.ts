@@ -1,3 +1,4 @@
+import { entityTag } from '../../http/conditional.js';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { sendJsonText } from '../../http/problem.js';
@@ -28,6 +29,7 @@ export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
       scope: 'read',
       tags,
       operationId: 'getDiscussion',
+      conditional: true,
       summary: 'Read a discussion',
       description:
         'Participants (the owner and everyone the version was sent to) and readers of the report; a version the caller cannot read answers 404.',
@@ -41,6 +43,8 @@ export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
         const { document, total } = await service.getDiscussion(ctx, actorOf(request), request.params.id, page);
         const shown = Math.max(0, Math.min(page.limit, total - page.offset));
         pageHeaders(reply, request, ctx.config.publicBaseUrl, page, shown, total);
+        // The tag covers the thread's size too: a comment added past this page changes it.
+        void reply.header('etag', entityTag(`${total}\n${document}`));
         return sendJsonText(reply, document);
       },
     }),

@@ -38,6 +38,7 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
       scope: 'read',
       tags,
       operationId: 'getReportContent',
+      conditional: true,
       summary: 'One version of a report, as JSON or as its Markdown document.',
       description:
         'The version with its rendered Markdown and its summary (minutes by project, user, tag and day). With ' +

@@ -96,6 +96,7 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
       scope: 'read',
       tags,
       operationId: 'getReport',
+      conditional: true,
       summary: 'Read a report',
       description: `The owner, instance admins, and admins of the report's workspaces. ${REPORT_404}`,
       params: IdParams,
