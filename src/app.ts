@@ -39,6 +39,7 @@ import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, Feature } from './http/types.js';
 import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
 import { registerConditionalReads } from './http/conditional.js';
+import { discussionCache } from './modules/discussion/discussion-cache.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
@@ -245,6 +246,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
     reportEdits: new KeyedQueue(),
     reactionToggles: new KeyedQueue(),
     newComments: new KeyedQueue(),
+    discussions: discussionCache(),
     resolveHost: options.resolveHost ?? systemResolveHost,
   };
   const webhooks = createWebhookDispatcher(base);

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import type { users } from './db/schema.js';
 import type { Clock } from './lib/clock.js';
+import type { DiscussionCache } from './modules/discussion/discussion-cache.js';
 import type { KeyedQueue } from './lib/keyed-queue.js';
 import type { Metrics } from './lib/metrics.js';
 import type { PressureSource } from './lib/event-loop-pressure.js';
@@ -56,6 +57,8 @@ export interface AppContext {
    * to hold the comment cap exactly, and a burst must wait here, not holding a connection each.
    */
   readonly newComments: KeyedQueue;
+  /** Discussion pages this process built, by the revision they show (discussion-cache.ts). */
+  readonly discussions: DiscussionCache;
   /** Outgoing mail: sent by jobs, or kept in the outbox without SMTP (mail/outbox.ts). */
   readonly mailer: Mailer;
   /** Due occurrences of report schedules and their runs (schedule-runner.ts). */

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   customType,
   check,
@@ -668,6 +669,19 @@ export const passcodeAttempts = pgTable(
 );
 
 export const REACTION_KEYS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'] as const;
+
+/**
+ * Each version's discussion revision: moved by triggers (migration 0022_discussion_revisions) in
+ * the same statement as any write that changes what a discussion read shows (a comment or
+ * reaction added, edited or removed; a participant's name or avatar changed). A cached discussion
+ * document is valid for exactly the revision it was built at (discussion-cache.ts).
+ */
+export const discussionRevisions = pgTable('discussion_revisions', {
+  reportContentId: text('report_content_id')
+    .primaryKey()
+    .references(() => reportContents.id, { onDelete: 'cascade' }),
+  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+});
 
 export const comments = pgTable(
   'comments',

@@ -4,7 +4,17 @@ import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import type { Page } from '../lib/paging.js';
-import { REACTION_KEYS, comments, deliveries, reactions, reportContents, reports, sends, users } from '../db/schema.js';
+import {
+  REACTION_KEYS,
+  comments,
+  deliveries,
+  discussionRevisions,
+  reactions,
+  reportContents,
+  reports,
+  sends,
+  users,
+} from '../db/schema.js';
 import type { ReportRow } from './reports.repository.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
 
@@ -22,7 +32,15 @@ export interface ContentState {
   received: boolean;
   /** The user's standing towards the report, for the report read rules. */
   standing: ReportStanding;
+  /** The discussion's revision (discussion_revisions): moved by every write a discussion read shows. */
+  revision: number;
 }
+
+/** The version's discussion revision, in the statement that reads it (0 for a version stored before revisions existed). */
+const revisionOf =
+  sql<number>`coalesce((select dr.revision from ${discussionRevisions} dr where dr.report_content_id = ${reportContents.id}), 0)`.mapWith(
+    Number,
+  );
 
 const contentState = prepared((db) =>
   db
@@ -38,6 +56,7 @@ const contentState = prepared((db) =>
           Boolean,
         ),
       ...reportStandingColumns(sql.placeholder('userId'), reports.workspaceIds),
+      revision: revisionOf,
     })
     .from(reportContents)
     .innerJoin(reports, eq(reports.id, reportContents.reportId))
@@ -49,8 +68,8 @@ const contentState = prepared((db) =>
 export async function findContentState(db: Db, contentId: string, userId: string): Promise<ContentState | undefined> {
   const [row] = await contentState(db).execute({ contentId, userId });
   if (!row) return undefined;
-  const { report, shared, received, memberOfAll, adminOfOnlyWorkspace } = row;
-  return { report, shared, received, standing: { memberOfAll, adminOfOnlyWorkspace } };
+  const { report, shared, received, memberOfAll, adminOfOnlyWorkspace, revision } = row;
+  return { report, shared, received, standing: { memberOfAll, adminOfOnlyWorkspace }, revision };
 }
 
 const p = (name: string) => sql.placeholder(name);
@@ -69,6 +88,8 @@ const KEY_ORDER = sql.raw(`array[${REACTION_KEYS.map((k) => `'${k}'`).join(', ')
 const discussionDocument = prepared((db) =>
   db
     .select({
+      // The revision the document was built at, read in its own snapshot: a cached copy is keyed by it.
+      revision: revisionOf,
       total: sql<number>`(select count(*) from comments c where c.report_content_id = ${p('contentId')})`.mapWith(Number),
       document: sql<string>`(
         with page as (
@@ -108,6 +129,13 @@ const discussionDocument = prepared((db) =>
     .prepare('discussion_document'),
 );
 
+/** One page of a discussion as the API sends it, with the thread's size and the revision it shows. */
+export interface DiscussionPage {
+  document: string;
+  total: number;
+  revision: number;
+}
+
 /** One page of the discussion's JSON document and the thread's number of comments; undefined when the version does not exist. */
 export async function discussionJson(
   db: Db,
@@ -115,7 +143,7 @@ export async function discussionJson(
   callerId: string,
   shared: boolean,
   page: Page,
-): Promise<{ document: string; total: number } | undefined> {
+): Promise<DiscussionPage | undefined> {
   const [row] = await discussionDocument(db).execute({ contentId, callerId, shared, limit: page.limit, offset: page.offset });
   return row;
 }

@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { Page } from '../../lib/paging.js';
 import { newId } from '../../lib/ids.js';
 import { discussionAccess, requireDiscussionWriter } from '../access/access.js';
+import { discussionPageKey, type CachedDiscussionPage } from './discussion-cache.js';
 import * as repo from '../../repositories/discussion.repository.js';
 import { discussionChanged } from '../mail/mail.service.js';
 import type { Comment, CommentInput, ReactionInput, ReactionSummary } from './discussion.schemas.js';
@@ -58,19 +59,22 @@ function toComment(row: repo.CommentWithImage, callerId: string, reactions: Reac
 }
 
 /**
- * One page of the thread as its JSON document with the thread's size, in two statements however
- * long it is: access, then the document. A thread that fits one page is the whole thread.
+ * One page of the thread as its JSON document with the thread's size: the access check, then the
+ * page this process built at the revision the check read (discussion-cache.ts), or the document
+ * built by the database in one statement however long the thread is. A thread that fits one page
+ * is the whole thread.
  */
-export async function getDiscussion(
-  ctx: AppContext,
-  actor: Actor,
-  contentId: string,
-  page: Page,
-): Promise<{ document: string; total: number }> {
-  const { shared } = await access(ctx, actor, contentId);
+export async function getDiscussion(ctx: AppContext, actor: Actor, contentId: string, page: Page): Promise<CachedDiscussionPage> {
+  const state = await repo.findContentState(ctx.db, contentId, actor.user.id);
+  const { shared } = discussionAccess(state, actor);
+  const key = (revision: number) => discussionPageKey({ contentId, revision, callerId: actor.user.id, shared, page });
+  const cached = state && ctx.discussions.get(key(state.revision));
+  if (cached) return cached;
   const found = await repo.discussionJson(ctx.db, contentId, actor.user.id, shared, page);
   if (found === undefined) throw notFound();
-  return found;
+  const built = { document: found.document, total: found.total };
+  ctx.discussions.set(key(found.revision), built);
+  return built;
 }
 
 /** A body of only whitespace says nothing; like a blank report note it is treated as absent. */
