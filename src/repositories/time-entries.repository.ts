@@ -41,8 +41,13 @@ const billableOf = (given: SQL, projectId: SQL, workspaceId: SQL): SQL =>
 
 /**
  * Inserts the entry in one statement that also checks the whole rule of logging it
- * (predicates.ts `mayLogEntry`) and decides its `billable` (billableOf). Undefined when any part
- * of the rule fails; the caller then asks why (the slow path, only for refusals).
+ * (predicates.ts `mayLogEntry`), decides its `billable` (billableOf), and keeps the user's entries
+ * in the workspace within the quota: it locks their count's row (time_entry_counts, which every
+ * member has from joining, migration 0023) and inserts only while the count is under `quota`; the
+ * insert's trigger then adds the entry to the count, and the lock holds to the statement's end,
+ * so concurrent inserts for one user and workspace count one after the other on any process.
+ * Undefined when any part of the rule fails or the quota is reached; the caller then asks why
+ * (the slow path, only for refusals).
  */
 const insertIfAllowed = prepared((db) =>
   db
@@ -52,18 +57,21 @@ const insertIfAllowed = prepared((db) =>
           ${p('start')}::timestamptz, ${p('minutes')}::int, ${p('description')}::text, ${p('tags')}::text[],
           ${billableOf(sql`${p('billable')}::boolean`, sql`${p('projectId')}::text`, sql`${p('workspaceId')}::text`)},
           ${p('createdAt')}::timestamptz, ${p('createdAt')}::timestamptz
-        where ${mayLogEntry({ actorId: p('actorId'), workspaceId: p('workspaceId'), userId: p('userId'), projectId: p('projectId') })}`,
+        where ${mayLogEntry({ actorId: p('actorId'), workspaceId: p('workspaceId'), userId: p('userId'), projectId: p('projectId') })}
+          and (select tc.entries from time_entry_counts tc
+            where tc.workspace_id = ${p('workspaceId')}::text and tc.user_id = ${p('userId')}::text for update) < ${p('quota')}::int`,
     )
     .returning()
     .prepare('insert_time_entry'),
 );
 
-export async function insertEntryIfAllowed(db: Db, entry: NewEntry, actorId: string): Promise<TimeEntryRow | undefined> {
+export async function insertEntryIfAllowed(db: Db, entry: NewEntry, actorId: string, quota: number): Promise<TimeEntryRow | undefined> {
   const [row] = await insertIfAllowed(db).execute({
     ...entry,
     start: entry.start.toISOString(),
     createdAt: entry.createdAt.toISOString(),
     actorId,
+    quota,
   });
   return row;
 }
@@ -256,7 +264,7 @@ const quotaKeys = (keys: readonly QuotaKey[]) => JSON.stringify(keys.map((k) => 
 
 /**
  * The keys with more than `quota` entries, read from the counts the insert's triggers keep
- * (time_entry_counts). Called in the transaction of the insert, after it: the insert's upsert of
+ * (time_entry_counts). In the transaction of a batch's insert, after it: the insert's upsert of
  * each count holds that row to the end of the transaction, so what is read here is exact even
  * while other processes insert for the same user and workspace.
  */

@@ -271,6 +271,23 @@ describe('time entry counts', () => {
     expect(rowsOf(await database.db.execute(sql`select * from time_entry_counts where workspace_id = 'w2' or user_id = 'u2'`))).toEqual([]);
   });
 
+  it('start at 0 for every member as they join, before any entry (the single insert locks that row)', async () => {
+    await database.db.execute(
+      sql`insert into workspace_members (workspace_id, user_id, role) values ('w1', 'u1', 'owner'), ('w2', 'u1', 'member')`,
+    );
+    await database.db.execute(sql`insert into workspace_members (workspace_id, user_id, role) values ('w1', 'u2', 'member')`);
+    const rows = rowsOf<{ k: string; n: number }>(
+      await database.db.execute(sql`select workspace_id || '/' || user_id as k, entries as n from time_entry_counts order by 1`),
+    );
+    expect(rows).toEqual([
+      { k: 'w1/u1', n: 0 },
+      { k: 'w1/u2', n: 0 },
+      { k: 'w2/u1', n: 0 },
+    ]);
+    await insert([{ workspace: 'w1', user: 'u2' }]);
+    await expectKept({ 'w1/u2': 1 });
+  });
+
   it('leave nothing behind when the statement that wrote entries is refused or rolled back', async () => {
     await insert([{ workspace: 'w1', user: 'u1' }]);
     expect(

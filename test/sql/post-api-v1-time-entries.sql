@@ -22,10 +22,6 @@ insert into "time_entries" ("id", "workspace_id", "project_id", "user_id", "star
         where (($14 in (select wm.workspace_id from "workspace_members" wm where wm.user_id = $15)) and ($16 = $17 or ($18 in (select wa.workspace_id from "workspace_members" wa
     where wa.user_id = $19 and wa.role in ('owner', 'admin')))) and ($20 in (select wm.workspace_id from "workspace_members" wm where wm.user_id = $21)) and (($22)::text is null
       or exists (select 1 from "projects" pr where pr.id = $23 and pr.workspace_id = $24)) and (($25)::text is null or (($26 in (select wa.workspace_id from "workspace_members" wa
-    where wa.user_id = $27 and wa.role in ('owner', 'admin'))) or ($28 in (select pm.project_id from "project_members" pm where pm.user_id = $29))))) returning "id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "billable", "created_at", "updated_at";
-
-select c.user_id as "userId", c.workspace_id as "workspaceId"
-    from time_entry_counts c
-    join (select distinct * from jsonb_to_recordset($1::jsonb) as q(user_id text, workspace_id text)) q
-      on c.user_id = q.user_id and c.workspace_id = q.workspace_id
-    where c.entries > $2;
+    where wa.user_id = $27 and wa.role in ('owner', 'admin'))) or ($28 in (select pm.project_id from "project_members" pm where pm.user_id = $29)))))
+          and (select tc.entries from time_entry_counts tc
+            where tc.workspace_id = $30::text and tc.user_id = $31::text for update) < $32::int returning "id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "billable", "created_at", "updated_at";

@@ -1,7 +1,7 @@
 /** Time entries (docs/api.md "Time entries"): logging, reading, editing and deleting them; who may is in access.ts. */
 import type { Actor, AppContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
-import { badRequest, conflict, notFound, type FieldError } from '../../lib/errors.js';
+import { badRequest, conflict, notFound, type AppError, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { editableEntry, explainBatchRefusals, explainEntryRefusal, requireProjectForEntry } from '../access/access.js';
 import * as repo from '../../repositories/time-entries.repository.js';
@@ -95,8 +95,15 @@ function newEntry(actor: Actor, input: CreateTimeEntryInput, start: Date, create
   };
 }
 
+/** The 409 of an insert that would take a user past ENTRY_QUOTA_PER_USER in a workspace. */
+function quotaReached(key: repo.QuotaKey, quota: number): AppError {
+  return conflict(
+    `User ${key.userId} would have more than ${quota.toLocaleString('en-US')} time entries in workspace ${key.workspaceId}, the most one user may have in one workspace (ENTRY_QUOTA_PER_USER); nothing was stored. Delete old entries or ask the operator to raise the quota.`,
+  );
+}
+
 /**
- * Runs an insert of `entries` under ENTRY_QUOTA_PER_USER (docs/api.md "Time entries"): in one
+ * Runs a batch's insert of `entries` under ENTRY_QUOTA_PER_USER (docs/api.md "Time entries"): in one
  * transaction it inserts, which updates the counts of every (user, workspace) the entries belong
  * to (time_entry_counts, kept by triggers), and reads those counts; past the quota the transaction
  * is rolled back and the answer is 409. Access rules are checked by the insert first, so a refused
@@ -116,33 +123,28 @@ async function withinQuota<T>(
     const result = await insert(tx);
     if (!stored(result)) return result;
     const [over] = await repo.keysOverQuota(tx, keys, quota);
-    if (over) {
-      throw conflict(
-        `User ${over.userId} would have more than ${quota.toLocaleString('en-US')} time entries in workspace ${over.workspaceId}, the most one user may have in one workspace (ENTRY_QUOTA_PER_USER); nothing was stored. Delete old entries or ask the operator to raise the quota.`,
-      );
-    }
+    if (over) throw quotaReached(over, quota);
     return result;
   });
 }
 
 /**
- * Logs an entry (access.ts `explainEntryRefusal` states who may). The insert checks every rule
- * itself; the checks run only to explain a refusal.
+ * Logs an entry (access.ts `explainEntryRefusal` states who may) under ENTRY_QUOTA_PER_USER. The
+ * insert checks every rule and the quota itself, in one statement; the checks run only to explain
+ * a refusal.
  */
 export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTimeEntryInput): Promise<TimeEntry> {
   const start = parseInstant(input.start, '/start');
   assertNoNul(input.description, input.tags);
   const entry = newEntry(actor, input, start, ctx.clock.now());
+  const quota = ctx.config.entryQuotaPerUser;
   // A refusal the checks cannot explain means memberships changed in between: try once more.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const row = await withinQuota(
-      ctx,
-      [entry],
-      (tx) => repo.insertEntryIfAllowed(tx, entry, actor.user.id),
-      (r) => r !== undefined,
-    );
+    const row = await repo.insertEntryIfAllowed(ctx.db, entry, actor.user.id, quota);
     if (row) return toTimeEntry(row);
     await explainEntryRefusal(ctx.db, actor, entry);
+    const [full] = await repo.keysOverQuota(ctx.db, [{ userId: entry.userId, workspaceId: entry.workspaceId }], quota - 1);
+    if (full) throw quotaReached(full, quota);
   }
   throw conflict('Memberships changed while the entry was being saved; try again.');
 }
