@@ -20,7 +20,6 @@ import { protocol, type PGlite, type Results } from '@electric-sql/pglite';
 
 type QueryOptions = Parameters<PGlite['query']>[2];
 type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
 export interface DrizzlePgliteClient {
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
@@ -160,41 +159,92 @@ export function protocolRunner(pg: PGlite): {
     return name;
   }
 
-  /** Rows as PGlite's own parser makes them, without its per-query copy of the whole parser table. */
-  function results(messages: BackendMessage[], rawTypes: readonly number[]): RawResults {
+  /**
+   * The engine's answer to one exchange, as raw bytes: PGlite's own `execProtocol` parses every
+   * message into objects (a copy of each field's bytes, then a string) before the rows are built;
+   * reading the rows straight from the bytes halves a small read's time in the engine's thread.
+   */
+  async function exchange(message: Uint8Array): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    await pg.execProtocolRawStream(message, {
+      syncToFs: false,
+      onRawData: (chunk) => {
+        chunks.push(Buffer.from(chunk));
+      },
+    });
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  }
+
+  /**
+   * Rows as PGlite's own parser and `query` make them, read from the backend messages: a
+   * RowDescription's columns, each DataRow's values (text, parsed by PGlite's parsers unless the
+   * caller parses the type itself), and each CommandComplete's tag. A failure is left to PGlite's
+   * parser, so the error is PGlite's own DatabaseError, with every field PostgreSQL sent.
+   */
+  function results(data: Buffer, rawTypes: readonly number[]): RawResults {
     const parsers = pg.parsers;
     const rows: unknown[][] = [];
     let fields: ResultField[] = [];
     let columnParsers: (((text: string, type: number) => unknown) | undefined)[] = [];
     let affectedRows = 0;
     let command = '';
-    for (const message of messages) {
-      if (message.name === 'rowDescription') {
-        fields = (message as unknown as { fields: ResultField[] }).fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+    for (let at = 0; at < data.length;) {
+      const kind = data[at];
+      const end = at + 1 + data.readInt32BE(at + 1);
+      let cursor = at + 5;
+      if (kind === 0x45 /* E: ErrorResponse */) throw databaseError(data);
+      if (kind === 0x54 /* T: RowDescription */) {
+        const count = data.readInt16BE(cursor);
+        cursor += 2;
+        fields = [];
+        for (let i = 0; i < count; i++) {
+          const nul = data.indexOf(0, cursor);
+          const name = data.toString('utf8', cursor, nul);
+          cursor = nul + 1 + 4 + 2; // table oid, column number
+          fields.push({ name, dataTypeID: data.readInt32BE(cursor) });
+          cursor += 4 + 2 + 4 + 2; // type oid, type size, type modifier, format
+        }
         columnParsers = fields.map(({ dataTypeID: type }) => (rawTypes.includes(type) ? undefined : parsers[type]));
-      } else if (message.name === 'dataRow') {
-        const texts = (message as unknown as { fields: (string | null)[] }).fields;
-        rows.push(
-          fields.map(({ dataTypeID: type }, i) => {
-            const text = texts[i] ?? null;
-            const parser = columnParsers[i];
-            return text === null ? null : parser ? parser(text, type) : text;
-          }),
-        );
-      } else if (message.name === 'commandComplete') {
-        const words = (message as unknown as { text: string }).text.split(' ');
+      } else if (kind === 0x44 /* D: DataRow */) {
+        const count = data.readInt16BE(cursor);
+        cursor += 2;
+        const row: unknown[] = new Array(count);
+        for (let i = 0; i < count; i++) {
+          const length = data.readInt32BE(cursor);
+          cursor += 4;
+          if (length < 0) {
+            row[i] = null;
+            continue;
+          }
+          const text = data.toString('utf8', cursor, cursor + length);
+          cursor += length;
+          const parser = columnParsers[i];
+          row[i] = parser ? parser(text, fields[i]?.dataTypeID ?? 0) : text;
+        }
+        rows.push(row);
+      } else if (kind === 0x43 /* C: CommandComplete */) {
+        const words = data.toString('utf8', cursor, end - 1).split(' ');
         command = words[0] ?? '';
-        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0] ?? '')) affectedRows += Number(words[words.length - 1]) || 0;
+        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) affectedRows += Number(words[words.length - 1]) || 0;
       }
+      at = end;
     }
     return { fields, rows, affectedRows, command };
+  }
+
+  /** The DatabaseError PGlite's own parser makes of the answer's ErrorResponse. */
+  function databaseError(data: Buffer): Error {
+    let error: Error | undefined;
+    new protocol.Parser().parse(data, (message) => {
+      if (message instanceof Error) error ??= message;
+    });
+    return error ?? new Error('The embedded database reported an error it did not describe');
   }
 
   return {
     async run(text, params, rawTypes) {
       const statement = await statementFor(text);
-      const { messages } = await pg.execProtocol(bindAndExecute(statement, params), { syncToFs: false });
-      return results(messages, rawTypes);
+      return results(await exchange(bindAndExecute(statement, params)), rawTypes);
     },
   };
 }
