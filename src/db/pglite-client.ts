@@ -1,20 +1,20 @@
 /**
- * A PGlite client for Drizzle that runs each query in one call into the embedded engine, with a
- * named prepared statement per SQL text.
+ * The embedded engine's protocol client: each query in one call into the engine, with a named
+ * prepared statement per SQL text. `protocolRunner` runs in the engine's thread
+ * (pglite-worker.ts); `serializeParams`, `rawTypesOf` and `shapeResults` are the halves of a
+ * query on the server's thread (pglite-thread.ts, which gives Drizzle its client).
  *
  * PGlite's own `query` makes six calls into WebAssembly per statement (Parse, Describe, Bind,
  * Describe, Execute, Sync, each waiting for the last) and plans the statement every time: about
- * 0.4-0.7 ms for a primary-key lookup, all of it on the main thread. Here a statement is parsed
- * and planned once under a name, and each query sends Bind, Describe, Execute and Sync together:
- * about 0.1 ms. Parameters go as text with their types left for the server to infer (as any
- * driver does for `unknown`); results are parsed by PGlite's own result parser, so rows look
- * exactly as they would through `query`.
+ * 0.4-0.7 ms for a primary-key lookup. Here a statement is parsed and planned once under a name,
+ * and each query sends Bind, Describe, Execute and Sync together. Parameters go as text with
+ * their types left for the server to infer (as any driver does for `unknown`); rows are read from
+ * the answer's bytes and parsed by PGlite's own type parsers, so they look exactly as they would
+ * through `query`.
  *
- * Only what Drizzle calls is provided: `query`, and `transaction` with a `query` of its own.
- *
- * Statement names (`chronicle_1`, ...) are the client's own: one client per PGlite. A statement
+ * Statement names (`chronicle_1`, ...) are the runner's own: one runner per PGlite. A statement
  * whose result columns change under it (DDL) fails with 0A000 until it is evicted; Chronicle
- * changes its schema only by migrations, at start-up, through PGlite's own `query`.
+ * changes its schema only by migrations, at start-up, through PGlite's own API.
  */
 import { protocol, type PGlite, type Results } from '@electric-sql/pglite';
 
@@ -278,32 +278,4 @@ export function shapeResults<T>(raw: RawResults, options: QueryOptions): Results
           return byName;
         });
   return { rows: rows as T[], fields, affectedRows: raw.affectedRows };
-}
-
-/** The client in the thread that owns `pg` (tests of the protocol; the server runs pglite-thread.ts). */
-export function drizzlePgliteClient(pg: PGlite): DrizzlePgliteClient {
-  const runner = protocolRunner(pg);
-  const run = async <T>(text: string, params: unknown[], options: QueryOptions) =>
-    shapeResults<T>(await runner.run(text, serializeParams(params), rawTypesOf(options)), options);
-
-  return {
-    async query<T>(text: string, params: unknown[] = [], options?: QueryOptions) {
-      // As PGlite's own query: wait for any transaction, then run alone, then sync the files.
-      return pg._runExclusiveTransaction(async () => {
-        const result = await pg._runExclusiveQuery(() => run<T>(text, params, options));
-        await pg.syncToFs();
-        return result;
-      });
-    },
-    transaction<T>(work: (tx: Pick<Transaction, 'query'>) => Promise<T>) {
-      return pg.transaction((tx) =>
-        work({
-          query: <R>(text: string, params: unknown[] = [], options?: QueryOptions) => {
-            if (tx.closed) throw new Error('Transaction is closed');
-            return pg._runExclusiveQuery(() => run<R>(text, params, options));
-          },
-        }),
-      );
-    },
-  };
 }

@@ -45,7 +45,10 @@ type QueryOptions = Parameters<DrizzlePgliteClient['query']>[2];
 export interface PgliteThread {
   /** What Drizzle calls: `query`, and `transaction` with a `query` of its own. */
   readonly client: DrizzlePgliteClient;
-  /** PGlite's own `query` (its parsers, no named statement): the job engine's SQL. */
+  /**
+   * PGlite's own `query` (an unnamed statement, planned each time): the engine as PGlite itself
+   * answers, for tests that compare with it or look at what the client left there.
+   */
   query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[]; fields: ResultField[]; affectedRows?: number }>;
   /** A script of several statements run as one; the last statement's rows. */
   script(text: string): Promise<{ rows: unknown[] }>;
@@ -153,12 +156,13 @@ export async function startPgliteThread(dataDir: string | null): Promise<PgliteT
       });
       const before = lastTransaction;
       lastTransaction = end;
+      // Transactions take turns: once the one before has ended, nothing holds the connection.
       await before;
-      while (holder) await holder;
       holder = end;
       const tx = nextTransaction++;
       let closed = false;
-      let ended = false;
+      /** COMMIT was sent: whatever it answers, the transaction is over (no ROLLBACK after it). */
+      let committing = false;
       try {
         await call(ask('begin', [], undefined), { tx, begins: true });
         try {
@@ -168,14 +172,14 @@ export async function startPgliteThread(dataDir: string | null): Promise<PgliteT
               return shapeResults<R>(await call<RawResults>(ask(text, params, options), { tx }), options);
             },
           });
-          ended = true;
+          committing = true;
           const committed = await call<RawResults>(ask('commit', [], undefined), { tx, ends: true });
           // A transaction that a failed statement aborted answers COMMIT with ROLLBACK: as PGlite's
           // own transaction does, that is a failure (25P02).
           if (committed.command === 'ROLLBACK') throw new TransactionAbortedError();
           return result as T;
         } catch (error) {
-          if (!ended) await call(ask('rollback', [], undefined), { tx, ends: true }).catch(() => {});
+          if (!committing) await call(ask('rollback', [], undefined), { tx, ends: true }).catch(() => {});
           throw error;
         }
       } finally {

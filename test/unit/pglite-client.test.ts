@@ -14,7 +14,8 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { boolean, date, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgConstraint, pgErrorCode } from '../../src/db/errors.js';
-import { bindAndExecute, drizzlePgliteClient, type DrizzlePgliteClient } from '../../src/db/pglite-client.js';
+import { bindAndExecute, type DrizzlePgliteClient } from '../../src/db/pglite-client.js';
+import { inProcessClient } from '../helpers/pglite-in-process.js';
 import { PGLITE_SETTINGS } from '../../src/db/pglite-setup.js';
 import { startPgliteThread } from '../../src/db/pglite-thread.js';
 import { rowsOf } from '../../src/db/rows.js';
@@ -72,7 +73,7 @@ const ENGINES: [string, () => Promise<Engine>][] = [
     async () => {
       const pg = await PGlite.create({ postgresqlconf: PGLITE_SETTINGS });
       return {
-        client: drizzlePgliteClient(pg),
+        client: inProcessClient(pg),
         exec: (text) => pg.exec(text),
         query: (text, params) => pg.query(text, params),
         own: (text, params, options) => pg.query(text, params, options),

@@ -143,6 +143,7 @@ export async function createEntry(ctx: AppContext, actor: Actor, input: CreateTi
     const row = await repo.insertEntryIfAllowed(ctx.db, entry, actor.user.id, quota);
     if (row) return toTimeEntry(row);
     await explainEntryRefusal(ctx.db, actor, entry);
+    // Every rule holds, so the quota refused it: the count is at the quota (over quota - 1).
     const [full] = await repo.keysOverQuota(ctx.db, [{ userId: entry.userId, workspaceId: entry.workspaceId }], quota - 1);
     if (full) throw quotaReached(full, quota);
   }
