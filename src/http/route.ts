@@ -68,6 +68,12 @@ export interface RouteDefinition<P extends Part, Q extends Part, B extends Part,
    * declared with ETag on its 200 and the 304.
    */
   conditional?: boolean;
+  /**
+   * A hot read that finds the caller's credential in its own statement (auth.ts callerOf, readAs):
+   * one statement per request instead of two. Its handler must read through `readAs`. A request
+   * that fails validation still gets its credential checked first, so refusals keep their order.
+   */
+  credentialInRead?: boolean;
   tags: readonly string[];
   operationId: string;
   summary: string;
@@ -114,7 +120,8 @@ export function route<
   RouteSchemas<P, Q, B, H, R>,
   TypeBoxTypeProvider
 > {
-  const { method, url, scope, rateCost, secret, conditional, tags, operationId, summary, description, handler } = definition;
+  const { method, url, scope, rateCost, secret, conditional, credentialInRead, tags, operationId, summary, description, handler } =
+    definition;
   const problems = [...(scope === 'public' ? [] : TOKEN_PROBLEMS), ...(definition.problems ?? [])];
   const response = {
     ...definition.response,
@@ -137,16 +144,32 @@ export function route<
   return {
     method,
     url,
-    config: { scope, ...defined({ rateCost, secret, conditional }) },
+    config: { scope, ...defined({ rateCost, secret, conditional, credentialInRead }) },
     schema: schema as unknown as RouteSchemas<P, Q, B, H, R>,
+    ...(credentialInRead ? { attachValidation: true } : {}),
     ...defined({
       bodyLimit: definition.bodyLimit,
       exposeHeadRoute: definition.exposeHeadRoute,
       preValidation: definition.preValidation,
       errorHandler: definition.errorHandler,
     }),
-    handler,
+    handler: credentialInRead ? credentialFirst(handler) : handler,
   };
+}
+
+/**
+ * The handler of a `credentialInRead` route, validated after the credential: the auth hook left the
+ * credential to the read, so an invalid request has it found on its own before its 400, and a bad
+ * token still answers 401 (and a spent budget 429) before anything about the request is said.
+ */
+function credentialFirst<S extends RouteSchemas<Part, Part, Part, Part, Responses>>(handler: Handler<S>): Handler<S> {
+  return async function (this: ThisParameterType<Handler<S>>, request, reply) {
+    if (request.validationError) {
+      await request.credential?.authenticate();
+      throw request.validationError;
+    }
+    return handler.call(this, request, reply);
+  } as Handler<S>;
 }
 
 /** A conditional read's headers: ETag on its 200 and its 304 (once, whatever the route named). */

@@ -24,6 +24,8 @@ declare module 'fastify' {
     secret?: boolean;
     /** A read with an entity tag, answered 304 to a matching If-None-Match (conditional.ts). */
     conditional?: boolean;
+    /** The route's read finds the caller's credential in its own statement (auth.ts callerOf, readAs). */
+    credentialInRead?: boolean;
   }
 }
 

@@ -2,102 +2,241 @@ import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
-import { apiTokens, authFailures, passwordLinks, passwords, sessions, users } from '../db/schema.js';
+import { authFailures, passwordLinks, passwords, sessions, users } from '../db/schema.js';
 import { emailMatches } from './users.repository.js';
 
 type UserRow = typeof users.$inferSelect;
 
-export interface ActiveToken {
-  tokenId: string;
-  scopes: string[];
-  expiresAt: Date | null;
-  user: UserRow;
+// ---------------------------------------------------------------------------------------------
+// Credentials: a bearer token or a session, found and charged in the statement that reads
+
+/** What a request presented (a bearer token or the session cookie), hashed, and what finding it charges. */
+export interface CredentialLookup {
+  kind: 'token' | 'session';
+  /** The secret's hash (lib/tokens.ts hashSecret). */
+  hash: string;
+  now: Date;
+  /** Sessions only: a session last seen at or before this has ended (session-policy.ts). */
+  idleSince: Date;
+  /** The rate limit's charge to the user's counter; null when the limit is off. */
+  charge: { windowStart: Date; cost: number } | null;
 }
 
-const activeToken = prepared((db) =>
-  db
-    .select({ tokenId: apiTokens.id, scopes: apiTokens.scopes, expiresAt: apiTokens.expiresAt, user: users })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(
-      and(
-        eq(apiTokens.tokenHash, sql.placeholder('tokenHash')),
-        isNull(apiTokens.revokedAt),
-        or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, sql.placeholder('now'))),
-      ),
-    )
-    .limit(1)
-    .prepare('auth_active_token'),
-);
-
-/** The user behind an active token (not revoked, not expired at `now`), or undefined. */
-export async function findActiveToken(db: Db, tokenHash: string, now: Date): Promise<ActiveToken | undefined> {
-  const [row] = await activeToken(db).execute({ tokenHash, now });
-  return row;
-}
-
-/** The user's columns as the counting statements return them. */
-interface CountedUserRow {
+/** The credential a lookup found, its user, and (when charged) the user's use of this window. */
+export interface FoundCredential {
+  /** The token's or the session's id. */
   id: string;
-  name: string;
-  email: string;
-  timezone: string;
-  locale: string;
-  image_url: string | null;
-  instance_admin: boolean;
-  created_at: Date | string;
-  used: number;
-  window_start: Date | string;
-}
-
-interface CountedTokenRow extends CountedUserRow {
-  token_id: string;
-  scopes: string[];
-  token_expires_at: Date | string | null;
-}
-
-interface CountedSessionRow extends CountedUserRow {
-  session_id: string;
-  last_seen_at: Date | string;
+  /** A token's scopes; null for a session. */
+  scopes: string[] | null;
+  /** A token's expiry; null for a session and for a token that never expires. */
+  expiresAt: Date | null;
+  /** A session's last use; null for a token. */
+  lastSeenAt: Date | null;
+  user: UserRow;
+  /** Null when nothing was charged. */
+  used: number | null;
+  windowStart: Date | null;
 }
 
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+const asDateOrNull = (value: unknown): Date | null => (value === null ? null : asDate(value as Date | string));
+const p = (name: string) => sql.placeholder(name);
 
-/** What a counting statement adds to the credential it finds: the user's use of this window. */
+/**
+ * The credential's columns, as the CTEs `found` and `charged` name them: every name starts with
+ * `credential_`, so none is ambiguous beside the tables a read joins.
+ */
+const foundColumns = {
+  id: sql<string>`credential_id`.as('credential_id'),
+  scopes: sql<string[] | null>`credential_scopes`.as('credential_scopes'),
+  expiresAt: sql<Date | null>`credential_expires_at`.mapWith(asDateOrNull).as('credential_expires_at'),
+  lastSeenAt: sql<Date | null>`credential_last_seen_at`.mapWith(asDateOrNull).as('credential_last_seen_at'),
+  userId: sql<string>`credential_user_id`.as('credential_user_id'),
+  userName: sql<string>`credential_user_name`.as('credential_user_name'),
+  userEmail: sql<string>`credential_user_email`.as('credential_user_email'),
+  userTimezone: sql<string>`credential_user_timezone`.as('credential_user_timezone'),
+  userLocale: sql<string>`credential_user_locale`.as('credential_user_locale'),
+  userImageUrl: sql<string | null>`credential_user_image_url`.as('credential_user_image_url'),
+  userInstanceAdmin: sql<boolean>`credential_user_instance_admin`.mapWith(Boolean).as('credential_user_instance_admin'),
+  userCreatedAt: sql<Date>`credential_user_created_at`.mapWith(asDate).as('credential_user_created_at'),
+};
+
+const USER_COLUMNS = sql.raw(`u.id as credential_user_id, u.name as credential_user_name, u.email as credential_user_email,
+        u.timezone as credential_user_timezone, u.locale as credential_user_locale, u.image_url as credential_user_image_url,
+        u.instance_admin as credential_user_instance_admin, u.created_at as credential_user_created_at`);
+
+/** The active token (not revoked, not expired at `now`) with this hash, and its user. */
+const FOUND_TOKEN = sql`
+      select k.id as credential_id, k.scopes as credential_scopes, k.expires_at as credential_expires_at,
+        null::timestamptz as credential_last_seen_at, ${USER_COLUMNS}
+      from api_tokens k join users u on u.id = k.user_id
+      where k.token_hash = ${p('hash')} and k.revoked_at is null
+        and (k.expires_at is null or k.expires_at > ${p('now')}::timestamptz)
+      limit 1`;
+
+/** The session with this hash that has passed neither its absolute nor its idle limit, and its user. */
+const FOUND_SESSION = sql`
+      select s.id as credential_id, null::text[] as credential_scopes, null::timestamptz as credential_expires_at,
+        s.last_seen_at as credential_last_seen_at, ${USER_COLUMNS}
+      from sessions s join users u on u.id = s.user_id
+      where s.token_hash = ${p('hash')} and s.expires_at > ${p('now')}::timestamptz
+        and s.last_seen_at > ${p('idleSince')}::timestamptz
+      limit 1`;
+
+/**
+ * The user's fixed-window counter, upserted with `cost` added for the user `found` names (or
+ * restarted when `windowStart` begins a newer window); a clock behind another process's never
+ * moves a window back. Every token and session of the user spends this one row.
+ */
+const CHARGED = sql`
+    insert into user_rate_windows as w (user_id, window_start, used)
+    select credential_user_id, ${p('windowStart')}::timestamptz, ${p('cost')}::int from found
+    on conflict (user_id) do update set
+      used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
+      window_start = greatest(w.window_start, excluded.window_start)
+    returning used as credential_used, window_start as credential_window_start`;
+
+/** With the limit off: one row that charges nothing. */
+const NOT_CHARGED = sql`select null::int as credential_used, null::timestamptz as credential_window_start`;
+
+const chargedColumns = {
+  used: sql<number | null>`credential_used`.as('credential_used'),
+  windowStart: sql<Date | null>`credential_window_start`.mapWith(asDateOrNull).as('credential_window_start'),
+};
+
+/** One of the four shapes a credential's statement takes: token or session, charged or not. */
+export interface CredentialVariant {
+  kind: CredentialLookup['kind'];
+  charged: boolean;
+}
+
+const VARIANTS: readonly CredentialVariant[] = [
+  { kind: 'token', charged: true },
+  { kind: 'token', charged: false },
+  { kind: 'session', charged: true },
+  { kind: 'session', charged: false },
+];
+
+/**
+ * The two CTEs every credential statement starts from: `found` (the credential and its user) and
+ * `charged` (the user's counter after this request, one row). A statement selects `fields` from
+ * `found` cross-joined with `charged`, and may left-join what it reads for `readerId`: no credential,
+ * no row; a credential, exactly one row, whatever the read found.
+ */
+export function credentialSource(db: Db, variant: CredentialVariant) {
+  const found = db.$with('found', foundColumns).as(variant.kind === 'token' ? FOUND_TOKEN : FOUND_SESSION);
+  const charged = db.$with('charged', chargedColumns).as(variant.charged ? CHARGED : NOT_CHARGED);
+  const fields = {
+    id: found.id,
+    scopes: found.scopes,
+    expiresAt: found.expiresAt,
+    lastSeenAt: found.lastSeenAt,
+    userId: found.userId,
+    userName: found.userName,
+    userEmail: found.userEmail,
+    userTimezone: found.userTimezone,
+    userLocale: found.userLocale,
+    userImageUrl: found.userImageUrl,
+    userInstanceAdmin: found.userInstanceAdmin,
+    userCreatedAt: found.userCreatedAt,
+    used: charged.used,
+    windowStart: charged.windowStart,
+  };
+  return {
+    found,
+    charged,
+    fields,
+    readerId: sql`${found.userId}`,
+    name: (statement: string) => `${statement}_${variant.kind}${variant.charged ? '_charged' : ''}`,
+  };
+}
+
+export type CredentialSource = ReturnType<typeof credentialSource>;
+type CredentialFields = { [K in keyof CredentialSource['fields']]: CredentialSource['fields'][K]['_']['type'] };
+
+/** The statement's credential columns as a FoundCredential. */
+export function foundCredential(row: CredentialFields): FoundCredential {
+  return {
+    id: row.id,
+    scopes: row.scopes,
+    expiresAt: row.expiresAt,
+    lastSeenAt: row.lastSeenAt,
+    user: {
+      id: row.userId,
+      name: row.userName,
+      email: row.userEmail,
+      timezone: row.userTimezone,
+      locale: row.userLocale,
+      imageUrl: row.userImageUrl,
+      instanceAdmin: row.userInstanceAdmin,
+      createdAt: row.userCreatedAt,
+    },
+    used: row.used,
+    windowStart: row.windowStart,
+  };
+}
+
+/**
+ * A statement prepared once per database handle for each of the four credential variants, built by
+ * `build` from the credential's CTEs (credentialSource).
+ */
+export function preparedWithCredential<T>(build: (db: Db, source: CredentialSource) => T): (db: Db, lookup: CredentialLookup) => T {
+  const byVariant = VARIANTS.map((variant) => ({ variant, statement: prepared((db) => build(db, credentialSource(db, variant))) }));
+  return (db, lookup) => {
+    const charged = lookup.charge !== null;
+    const match = byVariant.find(({ variant }) => variant.kind === lookup.kind && variant.charged === charged);
+    if (!match) throw new Error(`no credential statement for ${lookup.kind}`);
+    return match.statement(db);
+  };
+}
+
+/** For whom a read reads: a user already authenticated (their id), or a credential the read is to find. */
+export type Reader = string | CredentialLookup;
+
+/** What a read for a Reader gives: the credential when it looked one up, and what it read. */
+export interface CredentialRead<T> {
+  credential: FoundCredential | undefined;
+  value: T | undefined;
+}
+
+/** The values every credential statement's placeholders take. */
+export function credentialValues(lookup: CredentialLookup): Record<string, unknown> {
+  return {
+    hash: lookup.hash,
+    now: lookup.now.toISOString(),
+    idleSince: lookup.idleSince.toISOString(),
+    windowStart: lookup.charge?.windowStart.toISOString() ?? null,
+    cost: lookup.charge?.cost ?? null,
+  };
+}
+
+const credentialOnly = preparedWithCredential((db, source) =>
+  db
+    .with(source.found, source.charged)
+    .select(source.fields)
+    .from(source.found)
+    .crossJoin(source.charged)
+    .prepare(source.name('credential')),
+);
+
+/**
+ * The credential and its user, with the user's counter charged when the lookup carries a charge, in
+ * ONE statement (docs/operations.md "Rate limit"); undefined when there is no such live credential.
+ */
+export async function findCredential(db: Db, lookup: CredentialLookup): Promise<FoundCredential | undefined> {
+  const [row] = await credentialOnly(db, lookup).execute(credentialValues(lookup));
+  return row && foundCredential(row);
+}
+
+/** The user's use of the rate limit's window. */
 export interface RateCount {
   used: number;
   windowStart: Date;
 }
 
-function userOf(row: CountedUserRow): UserRow {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    timezone: row.timezone,
-    locale: row.locale,
-    imageUrl: row.image_url,
-    instanceAdmin: row.instance_admin,
-    createdAt: asDate(row.created_at),
-  };
-}
-
-/**
- * The user's fixed-window counter, upserted with `cost` added for the user the CTE `found` names
- * (or restarted when `windowStart` begins a newer window); a clock behind another process's never
- * moves a window back. Every token and session of the user spends this one row.
- */
-const countUser = (windowStart: Date, cost: number) => sql`
-    insert into user_rate_windows as w (user_id, window_start, used)
-    select id, ${windowStart.toISOString()}::timestamptz, ${cost}::int from found
-    on conflict (user_id) do update set
-      used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
-      window_start = greatest(w.window_start, excluded.window_start)
-    returning used, window_start`;
-
 /**
  * Adds `units` to the user's counter after the work they paid for turned out larger than its
- * declared cost (auth.ts `chargeWork`), with the same window rule as countUser; the counter as it
+ * declared cost (auth.ts `chargeWork`), with the same window rule as CHARGED; the counter as it
  * now stands.
  */
 export async function addRateUnits(db: Db, userId: string, windowStart: Date, units: number): Promise<RateCount> {
@@ -124,101 +263,10 @@ export async function findRateCount(db: Db, userId: string): Promise<RateCount |
   return row && { used: row.used, windowStart: asDate(row.window_start) };
 }
 
-/**
- * findActiveToken and the rate limit's count in ONE statement (docs/operations.md "Rate limit"):
- * the token's user's counter is charged `cost`.
- */
-export async function findActiveTokenCounting(
-  db: Db,
-  tokenHash: string,
-  now: Date,
-  windowStart: Date,
-  cost: number,
-): Promise<(ActiveToken & RateCount) | undefined> {
-  const result = await db.execute(sql`
-    with found as (
-      select k.id as token_id, k.scopes, k.expires_at as token_expires_at,
-        u.id, u.name, u.email, u.timezone, u.locale, u.image_url, u.instance_admin, u.created_at
-      from api_tokens k join users u on u.id = k.user_id
-      where k.token_hash = ${tokenHash} and k.revoked_at is null
-        and (k.expires_at is null or k.expires_at > ${now.toISOString()}::timestamptz)
-      limit 1
-    ), c as (${countUser(windowStart, cost)})
-    select found.*, c.used, c.window_start from found cross join c`);
-  const [row] = rowsOf<CountedTokenRow>(result);
-  if (!row) return undefined;
-  return {
-    tokenId: row.token_id,
-    scopes: row.scopes,
-    expiresAt: row.token_expires_at === null ? null : asDate(row.token_expires_at),
-    user: userOf(row),
-    used: row.used,
-    windowStart: asDate(row.window_start),
-  };
-}
-
-/** findLiveSession and the rate limit's count in ONE statement, charged to the session's user. */
-export async function findLiveSessionCounting(
-  db: Db,
-  tokenHash: string,
-  now: Date,
-  idleSince: Date,
-  windowStart: Date,
-  cost: number,
-): Promise<(LiveSession & RateCount) | undefined> {
-  const result = await db.execute(sql`
-    with found as (
-      select s.id as session_id, s.last_seen_at,
-        u.id, u.name, u.email, u.timezone, u.locale, u.image_url, u.instance_admin, u.created_at
-      from sessions s join users u on u.id = s.user_id
-      where s.token_hash = ${tokenHash} and s.expires_at > ${now.toISOString()}::timestamptz
-        and s.last_seen_at > ${idleSince.toISOString()}::timestamptz
-      limit 1
-    ), c as (${countUser(windowStart, cost)})
-    select found.*, c.used, c.window_start from found cross join c`);
-  const [row] = rowsOf<CountedSessionRow>(result);
-  if (!row) return undefined;
-  return {
-    sessionId: row.session_id,
-    lastSeenAt: asDate(row.last_seen_at),
-    user: userOf(row),
-    used: row.used,
-    windowStart: asDate(row.window_start),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Sessions
 
 export type SessionRow = typeof sessions.$inferSelect;
-
-const liveSession = prepared((db) =>
-  db
-    .select({ sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
-        gt(sessions.expiresAt, sql.placeholder('now')),
-        gt(sessions.lastSeenAt, sql.placeholder('idleSince')),
-      ),
-    )
-    .limit(1)
-    .prepare('auth_live_session'),
-);
-
-export interface LiveSession {
-  sessionId: string;
-  lastSeenAt: Date;
-  user: UserRow;
-}
-
-/** The user behind a session that has passed neither its absolute limit nor its idle limit. */
-export async function findLiveSession(db: Db, tokenHash: string, now: Date, idleSince: Date): Promise<LiveSession | undefined> {
-  const [row] = await liveSession(db).execute({ tokenHash, now, idleSince });
-  return row;
-}
 
 export async function insertSession(db: Db, row: typeof sessions.$inferInsert): Promise<SessionRow> {
   return onlyRow(await db.insert(sessions).values(row).returning());

@@ -1,5 +1,5 @@
 /** SQL of per-version discussions: comments and reactions (docs/api.md "Discussion"). */
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
@@ -17,6 +17,7 @@ import {
 } from '../db/schema.js';
 import type { ReportRow } from './reports.repository.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
+import { credentialValues, foundCredential, preparedWithCredential, type CredentialRead, type Reader } from './auth.repository.js';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentWithImage = CommentRow & { authorImageUrl: string | null };
@@ -42,34 +43,66 @@ const revisionOf =
     Number,
   );
 
+/** What the access check of a version's discussion selects, for `readerId`. */
+const contentStateFields = (readerId: SQL | Placeholder) => ({
+  report: reports,
+  // report_id first so the lookup can use the sends (report_id, sent_at) index.
+  shared:
+    sql<boolean>`exists (select 1 from ${sends} s where s.report_id = ${reports.id} and s.report_content_id = ${reportContents.id})`.mapWith(
+      Boolean,
+    ),
+  received:
+    sql<boolean>`exists (select 1 from ${deliveries} d where d.report_content_id = ${reportContents.id} and d.recipient_user_id = ${readerId})`.mapWith(
+      Boolean,
+    ),
+  ...reportStandingColumns(readerId, reports.workspaceIds),
+  revision: revisionOf,
+});
+
 const contentState = prepared((db) =>
   db
-    .select({
-      report: reports,
-      // report_id first so the lookup can use the sends (report_id, sent_at) index.
-      shared:
-        sql<boolean>`exists (select 1 from ${sends} s where s.report_id = ${reports.id} and s.report_content_id = ${reportContents.id})`.mapWith(
-          Boolean,
-        ),
-      received:
-        sql<boolean>`exists (select 1 from ${deliveries} d where d.report_content_id = ${reportContents.id} and d.recipient_user_id = ${sql.placeholder('userId')})`.mapWith(
-          Boolean,
-        ),
-      ...reportStandingColumns(sql.placeholder('userId'), reports.workspaceIds),
-      revision: revisionOf,
-    })
+    .select(contentStateFields(sql.placeholder('userId')))
     .from(reportContents)
     .innerJoin(reports, eq(reports.id, reportContents.reportId))
     .where(eq(reportContents.id, sql.placeholder('contentId')))
     .prepare('discussion_content_state'),
 );
 
-/** The version's report, its delivery state and the user's standing, in one statement; undefined when the version does not exist. */
-export async function findContentState(db: Db, contentId: string, userId: string): Promise<ContentState | undefined> {
-  const [row] = await contentState(db).execute({ contentId, userId });
-  if (!row) return undefined;
+/** The same check for the credential it finds, in the statement that finds it (auth.repository.ts credentialSource). */
+const contentStateForCredential = preparedWithCredential((db, source) =>
+  db
+    .with(source.found, source.charged)
+    .select({ credential: source.fields, ...contentStateFields(source.readerId) })
+    .from(source.found)
+    .crossJoin(source.charged)
+    .leftJoin(reportContents, eq(reportContents.id, sql.placeholder('contentId')))
+    .leftJoin(reports, eq(reports.id, reportContents.reportId))
+    .prepare(source.name('discussion_content_state')),
+);
+
+type ContentStateRow = Omit<ContentState, 'report' | 'standing'> & {
+  report: ReportRow | null;
+  memberOfAll: boolean;
+  adminOfOnlyWorkspace: boolean;
+};
+
+const contentStateOf = (row: ContentStateRow | undefined): ContentState | undefined => {
+  if (!row?.report) return undefined;
   const { report, shared, received, memberOfAll, adminOfOnlyWorkspace, revision } = row;
   return { report, shared, received, standing: { memberOfAll, adminOfOnlyWorkspace }, revision };
+};
+
+/**
+ * The version's report, its delivery state and the reader's standing, in one statement (for a
+ * credential, the statement that finds it); no value when the version does not exist.
+ */
+export async function findContentState(db: Db, contentId: string, reader: Reader): Promise<CredentialRead<ContentState>> {
+  if (typeof reader === 'string') {
+    const [row] = await contentState(db).execute({ contentId, userId: reader });
+    return { credential: undefined, value: contentStateOf(row) };
+  }
+  const [row] = await contentStateForCredential(db, reader).execute({ ...credentialValues(reader), contentId });
+  return { credential: row && foundCredential(row.credential), value: contentStateOf(row) };
 }
 
 const p = (name: string) => sql.placeholder(name);

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { deliveries, reportContents, reports, sends } from '../db/schema.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
+import { credentialValues, foundCredential, preparedWithCredential, type CredentialRead, type Reader } from './auth.repository.js';
 import type { ReportRow } from './reports.repository.js';
 
 const p = (name: string) => sql.placeholder(name);
@@ -89,32 +90,65 @@ export interface VersionRow extends Omit<VersionListRow, 'header'> {
   received: boolean;
 }
 
+/** What a reader's read of one version selects: the version, its report, and the reader's standing. */
+const versionReadFields = (readerId: SQLWrapper) => ({
+  ...versionColumns,
+  renderedMarkdown: reportContents.renderedMarkdown,
+  summary: reportContents.summary,
+  received: receivedBy(readerId),
+  report: reports,
+  ...reportStandingColumns(readerId, reports.workspaceIds),
+});
+
 const versionForReader = prepared((db) =>
   db
-    .select({
-      ...versionColumns,
-      renderedMarkdown: reportContents.renderedMarkdown,
-      summary: reportContents.summary,
-      received: receivedBy(p('readerId')),
-      report: reports,
-      ...reportStandingColumns(p('readerId'), reports.workspaceIds),
-    })
+    .select(versionReadFields(p('readerId')))
     .from(reportContents)
     .innerJoin(reports, eq(reports.id, reportContents.reportId))
     .where(eq(reportContents.id, p('id')))
     .prepare('history_version_for_reader'),
 );
 
-/** One version with its report, whether the reader received it, and the reader's standing, in one statement. */
-export async function findVersionForReader(
-  db: Db,
-  contentId: string,
-  readerId: string,
-): Promise<{ version: VersionRow; report: ReportRow; standing: ReportStanding } | undefined> {
-  const [row] = await versionForReader(db).execute({ id: contentId, readerId });
-  if (!row) return undefined;
+/** The same read for the credential it finds, in the statement that finds it (auth.repository.ts credentialSource). */
+const versionForCredential = preparedWithCredential((db, source) =>
+  db
+    .with(source.found, source.charged)
+    .select({ credential: source.fields, ...versionReadFields(source.readerId) })
+    .from(source.found)
+    .crossJoin(source.charged)
+    .leftJoin(reportContents, eq(reportContents.id, p('id')))
+    .leftJoin(reports, eq(reports.id, reportContents.reportId))
+    .prepare(source.name('history_version_for_reader')),
+);
+
+export interface VersionForReader {
+  version: VersionRow;
+  report: ReportRow;
+  standing: ReportStanding;
+}
+
+type VersionReadRow = VersionRow & { report: ReportRow; memberOfAll: boolean; adminOfOnlyWorkspace: boolean };
+
+function versionForReaderOf(row: VersionReadRow): VersionForReader {
   const { report, memberOfAll, adminOfOnlyWorkspace, ...version } = row;
   return { version, report, standing: { memberOfAll, adminOfOnlyWorkspace } };
+}
+
+/**
+ * One version with its report, whether the reader received it, and the reader's standing, in one
+ * statement; for a credential, the statement that finds it (and charges its user).
+ */
+export async function findVersionForReader(db: Db, contentId: string, reader: Reader): Promise<CredentialRead<VersionForReader>> {
+  if (typeof reader === 'string') {
+    const [row] = await versionForReader(db).execute({ id: contentId, readerId: reader });
+    return { credential: undefined, value: row && versionForReaderOf(row) };
+  }
+  const [row] = await versionForCredential(db, reader).execute({ ...credentialValues(reader), id: contentId });
+  if (!row) return { credential: undefined, value: undefined };
+  const { credential, ...read } = row;
+  // Both sides are left-joined to the credential: no version, no report, and the reverse.
+  const value = read.report && read.id !== null ? versionForReaderOf(read as VersionReadRow) : undefined;
+  return { credential: foundCredential(credential), value };
 }
 
 export interface DiffVersionRow extends Omit<VersionRow, 'renderedMarkdown'> {

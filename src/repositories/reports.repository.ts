@@ -1,10 +1,11 @@
 /** SQL of reports and their immutable content versions. */
-import { and, arrayContains, count, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, count, desc, eq, gte, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import { isMemberOfAll } from '../modules/access/predicates.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
+import { credentialValues, foundCredential, preparedWithCredential, type CredentialRead, type Reader } from './auth.repository.js';
 import { reportContents, reportDatasets, reports, shares } from '../db/schema.js';
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -43,31 +44,60 @@ export async function lockReportForEdit(db: Db, id: string): Promise<ReportRow |
   return row;
 }
 
+/** What a reader's read of a report selects: the row, its current document and the reader's standing. */
+const reportReadFields = (readerId: SQL | Placeholder) => ({
+  report: reports,
+  renderedMarkdown: reportContents.renderedMarkdown,
+  ...reportStandingColumns(readerId, reports.workspaceIds),
+});
+
 const reportForReader = prepared((db) =>
   db
-    .select({
-      report: reports,
-      renderedMarkdown: reportContents.renderedMarkdown,
-      ...reportStandingColumns(sql.placeholder('readerId'), reports.workspaceIds),
-    })
+    .select(reportReadFields(sql.placeholder('readerId')))
     .from(reports)
     .innerJoin(reportContents, eq(reportContents.id, reports.currentContentId))
     .where(eq(reports.id, sql.placeholder('id')))
     .prepare('report_for_reader'),
 );
 
-/** The report with its current document and the reader's standing towards it, in one statement. */
-export async function findReportForReader(
-  db: Db,
-  id: string,
-  readerId: string,
-): Promise<{ report: ReportWithContent; standing: ReportStanding } | undefined> {
-  const [row] = await reportForReader(db).execute({ id, readerId });
-  if (!row) return undefined;
-  return {
-    report: { ...row.report, renderedMarkdown: row.renderedMarkdown },
-    standing: { memberOfAll: row.memberOfAll, adminOfOnlyWorkspace: row.adminOfOnlyWorkspace },
-  };
+/** The same read for the credential it finds, in the statement that finds it (auth.repository.ts credentialSource). */
+const reportForCredential = preparedWithCredential((db, source) =>
+  db
+    .with(source.found, source.charged)
+    .select({ credential: source.fields, ...reportReadFields(source.readerId) })
+    .from(source.found)
+    .crossJoin(source.charged)
+    .leftJoin(reports, eq(reports.id, sql.placeholder('id')))
+    .leftJoin(reportContents, eq(reportContents.id, reports.currentContentId))
+    .prepare(source.name('report_for_reader')),
+);
+
+export interface ReportForReader {
+  report: ReportWithContent;
+  standing: ReportStanding;
+}
+
+type ReportReadRow = { report: ReportRow | null; renderedMarkdown: string | null; memberOfAll: boolean; adminOfOnlyWorkspace: boolean };
+
+const reportForReaderOf = (row: ReportReadRow | undefined): ReportForReader | undefined =>
+  row?.report && row.renderedMarkdown !== null
+    ? {
+        report: { ...row.report, renderedMarkdown: row.renderedMarkdown },
+        standing: { memberOfAll: row.memberOfAll, adminOfOnlyWorkspace: row.adminOfOnlyWorkspace },
+      }
+    : undefined;
+
+/**
+ * The report with its current document and the reader's standing towards it, in one statement; for
+ * a credential, that statement also finds it (and charges its user).
+ */
+export async function findReportForReader(db: Db, id: string, reader: Reader): Promise<CredentialRead<ReportForReader>> {
+  if (typeof reader === 'string') {
+    const [row] = await reportForReader(db).execute({ id, readerId: reader });
+    return { credential: undefined, value: reportForReaderOf(row) };
+  }
+  const [row] = await reportForCredential(db, reader).execute({ ...credentialValues(reader), id });
+  return { credential: row && foundCredential(row.credential), value: reportForReaderOf(row) };
 }
 
 /**

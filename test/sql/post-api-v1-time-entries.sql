@@ -1,18 +1,18 @@
-with found as (
-      select k.id as token_id, k.scopes, k.expires_at as token_expires_at,
-        u.id, u.name, u.email, u.timezone, u.locale, u.image_url, u.instance_admin, u.created_at
+with "found" as (
+      select k.id as credential_id, k.scopes as credential_scopes, k.expires_at as credential_expires_at,
+        null::timestamptz as credential_last_seen_at, u.id as credential_user_id, u.name as credential_user_name, u.email as credential_user_email,
+        u.timezone as credential_user_timezone, u.locale as credential_user_locale, u.image_url as credential_user_image_url,
+        u.instance_admin as credential_user_instance_admin, u.created_at as credential_user_created_at
       from api_tokens k join users u on u.id = k.user_id
       where k.token_hash = $1 and k.revoked_at is null
         and (k.expires_at is null or k.expires_at > $2::timestamptz)
-      limit 1
-    ), c as (
+      limit 1), "charged" as (
     insert into user_rate_windows as w (user_id, window_start, used)
-    select id, $3::timestamptz, $4::int from found
+    select credential_user_id, $3::timestamptz, $4::int from found
     on conflict (user_id) do update set
       used = case when excluded.window_start > w.window_start then excluded.used else w.used + excluded.used end,
       window_start = greatest(w.window_start, excluded.window_start)
-    returning used, window_start)
-    select found.*, c.used, c.window_start from found cross join c;
+    returning used as credential_used, window_start as credential_window_start) select "credential_id", "credential_scopes", "credential_expires_at", "credential_last_seen_at", "credential_user_id", "credential_user_name", "credential_user_email", "credential_user_timezone", "credential_user_locale", "credential_user_image_url", "credential_user_instance_admin", "credential_user_created_at", "credential_used", "credential_window_start" from "found" cross join "charged";
 
 insert into "time_entries" ("id", "workspace_id", "project_id", "user_id", "start", "minutes", "description", "tags", "billable", "created_at", "updated_at") select $1::text, $2::text, $3::text, $4::text,
           $5::timestamptz, $6::int, $7::text, $8::text[],

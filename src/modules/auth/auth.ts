@@ -5,7 +5,8 @@
  * bearer request; one without it may carry the browser's session cookie, which acts with read and
  * write, and whose unsafe requests must come from Chronicle's own origin (CSRF). Either way the
  * request is counted against its user's one budget, in the same statement that finds the token or
- * the session.
+ * the session. A route with `credentialInRead` (a hot read) leaves that statement to its read,
+ * which finds the credential and reads in one (callerOf, readAs); the refusals are the same.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -15,23 +16,45 @@ import type { App } from '../../http/types.js';
 import type { Actor, AppContext, Scope } from '../../context.js';
 import {
   addRateUnits,
-  findActiveToken,
+  findCredential,
   findRateCount,
-  findActiveTokenCounting,
-  findLiveSession,
-  findLiveSessionCounting,
   touchSession,
-  type RateCount,
+  type CredentialLookup,
+  type CredentialRead,
+  type FoundCredential,
+  type Reader,
 } from '../../repositories/auth.repository.js';
 import { cookieSettings, readSessionCookie, type CookieSettings } from './session-cookie.js';
 import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-policy.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who makes the request; set by the auth hook on every route with a read or write scope. */
+    /**
+     * Who makes the request; set by the auth hook on every route with a read or write scope, except
+     * a route that finds the credential in its own read (`credential`).
+     */
     actor: Actor | null;
+    /** On a route with `credentialInRead`: the credential presented, for its read to find (callerOf). */
+    credential: PendingCredential | null;
   }
 }
+
+/**
+ * A credential the auth hook has checked as far as it can without the database, left for the
+ * route's read to find in its own statement: one statement per authenticated read instead of two.
+ */
+export interface PendingCredential {
+  lookup: CredentialLookup;
+  /** The actor the found credential makes, or the refusal (401, 403, 429) the auth hook gives. */
+  admit(found: FoundCredential | undefined): Promise<Actor>;
+  /** Finds the credential in a statement of its own, as the auth hook does (before a refusal that is not the read's). */
+  authenticate(): Promise<Actor>;
+}
+
+/** Who calls: the actor the auth hook found, or a credential the read itself is to find. */
+export type Caller = Actor | PendingCredential;
+
+const isPending = (caller: Caller): caller is PendingCredential => 'lookup' in caller;
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -125,37 +148,6 @@ function rateHeaders(limit: number, used: number, resetSeconds: number): Record<
 }
 
 /**
- * The request's cost, charged to the user's one budget by `count` (the statement that finds the
- * token or session), with the RateLimit-* headers, or a 429 past the budget. `count` runs the
- * plain lookup (`cost` null) when the limit is off.
- */
-async function counted<T extends object>(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  scope: Scope,
-  refused: { cache: RefusedCredentials; secretHash: string },
-  count: (now: Date, charge: { windowStart: Date; cost: number } | null) => Promise<(T & Partial<RateCount>) | undefined>,
-): Promise<T | undefined> {
-  const limit = ctx.config.apiRateLimit;
-  const now = ctx.clock.now();
-  if (limit === 0) return count(now, null);
-  const windowStart = windowOf(now);
-  // A credential refused in this window is refused again without a statement: a client that
-  // keeps sending past its budget costs no database work (docs/operations.md "Rate limit").
-  if (refused.cache.get(refused.secretHash) === windowStart.getTime()) throw rateLimited(limit, limit + 1, windowStart, now);
-  const cost = requestCost(request, scope);
-  const row = await count(now, { windowStart, cost });
-  if (row?.used === undefined || row.windowStart === undefined) return row;
-  if (row.used > limit) {
-    if (row.windowStart.getTime() === windowStart.getTime()) refused.cache.set(refused.secretHash, windowStart.getTime());
-    throw rateLimited(limit, row.used, row.windowStart, now);
-  }
-  reply.headers(rateHeaders(limit, row.used, resetSecondsOf(row.windowStart, now)));
-  return row;
-}
-
-/**
  * Credentials (token or session hashes) refused in a window, with that window's start: per app,
  * bounded, and only a shortcut to the answer the counting statement would give until the window ends.
  */
@@ -190,48 +182,105 @@ export function registerAuth(app: App, ctx: AppContext): void {
   const cookies = cookieSettings(ctx.config);
   const refused: RefusedCredentials = new LRUCache({ max: 10_000 });
   app.decorateRequest('actor', null);
+  app.decorateRequest('credential', null);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (scope === undefined || scope === 'public') return;
+    const lookup = presented(request, scope);
+    const pending: PendingCredential = {
+      lookup,
+      admit: (found) => admit(reply, scope, lookup, found),
+      authenticate: async () => (request.actor = await pending.admit(await findCredential(ctx.db, lookup))),
+    };
+    if (request.routeOptions.config.credentialInRead) request.credential = pending;
+    else await pending.authenticate();
+  });
+
+  /**
+   * The credential the request presents, hashed, with its charge against the rate limit: the
+   * refusals that need no statement (no credential, a cross-site write with the cookie, a
+   * credential already refused in this window) are made here.
+   */
+  function presented(request: FastifyRequest, scope: Scope): CredentialLookup {
     const authorization = request.headers.authorization;
-    if (authorization === undefined) {
-      const secret = readSessionCookie(request.headers.cookie, cookies);
-      if (secret !== null) {
-        request.actor = await sessionActor(request, reply, secret, scope);
-        return;
-      }
+    const secret = authorization === undefined ? readSessionCookie(request.headers.cookie, cookies) : null;
+    let lookup: Omit<CredentialLookup, 'charge'>;
+    const now = ctx.clock.now();
+    const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
+    if (secret !== null) {
+      if (!SAFE_METHODS.has(request.method)) requireSameOrigin(request, cookies, true);
+      lookup = { kind: 'session', hash: hashSecret(secret), now, idleSince };
+    } else {
+      const match = BEARER.exec(authorization ?? '');
+      if (!match?.[1]) throw unauthorized('A valid bearer token or session is required.');
+      lookup = { kind: 'token', hash: hashSecret(match[1]), now, idleSince };
     }
-    const match = BEARER.exec(authorization ?? '');
-    if (!match?.[1]) throw unauthorized('A valid bearer token or session is required.');
-    const tokenHash = hashSecret(match[1]);
-    const row = await counted(ctx, request, reply, scope, { cache: refused, secretHash: tokenHash }, (now, charge) =>
-      charge ? findActiveTokenCounting(ctx.db, tokenHash, now, charge.windowStart, charge.cost) : findActiveToken(ctx.db, tokenHash, now),
-    );
-    if (!row) throw unauthorized('The bearer token is unknown, expired or revoked.');
-    const scopes = row.scopes as Scope[];
+    const limit = ctx.config.apiRateLimit;
+    if (limit === 0) return { ...lookup, charge: null };
+    const windowStart = windowOf(now);
+    // A credential refused in this window is refused again without a statement: a client that
+    // keeps sending past its budget costs no database work (docs/operations.md "Rate limit").
+    if (refused.get(lookup.hash) === windowStart.getTime()) throw rateLimited(limit, limit + 1, windowStart, now);
+    return { ...lookup, charge: { windowStart, cost: requestCost(request, scope) } };
+  }
+
+  /**
+   * The actor of a credential the lookup found, with the RateLimit-* headers; or the refusal: 401
+   * for no live credential, 429 past the user's budget, 403 for a token without the route's scope.
+   */
+  async function admit(reply: FastifyReply, scope: Scope, lookup: CredentialLookup, found: FoundCredential | undefined): Promise<Actor> {
+    if (!found) {
+      throw unauthorized(
+        lookup.kind === 'token' ? 'The bearer token is unknown, expired or revoked.' : 'The session has ended; sign in again.',
+      );
+    }
+    const limit = ctx.config.apiRateLimit;
+    if (lookup.charge && found.used !== null && found.windowStart !== null) {
+      const { now } = lookup;
+      if (found.used > limit) {
+        if (found.windowStart.getTime() === lookup.charge.windowStart.getTime()) refused.set(lookup.hash, found.windowStart.getTime());
+        throw rateLimited(limit, found.used, found.windowStart, now);
+      }
+      reply.headers(rateHeaders(limit, found.used, resetSecondsOf(found.windowStart, now)));
+    }
+    if (lookup.kind === 'session') {
+      // The idle limit moves in steps, so most requests run only the one statement that found it.
+      const lastSeenAt = found.lastSeenAt ?? lookup.now;
+      if (lookup.now.getTime() - lastSeenAt.getTime() >= SESSION_TOUCH_MS) await touchSession(ctx.db, found.id, lookup.now);
+      return { user: found.user, tokenId: null, sessionId: found.id, scopes: SESSION_SCOPES, tokenExpiresAt: null };
+    }
+    const scopes = (found.scopes ?? []) as Scope[];
     if (!scopes.includes(scope)) {
       throw new AppError('insufficient_scope', `This endpoint needs the "${scope}" scope.`, undefined, {
         'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
       });
     }
-    request.actor = { user: row.user, tokenId: row.tokenId, sessionId: null, scopes, tokenExpiresAt: row.expiresAt };
-  });
-
-  async function sessionActor(request: FastifyRequest, reply: FastifyReply, secret: string, scope: Scope): Promise<Actor> {
-    if (!SAFE_METHODS.has(request.method)) requireSameOrigin(request, cookies, true);
-    const tokenHash = hashSecret(secret);
-    const now = ctx.clock.now();
-    const idleSince = new Date(now.getTime() - SESSION_IDLE_MS);
-    const row = await counted(ctx, request, reply, scope, { cache: refused, secretHash: tokenHash }, (at, charge) =>
-      charge
-        ? findLiveSessionCounting(ctx.db, tokenHash, at, idleSince, charge.windowStart, charge.cost)
-        : findLiveSession(ctx.db, tokenHash, at, idleSince),
-    );
-    if (!row) throw unauthorized('The session has ended; sign in again.');
-    // The idle limit moves in steps, so most requests run only the one statement above.
-    if (now.getTime() - row.lastSeenAt.getTime() >= SESSION_TOUCH_MS) await touchSession(ctx.db, row.sessionId, now);
-    return { user: row.user, tokenId: null, sessionId: row.sessionId, scopes: SESSION_SCOPES, tokenExpiresAt: null };
+    return { user: found.user, tokenId: found.id, sessionId: null, scopes, tokenExpiresAt: found.expiresAt };
   }
+}
+
+/**
+ * Who calls a route with a read or write scope: the actor the auth hook found or, on a route with
+ * `credentialInRead`, the credential its read is to find (readAs).
+ */
+export function callerOf(request: FastifyRequest): Caller {
+  const caller = request.actor ?? request.credential;
+  if (!caller) throw new Error('callerOf() used on a route without a read or write scope');
+  return caller;
+}
+
+/**
+ * Runs `read` as the caller: for a known actor, with its user id; for a pending credential, in the
+ * statement that finds the credential, which is then admitted (or refused, as the auth hook would,
+ * whatever the read found).
+ */
+export async function readAs<T>(
+  caller: Caller,
+  read: (reader: Reader) => Promise<CredentialRead<T>>,
+): Promise<{ actor: Actor; value: T | undefined }> {
+  if (!isPending(caller)) return { actor: caller, value: (await read(caller.user.id)).value };
+  const { credential, value } = await read(caller.lookup);
+  return { actor: await caller.admit(credential), value };
 }
 
 /** The actor of a route with a read or write scope (the auth hook has set it). */

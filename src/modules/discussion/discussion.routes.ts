@@ -5,7 +5,7 @@ import { sendJsonText } from '../../http/problem.js';
 import { IdParams, NoContent } from '../../http/schemas.js';
 import { PAGED_HEADERS, PageQuery, pageHeaders } from '../../http/paging.js';
 import { pageOf } from '../../lib/paging.js';
-import { actorOf } from '../auth/auth.js';
+import { actorOf, callerOf } from '../auth/auth.js';
 import * as service from './discussion.service.js';
 import {
   CommentBody,
@@ -30,6 +30,7 @@ export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
       tags,
       operationId: 'getDiscussion',
       conditional: true,
+      credentialInRead: true,
       summary: 'Read a discussion',
       description:
         'Participants (the owner and everyone the version was sent to) and readers of the report; a version the caller cannot read answers 404.',
@@ -40,7 +41,7 @@ export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
       // The database writes the document (discussion.repository.ts); it is sent as it is.
       handler: async (request, reply) => {
         const page = pageOf(request.query);
-        const { document, total } = await service.getDiscussion(ctx, actorOf(request), request.params.id, page);
+        const { document, total } = await service.getDiscussion(ctx, callerOf(request), request.params.id, page);
         const shown = Math.max(0, Math.min(page.limit, total - page.offset));
         pageHeaders(reply, request, ctx.config.publicBaseUrl, page, shown, total);
         // The tag covers the thread's size too: a comment added past this page changes it.

@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { Page } from '../../lib/paging.js';
 import { newId } from '../../lib/ids.js';
 import { discussionAccess, requireDiscussionWriter } from '../access/access.js';
+import { readAs, type Caller } from '../auth/auth.js';
 import { discussionPageKey, type CachedDiscussionPage } from './discussion-cache.js';
 import * as repo from '../../repositories/discussion.repository.js';
 import { discussionChanged } from '../mail/mail.service.js';
@@ -16,7 +17,7 @@ import { commentCreated } from '../webhooks/webhook-events.js';
 
 /** The caller's access to a version's discussion (access.ts `discussionAccess`). */
 async function access(ctx: AppContext, actor: Actor, contentId: string) {
-  return discussionAccess(await repo.findContentState(ctx.db, contentId, actor.user.id), actor);
+  return discussionAccess((await repo.findContentState(ctx.db, contentId, actor.user.id)).value, actor);
 }
 
 /** Writes: participants only (403 for other readers), on a version that was sent (409). */
@@ -59,13 +60,14 @@ function toComment(row: repo.CommentWithImage, callerId: string, reactions: Reac
 }
 
 /**
- * One page of the thread as its JSON document with the thread's size: the access check, then the
+ * One page of the thread as its JSON document with the thread's size: the access check (for a
+ * caller whose credential is still to be found, in the statement that finds it), then the
  * page this process built at the revision the check read (discussion-cache.ts), or the document
  * built by the database in one statement however long the thread is. A thread that fits one page
  * is the whole thread.
  */
-export async function getDiscussion(ctx: AppContext, actor: Actor, contentId: string, page: Page): Promise<CachedDiscussionPage> {
-  const state = await repo.findContentState(ctx.db, contentId, actor.user.id);
+export async function getDiscussion(ctx: AppContext, caller: Caller, contentId: string, page: Page): Promise<CachedDiscussionPage> {
+  const { actor, value: state } = await readAs(caller, (reader) => repo.findContentState(ctx.db, contentId, reader));
   const { shared } = discussionAccess(state, actor);
   const key = (revision: number) => discussionPageKey({ contentId, revision, callerId: actor.user.id, shared, page });
   const cached = state && ctx.discussions.get(key(state.revision));

@@ -76,7 +76,7 @@ export function fileIdentity(
  * were kept is a 409 saying so.
  */
 export async function exportVersion(ctx: AppContext, actor: Actor, contentId: string, format: ExportFormat): Promise<ExportFile> {
-  const found = await findVersionForReader(ctx.db, contentId, actor.user.id);
+  const { value: found } = await findVersionForReader(ctx.db, contentId, actor.user.id);
   requireVersionReader(found, actor);
   const { version, report } = found;
   const identity = fileIdentity(version.renderedMarkdown, report, version.version);

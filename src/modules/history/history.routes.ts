@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams } from '../../http/schemas.js';
-import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
+import { actorOf, callerOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './history.service.js';
 import { MAX_DIFF_BYTES, MAX_DIFF_EDITS } from './version-diff.js';
 import { DiffQuery, ReportContentSchema, VersionDiffSchema, VersionSchema } from './history.schemas.js';
@@ -39,6 +39,7 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
       tags,
       operationId: 'getReportContent',
       conditional: true,
+      credentialInRead: true,
       summary: 'One version of a report, as JSON or as its Markdown document.',
       description:
         'The version with its rendered Markdown and its summary (minutes by project, user, tag and day). With ' +
@@ -56,7 +57,7 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
         },
       },
       handler: async (request, reply) => {
-        const content = await service.getVersion(ctx, actorOf(request), request.params.id);
+        const content = await service.getVersion(ctx, callerOf(request), request.params.id);
         void reply.header('vary', 'Accept');
         if (new Negotiator(request.raw).mediaType([JSON_TYPE, MARKDOWN_TYPE]) === MARKDOWN_TYPE) {
           return reply

@@ -7,7 +7,7 @@ import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import { safeFileStem } from '../../lib/file-names.js';
 import * as repo from '../../repositories/history.repository.js';
-import { chargeWork } from '../auth/auth.js';
+import { chargeWork, readAs, type Caller } from '../auth/auth.js';
 import { requireDiffReader, requireHistoryReader, requireVersionReader } from '../access/access.js';
 import { parseSummary } from '../reports/version-summary.js';
 import type { ReportContent, Version, VersionDiff } from './history.schemas.js';
@@ -39,8 +39,9 @@ export async function listVersions(ctx: AppContext, actor: Actor, reportId: stri
 }
 
 /** One version with its document and summary: the report's readers and the version's recipients. */
-export async function getVersion(ctx: AppContext, actor: Actor, contentId: string): Promise<ReportContent> {
-  const found = await repo.findVersionForReader(ctx.db, contentId, actor.user.id);
+/** One version; for a caller whose credential is still to be found, in the one statement that finds it. */
+export async function getVersion(ctx: AppContext, caller: Caller, contentId: string): Promise<ReportContent> {
+  const { actor, value: found } = await readAs(caller, (reader) => repo.findVersionForReader(ctx.db, contentId, reader));
   requireVersionReader(found, actor);
   const { version, report } = found;
   return {

@@ -3,7 +3,7 @@ import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent } from '../../http/schemas.js';
 import { PAGED_HEADERS, pageHeaders } from '../../http/paging.js';
-import { actorOf, HEAVY_RATE_COST } from '../auth/auth.js';
+import { actorOf, callerOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './reports.service.js';
 import {
   IfMatchHeaders,
@@ -97,13 +97,14 @@ export const reportRoutes: FeatureRoutes = (app, { ctx }, done) => {
       tags,
       operationId: 'getReport',
       conditional: true,
+      credentialInRead: true,
       summary: 'Read a report',
       description: `The owner, instance admins, and admins of the report's workspaces. ${REPORT_404}`,
       params: IdParams,
       responseHeaders: { 200: ['ETag'] },
       response: { 200: ReportSchema },
       handler: async (request, reply) => {
-        const report = await service.get(ctx, actorOf(request), request.params.id);
+        const report = await service.get(ctx, callerOf(request), request.params.id);
         return reply.header('ETag', service.versionTag(report.version)).send(report);
       },
     }),

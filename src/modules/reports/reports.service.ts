@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { blankToNull } from '../../lib/text.js';
 import { findTemplate } from '../../repositories/templates.repository.js';
 import { projectsInWorkspaces } from '../../repositories/report-data.repository.js';
-import { chargeBeforeWork, chargeWork, workUnits } from '../auth/auth.js';
+import { chargeBeforeWork, chargeWork, readAs, workUnits, type Caller } from '../auth/auth.js';
 import {
   filterWorkspaceRefusals,
   hidesListedTotal,
@@ -205,14 +205,15 @@ export async function create(ctx: AppContext, actor: Actor, body: ReportBody): P
 }
 
 /** The report if the caller may read it; otherwise the same 404 whichever the reason. */
-async function readable(ctx: AppContext, actor: Actor, id: string): Promise<repo.ReportWithContent> {
-  const found = await repo.findReportForReader(ctx.db, id, actor.user.id);
+async function readable(ctx: AppContext, caller: Caller, id: string): Promise<repo.ReportWithContent> {
+  const { actor, value: found } = await readAs(caller, (reader) => repo.findReportForReader(ctx.db, id, reader));
   if (!found || !readGrant(found.report, actor, found.standing)) throw notFound();
   return found.report;
 }
 
-export async function get(ctx: AppContext, actor: Actor, id: string): Promise<Report> {
-  return toReport(await readable(ctx, actor, id));
+/** The report; for a caller whose credential is still to be found, in the one statement that finds it. */
+export async function get(ctx: AppContext, caller: Caller, id: string): Promise<Report> {
+  return toReport(await readable(ctx, caller, id));
 }
 
 /** The entity tag of a report's current version, as `ETag` sends it and `If-Match` names it. */
