@@ -301,7 +301,7 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
     };
   })()`;
 
-  it.each([390, 1440])(
+  it.each([320, 390, 1440])(
     'draws the timesheet’s chart at %i px, legible, with its data a click away, and nothing for the CSP to refuse',
     async (width) => {
       if (!browser) throw new Error('no browser');
@@ -310,6 +310,7 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
       page.on('console', (message) => messages.push(message.text()));
       expect((await page.goto(url))?.status()).toBe(200);
       const chart = await page.evaluate<Record<string, unknown>>(CHART);
+      if (SCREENSHOTS) await page.locator('figure.chart').screenshot({ path: `${SCREENSHOTS}/share-page-chart-${width}.png` });
       expect(chart).toMatchObject({
         title: 'Hours by day',
         legend: ['Billable', 'Not billable'],
