@@ -21,6 +21,7 @@ import { PASSWORD_HASH_QUEUE, PASSWORD_HASH_SLOTS, PasswordSlots } from './lib/p
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
 import { createRenderPool } from './render/render-pool.js';
+import { resolveFallbackFonts } from './render/pdf/pdf-fonts.js';
 import { measuredRenderPool } from './render/measured-render-pool.js';
 import { createMetrics } from './lib/metrics.js';
 import { eventLoopPressure, isOverloaded, OVERLOAD_RETRY_AFTER_SECONDS, type PressureSource } from './lib/event-loop-pressure.js';
@@ -207,7 +208,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const { config } = options;
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
-  const pool = createRenderPool();
+  const pool = createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) });
   // Twice the workers, so one render's database read overlaps another's Liquid work.
   const renderGate = new RenderGate({
     perUser: config.renderUserConcurrency,

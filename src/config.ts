@@ -128,6 +128,14 @@ export const ConfigSchema = Type.Object({
     maximum: 2_000_000_000,
     description: 'most bytes of entry descriptions and tags one report may render (more is a 400)',
   }),
+  pdfFallbackFont: Type.String({
+    env: 'PDF_FALLBACK_FONT',
+    default: 'auto',
+    minLength: 1,
+    maxLength: 4_096,
+    description:
+      "TrueType or OpenType font files, comma-separated, for the characters the PDF's own font lacks (Chinese, Japanese, Korean); `auto` takes Droid Sans Fallback and Nanum Gothic where the system has them (Debian's fonts-droid-fallback, fonts-nanum), `none` uses none",
+  }),
   /** Decades of a busy day's entries. */
   entryQuotaPerUser: Type.Integer({
     env: 'ENTRY_QUOTA_PER_USER',

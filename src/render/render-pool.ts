@@ -116,6 +116,8 @@ export interface RenderPoolOptions {
   deadlineMs?: number;
   /** A worker idle this long is stopped, giving its heap back; default 30 s. */
   idleMs?: number;
+  /** The PDF's fonts for what Roboto lacks (pdf-fonts.ts resolveFallbackFonts); none by default. */
+  pdfFallbackFonts?: readonly string[];
 }
 
 interface Job {
@@ -197,7 +199,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     const done = new Int32Array(new SharedArrayBuffer(4));
     const worker = startWorker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      workerData: { done },
+      workerData: { done, pdfFallbackFonts: options.pdfFallbackFonts ?? [] },
     });
     // Idle workers must not keep the process alive.
     worker.unref();

@@ -20,7 +20,7 @@ function parent(): MessagePort {
 }
 
 const port = parent();
-const { done } = workerData as { done: Int32Array };
+const { done, pdfFallbackFonts } = workerData as { done: Int32Array; pdfFallbackFonts: string[] };
 lowerThreadPriority();
 
 interface Output {
@@ -33,7 +33,7 @@ async function perform(task: RenderTask): Promise<Output> {
     // File writers load on a worker's first file: most workers only ever render.
     if (task.format === 'pdf') {
       const { renderPdf } = await import('./pdf/render-pdf.js');
-      return { ok: [], binary: await renderPdf({ ...task.pdf, chartSvg: chartSvgForPrint }) };
+      return { ok: [], binary: await renderPdf({ ...task.pdf, chartSvg: chartSvgForPrint, fallbackFonts: pdfFallbackFonts }) };
     }
     const dataset = decodeDataset(task.data);
     if (task.format === 'csv') return { ok: [], binary: (await import('../modules/exports/csv.js')).datasetCsv(dataset) };

@@ -13,6 +13,7 @@ import { addMember, newWorkspace } from '../helpers/factories.js';
 import { eur, firm, type Firm } from '../helpers/billing-factories.js';
 import { builtInTemplateId } from '../helpers/report-factories.js';
 import { readPdf } from '../helpers/poppler.js';
+import { resolveFallbackFonts } from '../../src/render/pdf/pdf-fonts.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -266,6 +267,23 @@ describe('GET /api/v1/report-contents/:id/export?format=pdf', () => {
     const us = await readPdf((await bytes(exportOf(letter.reportContentId, 'pdf'), f.owner.token)).body);
     expect(us.pageSize).toMatch(/^612 x 792 pts \(letter\)/);
   });
+
+  it.skipIf(resolveFallbackFonts('auto').length < 2)(
+    'sets Japanese and Korean in the fallback fonts the server found (PDF_FALLBACK_FONT=auto), searchable',
+    async () => {
+      const f = await firm(t);
+      const entry = await t.post(
+        '/api/v1/time-entries',
+        { workspaceId: f.acme.id, start: '2026-11-20T09:00:00Z', minutes: 30, description: '山田さんと打ち合わせ, 김민수 검토' },
+        f.owner.token,
+      );
+      expect(entry.status).toBe(201);
+      const r = await report(f, { name: '11月の作業報告' });
+      const pdf = await readPdf((await bytes(exportOf(r.reportContentId, 'pdf'), f.owner.token)).body);
+      // The description wraps in its cell; each of its words is on the page.
+      for (const text of ['11月の作業報告', '山田さん', '김민수', '검토']) expect(pdf.text).toContain(text);
+    },
+  );
 
   it('a document past what one PDF may lay out is a 409 that says so', async () => {
     const owner = await newUser(t);

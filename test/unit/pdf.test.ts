@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PDF_MARKDOWN_BYTES, MAX_PDF_TABLE_CELLS, PdfTooLargeError, renderPdf } from '../../src/render/pdf/render-pdf.js';
 import type { PdfInput } from '../../src/render/pdf/render-pdf.js';
+import { FALLBACK_CANDIDATES, resolveFallbackFonts } from '../../src/render/pdf/pdf-fonts.js';
 import { invoiceBody, pdfInput, summaryBody, timesheetBody } from '../helpers/pdf-documents.js';
 
 const execFile = promisify(execFileCb);
@@ -21,6 +22,10 @@ async function hasPoppler(): Promise<boolean> {
 }
 const poppler = await hasPoppler();
 if (!poppler) console.warn('pdf.test.ts: poppler-utils (pdftotext, pdfinfo) missing, the tests reading PDFs are skipped');
+/** The system's fallback fonts (`auto`, docs/exports.md); CI installs them (fonts-droid-fallback, fonts-nanum). */
+const cjkFonts = resolveFallbackFonts('auto');
+if (cjkFonts.length < 2) console.warn('pdf.test.ts: fonts-droid-fallback or fonts-nanum missing, the CJK test is skipped');
+const NO_BRANDING = { displayName: null, accentColor: null, footerMarkdown: null, logoPng: null };
 
 let dir = '';
 let fileCount = 0;
@@ -232,13 +237,58 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
     expect(column('level 29')).toBeLessThanOrEqual(column('level 6') + 1);
   });
 
-  it('renders Japanese text without a CJK font rather than failing (docs/decisions.md: no CJK font is shipped)', async () => {
+  it('renders Japanese text without a fallback font rather than failing (its characters have no glyph then)', async () => {
     const { file } = await render(
-      pdfInput('| 名前 | 時間 |\n|---|---:|\n| 山田太郎 | 1h 00m |\n', { locale: 'ja', ownerName: '山田太郎' }),
+      pdfInput('| 名前 | 時間 |\n|---|---:|\n| 山田太郎 | 1h 00m |\n', { locale: 'ja', ownerName: '山田太郎', fallbackFonts: [] }),
     );
     expect((await info(file)).pages).toBe(1);
     expect(await pageText(file)).toContain('1h 00m');
+    expect((await execFile('pdffonts', [file])).stdout).not.toMatch(/DroidSansFallback/);
   });
+
+  it.skipIf(cjkFonts.length < 2)(
+    'sets Chinese, Japanese and Korean text in the fallback font, searchable, beside Roboto in one line',
+    async () => {
+      const body = [
+        '# 月次レポート',
+        '',
+        'Kickoff with 山田さん (Tokyo) and 김민수 — 进度 80%.',
+        '',
+        '| 名前 | Project | 時間 |',
+        '|---|---|---:|',
+        '| 山田太郎 | Website 改修 | 1h 00m |',
+        '| Ελένη | Кириллица | 2h 30m |',
+        '',
+      ].join('\n');
+      const { file } = await render(
+        pdfInput(body, {
+          title: '東京 monthly',
+          locale: 'ja',
+          ownerName: '山田太郎',
+          fallbackFonts: cjkFonts,
+          branding: { ...NO_BRANDING, footerMarkdown: '株式会社 Example' },
+        }),
+      );
+      const text = await pageText(file);
+      for (const words of [
+        '月次レポート',
+        '山田さん',
+        '김민수',
+        '进度 80%',
+        '山田太郎',
+        'Website 改修',
+        'Ελένη',
+        'Кириллица',
+        '東京 monthly',
+        '株式会社 Example',
+      ]) {
+        expect(text).toContain(words);
+      }
+      const { stdout } = await execFile('pdffonts', [file]);
+      expect(stdout).toMatch(/DroidSansFallback/);
+      expect(stdout).toMatch(/Roboto/);
+    },
+  );
 });
 
 describe('renderPdf', () => {
@@ -261,5 +311,19 @@ describe('renderPdf', () => {
     await expect(refusal).rejects.toMatchObject({ limit: 'markdown_bytes' });
     const cells = `| a | b | c | d |\n|---|---|---|---|\n${'| 1 | 2 | 3 | 4 |\n'.repeat(MAX_PDF_TABLE_CELLS / 4)}`;
     await expect(renderPdf(pdfInput(cells))).rejects.toMatchObject({ name: 'PdfTooLargeError', limit: 'table_cells' });
+  });
+});
+
+describe('PDF_FALLBACK_FONT', () => {
+  it('takes none for none, each installed candidate for auto, and files that exist and are fonts', () => {
+    expect(resolveFallbackFonts('none')).toEqual([]);
+    expect(resolveFallbackFonts('auto', () => false)).toEqual([]);
+    const [droid, nanum] = FALLBACK_CANDIDATES;
+    expect(resolveFallbackFonts('auto', (file) => file === droid[1] || file === nanum[0])).toEqual([droid[1], nanum[0]]);
+    expect(() => resolveFallbackFonts('/nonexistent/font.ttf')).toThrow(/does not exist/);
+    const notAFont = path.join(dir, 'not-a-font.ttf');
+    writeFileSync(notAFont, 'plain text, not a font');
+    expect(() => resolveFallbackFonts(notAFont)).toThrow(/not a TrueType or OpenType font/);
+    if (cjkFonts.length > 0) expect(resolveFallbackFonts(` ${cjkFonts.join(' , ')} `)).toEqual(cjkFonts);
   });
 });

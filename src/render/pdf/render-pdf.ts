@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import pdfMake from 'pdfmake';
 import type { Content, DocDefinition } from './pdf-doc.js';
 import { parseDocument, parseSafeMarkdown } from '../../../packages/document/src/index.js';
@@ -8,6 +6,7 @@ import { blocksToPdf } from './pdf-blocks.js';
 import { inlineRuns, plainText } from './pdf-inline.js';
 import { dateTimeFormat, formatIsoDay } from '../../lib/locale.js';
 import { pdfLabels } from './pdf-labels.js';
+import { ROBOTO_FILES, withFallbackFonts, type Fallback } from './pdf-fonts.js';
 import { MAX_PDF_MARKDOWN_BYTES, PdfTooLargeError } from './pdf-limits.js';
 import { accentOf, BODY_SIZE, COLORS, FONT_FAMILY, LOGO_BOX, PAGE_MARGINS } from './pdf-theme.js';
 
@@ -43,23 +42,39 @@ export interface PdfInput {
   branding?: PdfBranding | null;
   /** Draws a ```chart fence as SVG; without it, or when it returns null, the fence is shown as code. */
   chartSvg?: ChartSvg;
+  /**
+   * Fonts for the characters Roboto lacks (pdf-fonts.ts resolveFallbackFonts), such as Chinese,
+   * Japanese and Korean, the first that has a character taking it; without one they print as empty boxes.
+   */
+  fallbackFonts?: readonly string[];
 }
 
-// Roboto as pdfmake ships it: Latin, Greek and Cyrillic; its "bold" is Roboto Medium.
-const FONT_DIR = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
-const FONT_FILES = {
-  normal: path.join(FONT_DIR, 'Roboto-Regular.ttf'),
-  bold: path.join(FONT_DIR, 'Roboto-Medium.ttf'),
-  italics: path.join(FONT_DIR, 'Roboto-Italic.ttf'),
-  bolditalics: path.join(FONT_DIR, 'Roboto-MediumItalic.ttf'),
+// The fonts pdfmake may read: Roboto, and each fallback font a PDF has named, registered as a
+// family of its own the first time. The document definition is built here from data, never from
+// a path or URL an author wrote; the policies make sure of it: no network at all, and of the file
+// system only the fonts.
+const families: Record<string, Record<'normal' | 'bold' | 'italics' | 'bolditalics', string>> = {
+  [FONT_FAMILY]: { ...ROBOTO_FILES },
 };
-const FONT_PATHS = new Set(Object.values(FONT_FILES));
+const fontFiles = new Set<string>(Object.values(ROBOTO_FILES));
+const fallbackFamilies = new Map<string, string>();
 
-pdfMake.setFonts({ [FONT_FAMILY]: { ...FONT_FILES } });
-// The document definition is built here from data, never from a path or URL an author wrote; the
-// policies make sure of it: no network at all, and of the file system only the fonts.
+/** The family name of a fallback font file (pdfmake's bold and italic of it are the font itself). */
+function fallbackFamily(file: string): string {
+  let family = fallbackFamilies.get(file);
+  if (family === undefined) {
+    family = `Fallback${fallbackFamilies.size + 1}`;
+    fallbackFamilies.set(file, family);
+    families[family] = { normal: file, bold: file, italics: file, bolditalics: file };
+    fontFiles.add(file);
+    pdfMake.setFonts({ ...families });
+  }
+  return family;
+}
+
+pdfMake.setFonts({ ...families });
 pdfMake.setUrlAccessPolicy(() => false);
-pdfMake.setLocalAccessPolicy((file) => FONT_PATHS.has(file));
+pdfMake.setLocalAccessPolicy((file) => fontFiles.has(file));
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -216,6 +231,18 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
     }),
     content,
   };
-  const buffer = await pdfMake.createPdf(docDefinition).getBuffer();
+  const fallbacks = (input.fallbackFonts ?? []).map((file) => ({ file, family: fallbackFamily(file) }));
+  const buffer = await pdfMake.createPdf(fallbacks.length > 0 ? withFallback(docDefinition, fallbacks) : docDefinition).getBuffer();
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/** The document with its text, the page header's and the footer's too, set in a fallback font where Roboto lacks a glyph. */
+function withFallback(doc: DocDefinition, fallbacks: readonly Fallback[]): DocDefinition {
+  const { header, footer } = doc;
+  return {
+    ...doc,
+    content: withFallbackFonts(doc.content, fallbacks),
+    header: (page, count) => withFallbackFonts(header(page, count), fallbacks),
+    footer: (page, count) => withFallbackFonts(footer(page, count), fallbacks),
+  };
 }
