@@ -34,6 +34,8 @@ const HEADER = `**Total:** {{ totals.minutes | duration }} ({{ totals.minutes | 
 const MONEY = '{%- assign money = false -%}{%- if totals.amounts.size > 0 -%}{%- assign money = true -%}{%- endif -%}';
 /** Billable and Amount columns, only when the report has money to show. */
 const IF_MONEY = (text: string): string => `{% if money %}${text}{% endif %}`;
+/** A bold total of amounts, or nothing where there are none (bold markers around nothing would print as `****`). */
+const BOLD_AMOUNTS = (list: string): string => `{% if ${list}.size > 0 %}**{{ ${list} | money }}**{% endif %}`;
 
 /** How the report's rounding reads in a sentence, when it rounds. */
 const ROUNDING = `{% assign r = report.options.rounding %}{% if r.mode != "none" %}
@@ -69,7 +71,7 @@ ${MONEY}
 {% for e in day.entries -%}
 | {{ e.date }} | {{ e.time }} |${IF_PEOPLE(' {{ e.user.name | md }} |')} {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} | {{ e.tags | join: ", " | md }} | {{ e.minutes | duration }} |${IF_MONEY(' {% if e.billable %}{{ e.billableMinutes | duration }}{% endif %} | {{ e.amount | money }} |')}
 {% endfor -%}
-| **{{ day.weekdayName }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **Day total** | | **{{ day.minutes | duration }}** |${IF_MONEY(' **{{ day.billableMinutes | duration }}** | **{{ day.amounts | money }}** |')}
+| **{{ day.weekdayName }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **Day total** | | **{{ day.minutes | duration }}** |${IF_MONEY(` **{{ day.billableMinutes | duration }}** | ${BOLD_AMOUNTS('day.amounts')} |`)}
 {% endfor -%}
 | **Total** | |${IF_PEOPLE(' |')} | **${DAYS}, ${ENTRIES}** | | **{{ totals.minutes | duration }}** |${IF_MONEY(' **{{ totals.billableMinutes | duration }}** | **{{ totals.amounts | money }}** |')}
 {% endif %}${FOOTER}`;
@@ -164,7 +166,7 @@ ${MONEY}
 {% endif -%}
 {% endfor -%}
 {% endfor -%}
-| **Total** | | **{{ c.billableMinutes | hours }}** |${IF_MONEY(' | **{{ c.amounts | money }}** |')}
+| **Total** | | **{{ c.billableMinutes | hours }}** |${IF_MONEY(` | ${BOLD_AMOUNTS('c.amounts')} |`)}
 
 {% endif -%}
 {% endfor -%}
@@ -200,6 +202,7 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
         '7c6d08897d76c99d3f1e07e4b633c6df4cd5c89ec390f8a344cc245f3b9a26e1',
         'f090ba0e56f16d76775806726f4d5d73f7f312c0992a886238ea2391a656c7dd',
         '8826a361ffa90da2c9864b6ec5946b86b678e3fcdc32b5095ea82091d845fde1',
+        '5dd73c1e0c103848fadd2e9b464b1d4b8a24320dc67136e9d02377cd4c880c8e',
       ],
       nameTemplate: ['fe575e17e23f40fddb2091884f1238494f76cf60b095eae9d60762f58cc1d3dd'],
     },
@@ -242,6 +245,12 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
     body: INVOICE_SUMMARY,
     nameTemplate: `Invoice summary ${PERIOD}`,
     noteTemplate: '',
-    earlier: { body: ['e5a0175d61642f7f9956ef8057424bbfe4911e3aaa5e2c44fc5cb51e4be7856a'], nameTemplate: [] },
+    earlier: {
+      body: [
+        'e5a0175d61642f7f9956ef8057424bbfe4911e3aaa5e2c44fc5cb51e4be7856a',
+        'fc31686075ab97909c31ac5094be472297eedaeae211722de09761559e5d8137',
+      ],
+      nameTemplate: [],
+    },
   },
 ];

@@ -118,7 +118,7 @@ describe('built-in templates of an earlier release', () => {
     const summary = await byName('Summary');
     await call('PATCH', `/api/v1/templates/${invoice.id}`, { body: v3 });
     await call('PATCH', `/api/v1/templates/${summary.id}`, { body: 'Edited: {{ totals.minutes }}' });
-    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v4'`);
+    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v5'`);
 
     await start();
     const upgraded = await byName('Invoice summary');

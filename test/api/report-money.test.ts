@@ -184,6 +184,32 @@ describe('money in a render', () => {
     expect(body).not.toContain('Internal');
   });
 
+  it('totals a client whose time has no rate with its hours and an empty amount, not bold markers around nothing', async () => {
+    const initech = await newWorkspace(t, f.owner, 'Initech');
+    const hooli = (await t.post(`/api/v1/workspaces/${initech.id}/clients`, { name: 'Hooli' }, f.owner.token)).body as { id: string };
+    const project = await t.post(
+      `/api/v1/workspaces/${initech.id}/projects`,
+      { name: 'Audit', clientId: hooli.id, billableByDefault: true },
+      f.owner.token,
+    );
+    expect(project.status).toBe(201);
+    const entry = await t.post(
+      '/api/v1/time-entries',
+      { workspaceId: initech.id, projectId: project.body.id, start: '2026-11-24T08:00:00Z', minutes: 30, description: 'h1' },
+      f.owner.token,
+    );
+    expect(entry.status).toBe(201);
+    const report = await create(f.owner, {
+      templateId: await builtInTemplateId(t, 'Invoice'),
+      filters: { workspaceIds: [f.acme.id, initech.id], dateRange: MONTH, userIds: [f.owner.id, f.bob.id] },
+    });
+    const body = bodyOf(report.renderedMarkdown);
+    expect(body).toContain('## Hooli');
+    expect(body).toContain('| Audit | Ada | 0.50 | — |  |');
+    expect(body).toContain('| **Total** | | **0.50** | |  |');
+    expect(body).not.toContain('****');
+  });
+
   it('charts the Invoice summary’s amounts by client, one chart per currency, and none when amounts are hidden', async () => {
     const invoice = await builtInTemplateId(t, 'Invoice');
     const filters = { workspaceIds: [f.acme.id, f.globex.id], dateRange: MONTH, userIds: [f.owner.id, f.bob.id] };
@@ -234,6 +260,9 @@ describe('money in a render', () => {
     expect(withMoney).toContain('| Date | Time | Project | Description | Tags | Duration | Billable | Amount |');
     expect(withMoney).toContain('| 2026-11-03 | 09:00 | Website | a1 |  | 0h 50m | 0h 50m | €83.33 |');
     expect(withMoney).toContain('| **Tuesday 2026-11-03** | | | **Day total** | | **0h 50m** | **0h 50m** | **€83.33** |');
+    // A day of only non-billable time has no amount: an empty cell, not bold markers around nothing.
+    expect(withMoney).toContain('| **Thursday 2026-11-05** | | | **Day total** | | **2h 00m** | **0h 00m** |  |');
+    expect(withMoney).not.toContain('****');
     const hidden = bodyOf((await create(f.owner, { templateId: timesheet, filters, options: { hideAmounts: true } })).renderedMarkdown);
     expect(hidden).toContain('| Date | Time | Project | Description | Tags | Duration |\n');
     expect(hidden).not.toMatch(/€|Amount/);
