@@ -3,6 +3,7 @@ import { and, count, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm
 import type { Db } from '../db/database.js';
 import { reportContents, reports, shares, users, workspaceLogos, workspaces } from '../db/schema.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
+import { prepared } from '../db/prepared.js';
 import { totalOf, type Page, type Paged } from '../lib/paging.js';
 
 export type ShareRow = typeof shares.$inferSelect;
@@ -289,22 +290,30 @@ export function parseBrandingStamp(text: string | null): BrandingStamp {
  * when the clocks of several processes differ. Each counted link comes back with its page's
  * branding stamp.
  */
+const countViewsStatement = prepared((db) =>
+  db
+    .update(shares)
+    .set({
+      viewCount: sql`${shares.viewCount} + v.n`,
+      lastViewedAt: sql`greatest(${shares.lastViewedAt}, ${sql.placeholder('now')}::timestamptz)`,
+    })
+    .from(sql`unnest(${sql.placeholder('hashes')}::text[], ${sql.placeholder('counts')}::int[]) as v(token_hash, n)`)
+    .where(
+      and(
+        eq(shares.tokenHash, sql`v.token_hash`),
+        isNull(shares.revokedAt),
+        or(isNull(shares.expiresAt), gt(shares.expiresAt, sql`${sql.placeholder('now')}::timestamptz`)),
+      ),
+    )
+    .returning({ tokenHash: shares.tokenHash, ...countedColumns(shares.reportId, shares.reportContentId, shares.version, shares.follows) })
+    .prepare('share_count_views'),
+);
+
 export async function countViews(db: Db, views: ReadonlyMap<string, number>, now: Date): Promise<Map<string, CountedView>> {
   const hashes = [...views.keys()];
   const counts = hashes.map((hash) => views.get(hash) ?? 0);
-  const at = now.toISOString();
-  const result = await db.execute(sql`
-    update shares s
-    set view_count = s.view_count + v.n, last_viewed_at = greatest(s.last_viewed_at, ${at}::timestamptz)
-    from unnest(${sql.param(hashes)}::text[], ${sql.param(counts)}::int[]) as v(token_hash, n)
-    where s.token_hash = v.token_hash and s.revoked_at is null and (s.expires_at is null or s.expires_at > ${at}::timestamptz)
-    returning s.token_hash, ${sql.join(
-      Object.entries(countedColumns(sql`s.report_id`, sql`s.report_content_id`, sql`s.version`, sql`s.follows`)).map(
-        ([name, column]) => sql`${column} as ${sql.identifier(name)}`,
-      ),
-      sql`, `,
-    )}`);
-  return new Map(rowsOf<CountedRow & { token_hash: string }>(result).map((r) => [r.token_hash, countedView(r)]));
+  const rows = await countViewsStatement(db).execute({ hashes, counts, now: now.toISOString() });
+  return new Map(rows.map((r) => [r.tokenHash, countedView(r)]));
 }
 
 /**
