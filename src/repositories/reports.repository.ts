@@ -1,5 +1,5 @@
 /** SQL of reports and their immutable content versions. */
-import { and, arrayContains, count, desc, eq, gte, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
@@ -142,18 +142,27 @@ export interface ListFilter {
   offset: number;
 }
 
-function listWhere(f: ListFilter): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [];
-  if (f.ownerUserId) conditions.push(eq(reports.ownerUserId, f.ownerUserId));
-  if (f.singleWorkspaceId) conditions.push(sql`${reports.workspaceIds} = array[${f.singleWorkspaceId}]::text[]`);
-  if (f.templateId) conditions.push(eq(reports.templateId, f.templateId));
-  if (f.projectId) {
-    conditions.push(or(sql`${reports.filters} -> 'projectIds' ? ${f.projectId}`, arrayContains(reports.snapshotProjectIds, [f.projectId])));
-  }
-  if (f.from) conditions.push(gte(reports.periodTo, f.from));
-  if (f.to) conditions.push(lte(reports.periodFrom, f.to));
-  return and(...conditions);
-}
+/** The filters a list has, in a fixed order: which of them are present is the list statement's shape. */
+const LIST_FILTERS = ['ownerUserId', 'singleWorkspaceId', 'templateId', 'projectId', 'from', 'to'] as const;
+type ListFilterName = (typeof LIST_FILTERS)[number];
+
+const p = (name: ListFilterName | 'limit' | 'offset' | 'readerId') => sql.placeholder(name);
+
+/** The condition of one filter, its value a placeholder of its own name. */
+const LIST_CONDITIONS: Record<ListFilterName, () => SQL | undefined> = {
+  ownerUserId: () => eq(reports.ownerUserId, p('ownerUserId')),
+  singleWorkspaceId: () => sql`${reports.workspaceIds} = array[${p('singleWorkspaceId')}]::text[]`,
+  templateId: () => eq(reports.templateId, p('templateId')),
+  projectId: () =>
+    or(sql`${reports.filters} -> 'projectIds' ? ${p('projectId')}`, sql`${reports.snapshotProjectIds} @> array[${p('projectId')}]::text[]`),
+  from: () => gte(reports.periodTo, p('from')),
+  to: () => lte(reports.periodFrom, p('to')),
+};
+
+/** The filters `f` has, in LIST_FILTERS order. */
+const presentFilters = (f: ListFilter): ListFilterName[] => LIST_FILTERS.filter((name) => f[name] !== undefined && f[name] !== '');
+
+const listWhere = (present: readonly ListFilterName[]): SQL | undefined => and(...present.map((name) => LIST_CONDITIONS[name]()));
 
 /** A report as lists show it, with the reader's membership of all its workspaces. */
 export type ReportListRow = Pick<
@@ -172,22 +181,15 @@ export type ReportListRow = Pick<
   | 'updatedAt'
 > & { readerMemberOfAll: boolean };
 
-/**
- * One page of reports, newest first with the id as tie-break, and the size of the whole filtered
- * set, in one statement: a narrow page of ids (ordered by the owner index, counted by a window)
- * is joined back to the wide rows, so only the page's rows are read in full and only they get the
- * reader's membership check. Only a page past the end needs a second statement to count.
- */
-export async function listReports(db: Db, f: ListFilter, readerId: string): Promise<{ rows: ReportListRow[]; total: number }> {
-  const where = listWhere(f);
+function listStatement(db: Db, present: readonly ListFilterName[], limited: boolean, offset: boolean, name: string) {
   const ids = db
     .select({ id: reports.id, total: sql<number>`count(*) over ()`.as('total') })
     .from(reports)
-    .where(where)
-    .orderBy(desc(reports.createdAt), desc(reports.id))
-    .offset(f.offset);
-  const page = (f.limit === undefined ? ids : ids.limit(f.limit)).as('page');
-  const found = await db
+    .where(listWhere(present))
+    .orderBy(desc(reports.createdAt), desc(reports.id));
+  const from = offset ? ids.offset(p('offset')) : ids;
+  const page = (limited ? from.limit(p('limit')) : from).as('page');
+  return db
     .select({
       id: reports.id,
       name: reports.name,
@@ -202,13 +204,55 @@ export async function listReports(db: Db, f: ListFilter, readerId: string): Prom
       createdAt: reports.createdAt,
       updatedAt: reports.updatedAt,
       // The reader's workspaces are read once for the page, not once per row (isMemberOfAll).
-      readerMemberOfAll: isMemberOfAll(reports.workspaceIds, readerId).mapWith(Boolean),
+      readerMemberOfAll: isMemberOfAll(reports.workspaceIds, p('readerId')).mapWith(Boolean),
       total: sql<number>`${page.total}`.mapWith(Number),
     })
     .from(page)
     .innerJoin(reports, eq(reports.id, page.id))
-    .orderBy(desc(reports.createdAt), desc(reports.id));
-  const total = found[0]?.total ?? (f.offset > 0 ? ((await db.select({ n: count() }).from(reports).where(where))[0]?.n ?? 0) : 0);
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .prepare(name);
+}
+
+const listCount = (db: Db, present: readonly ListFilterName[], name: string) =>
+  db.select({ n: count() }).from(reports).where(listWhere(present)).prepare(name);
+
+/**
+ * The list's statements, one per shape (which filters are present, whether the page is limited
+ * and offset): at most 256, each built and prepared once per database handle, so a list request
+ * neither builds its query nor has PostgreSQL plan it again.
+ */
+const listStatements = new Map<
+  string,
+  { page: (db: Db) => ReturnType<typeof listStatement>; count: (db: Db) => ReturnType<typeof listCount> }
+>();
+
+function listStatementsFor(f: ListFilter) {
+  const present = presentFilters(f);
+  const limited = f.limit !== undefined;
+  const offset = f.offset > 0;
+  const shape = [...LIST_FILTERS.map((name) => (present.includes(name) ? '1' : '0')), limited ? '1' : '0', offset ? '1' : '0'].join('');
+  let statements = listStatements.get(shape);
+  if (!statements) {
+    statements = {
+      page: prepared((db) => listStatement(db, present, limited, offset, `reports_list_${shape}`)),
+      count: prepared((db) => listCount(db, present, `reports_list_count_${shape}`)),
+    };
+    listStatements.set(shape, statements);
+  }
+  return statements;
+}
+
+/**
+ * One page of reports, newest first with the id as tie-break, and the size of the whole filtered
+ * set, in one statement: a narrow page of ids (ordered by the owner index, counted by a window)
+ * is joined back to the wide rows, so only the page's rows are read in full and only they get the
+ * reader's membership check. Only a page past the end needs a second statement to count.
+ */
+export async function listReports(db: Db, f: ListFilter, readerId: string): Promise<{ rows: ReportListRow[]; total: number }> {
+  const statements = listStatementsFor(f);
+  const values = { ...f, readerId };
+  const found = await statements.page(db).execute(values);
+  const total = found[0]?.total ?? (f.offset > 0 ? ((await statements.count(db).execute(values))[0]?.n ?? 0) : 0);
   return { rows: found.map(({ total: _total, ...row }) => row), total };
 }
 
