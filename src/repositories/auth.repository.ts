@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
@@ -152,6 +153,18 @@ export function credentialSource(db: Db, variant: CredentialVariant) {
 }
 
 export type CredentialSource = ReturnType<typeof credentialSource>;
+
+/**
+ * The select a read for a credential starts from: the credential's columns as `credential` beside
+ * the read's `fields`, from `found` and `charged`; the read left-joins its own tables to it.
+ */
+export function selectWithCredential<F extends SelectedFields>(db: Db, source: CredentialSource, fields: F) {
+  return db
+    .with(source.found, source.charged)
+    .select({ credential: source.fields, ...fields })
+    .from(source.found)
+    .crossJoin(source.charged);
+}
 type CredentialFields = { [K in keyof CredentialSource['fields']]: CredentialSource['fields'][K]['_']['type'] };
 
 /** The statement's credential columns as a FoundCredential. */

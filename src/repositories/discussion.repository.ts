@@ -17,7 +17,14 @@ import {
 } from '../db/schema.js';
 import type { ReportRow } from './reports.repository.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
-import { credentialValues, foundCredential, preparedWithCredential, type CredentialRead, type Reader } from './auth.repository.js';
+import {
+  credentialValues,
+  foundCredential,
+  preparedWithCredential,
+  selectWithCredential,
+  type CredentialRead,
+  type Reader,
+} from './auth.repository.js';
 
 export type CommentRow = typeof comments.$inferSelect;
 export type CommentWithImage = CommentRow & { authorImageUrl: string | null };
@@ -70,11 +77,7 @@ const contentState = prepared((db) =>
 
 /** The same check for the credential it finds, in the statement that finds it (auth.repository.ts credentialSource). */
 const contentStateForCredential = preparedWithCredential((db, source) =>
-  db
-    .with(source.found, source.charged)
-    .select({ credential: source.fields, ...contentStateFields(source.readerId) })
-    .from(source.found)
-    .crossJoin(source.charged)
+  selectWithCredential(db, source, contentStateFields(source.readerId))
     .leftJoin(reportContents, eq(reportContents.id, sql.placeholder('contentId')))
     .leftJoin(reports, eq(reports.id, reportContents.reportId))
     .prepare(source.name('discussion_content_state')),

@@ -4,7 +4,14 @@ import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { deliveries, reportContents, reports, sends } from '../db/schema.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
-import { credentialValues, foundCredential, preparedWithCredential, type CredentialRead, type Reader } from './auth.repository.js';
+import {
+  credentialValues,
+  foundCredential,
+  preparedWithCredential,
+  selectWithCredential,
+  type CredentialRead,
+  type Reader,
+} from './auth.repository.js';
 import type { ReportRow } from './reports.repository.js';
 
 const p = (name: string) => sql.placeholder(name);
@@ -111,11 +118,7 @@ const versionForReader = prepared((db) =>
 
 /** The same read for the credential it finds, in the statement that finds it (auth.repository.ts credentialSource). */
 const versionForCredential = preparedWithCredential((db, source) =>
-  db
-    .with(source.found, source.charged)
-    .select({ credential: source.fields, ...versionReadFields(source.readerId) })
-    .from(source.found)
-    .crossJoin(source.charged)
+  selectWithCredential(db, source, versionReadFields(source.readerId))
     .leftJoin(reportContents, eq(reportContents.id, p('id')))
     .leftJoin(reports, eq(reports.id, reportContents.reportId))
     .prepare(source.name('history_version_for_reader')),

@@ -5,7 +5,14 @@ import { onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import { isMemberOfAll } from '../modules/access/predicates.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
-import { credentialValues, foundCredential, preparedWithCredential, type CredentialRead, type Reader } from './auth.repository.js';
+import {
+  credentialValues,
+  foundCredential,
+  preparedWithCredential,
+  selectWithCredential,
+  type CredentialRead,
+  type Reader,
+} from './auth.repository.js';
 import { reportContents, reportDatasets, reports, shares } from '../db/schema.js';
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -62,11 +69,7 @@ const reportForReader = prepared((db) =>
 
 /** The same read for the credential it finds, in the statement that finds it (auth.repository.ts credentialSource). */
 const reportForCredential = preparedWithCredential((db, source) =>
-  db
-    .with(source.found, source.charged)
-    .select({ credential: source.fields, ...reportReadFields(source.readerId) })
-    .from(source.found)
-    .crossJoin(source.charged)
+  selectWithCredential(db, source, reportReadFields(source.readerId))
     .leftJoin(reports, eq(reports.id, sql.placeholder('id')))
     .leftJoin(reportContents, eq(reportContents.id, reports.currentContentId))
     .prepare(source.name('report_for_reader')),
