@@ -314,7 +314,8 @@ describe.skipIf(!hasChromium)('clients, rates and billable time in Chromium', ()
       const clients = page.getByRole('list', { name: 'Clients' });
       await until(() => clients.getByRole('listitem').count()).toBe(2);
       expect(await page.getByRole('region', { name: 'Clients' }).getByRole('button').count()).toBe(0);
-      expect(await page.getByRole('region', { name: 'Projects' }).textContent()).toContain('Website for Acme Corp');
+      // The projects load on their own: wait for them rather than read the list while it loads.
+      await until(() => page.getByRole('region', { name: 'Projects' }).textContent()).toContain('Website for Acme Corp');
       expect(await page.locator('main form').count()).toBe(0);
       for (const name of ['Billing', 'Rates', 'Workspace rate']) {
         expect(await page.getByRole('heading', { name, exact: true }).count(), name).toBe(0);

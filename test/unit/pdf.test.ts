@@ -258,6 +258,7 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
         '|---|---|---:|',
         '| 山田太郎 | Website 改修 | 1h 00m |',
         '| Ελένη | Кириллица | 2h 30m |',
+        '| **합계** | | **3h 30m** |',
         '',
       ].join('\n');
       const { file } = await render(
@@ -279,6 +280,7 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
         'Website 改修',
         'Ελένη',
         'Кириллица',
+        '합계',
         '東京 monthly',
         '株式会社 Example',
       ]) {
@@ -286,6 +288,9 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
       }
       const { stdout } = await execFile('pdffonts', [file]);
       expect(stdout).toMatch(/DroidSansFallback/);
+      expect(stdout).toMatch(/NanumGothic /);
+      // Bold Korean takes the bold face installed beside the font.
+      expect(stdout).toMatch(/NanumGothicBold/);
       expect(stdout).toMatch(/Roboto/);
     },
   );

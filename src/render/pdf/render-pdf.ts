@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import pdfMake from 'pdfmake';
 import type { Content, DocDefinition } from './pdf-doc.js';
 import { parseDocument, parseSafeMarkdown } from '../../../packages/document/src/index.js';
@@ -59,17 +61,27 @@ const families: Record<string, Record<'normal' | 'bold' | 'italics' | 'bolditali
 const fontFiles = new Set<string>(Object.values(ROBOTO_FILES));
 const fallbackFamilies = new Map<string, string>();
 
-/** The family name of a fallback font file (pdfmake's bold and italic of it are the font itself). */
+/**
+ * The family name of a fallback font file: its bold is the file beside it with `Bold` before the
+ * extension where there is one (NanumGothicBold.ttf), else the font itself; it has no italic.
+ */
 function fallbackFamily(file: string): string {
   let family = fallbackFamilies.get(file);
   if (family === undefined) {
     family = `Fallback${fallbackFamilies.size + 1}`;
     fallbackFamilies.set(file, family);
-    families[family] = { normal: file, bold: file, italics: file, bolditalics: file };
-    fontFiles.add(file);
+    const bold = boldBeside(file) ?? file;
+    families[family] = { normal: file, bold, italics: file, bolditalics: bold };
+    fontFiles.add(file).add(bold);
     pdfMake.setFonts({ ...families });
   }
   return family;
+}
+
+function boldBeside(file: string): string | null {
+  const { dir, name, ext } = path.parse(file);
+  const bold = path.join(dir, `${name}Bold${ext}`);
+  return existsSync(bold) ? bold : null;
 }
 
 pdfMake.setFonts({ ...families });
