@@ -148,6 +148,37 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
   );
 
   it(
+    'keeps a template chosen the moment the list arrives, however late the page finishes its work',
+    async () => {
+      // React runs its deferred work in MessageChannel tasks. Held back, they leave a window in
+      // which the list is on screen and a choice can be made before the form's own follow-up work
+      // has run; a busy machine opens the same window at random.
+      const slow = await newContext(1280);
+      await slow.addCookies(await context.cookies());
+      await slow.addInitScript(`(() => {
+        const post = MessagePort.prototype.postMessage;
+        MessagePort.prototype.postMessage = function (...args) { setTimeout(() => post.apply(this, args), 400); };
+      })()`);
+      const view = await slow.newPage();
+      await view.goto(`${base}/app/reports/new`);
+      const form = view.getByRole('form', { name: 'New report' });
+      const template = form.getByLabel('Template');
+      await template.selectOption({ label: 'Timesheet' });
+      await form.getByLabel('Period').selectOption({ label: 'Dates…' });
+      await form.getByLabel('From').fill('2026-11-01');
+      await form.getByLabel('To (inclusive)').fill('2026-11-30');
+      // The Timesheet alone lists the entries' descriptions.
+      const preview = view.getByRole('region', { name: 'Preview' });
+      await until(() => preview.textContent()).toContain('Copy review');
+      // Timesheet is not the default, so the form had something to overrule.
+      expect(await template.locator('option').first().textContent()).not.toBe('Timesheet');
+      expect(await template.locator('option:checked').textContent()).toBe('Timesheet');
+      await slow.close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'shows a Timesheet version with no token broken and no sideways page scroll at 320, 390 and 1440 px',
     async () => {
       for (const width of [320, 390, 1440]) {

@@ -53,7 +53,10 @@ function ReportFormBody({ report }: { report: Report | null }) {
   const workspaces = useLoad(() => api.workspaces(), []);
   const [name, setName] = useState(report?.name ?? '');
   const [nameTouched, setNameTouched] = useState(Boolean(report));
-  const [templateId, setTemplateId] = useState(report?.templateId ?? '');
+  const [chosenTemplateId, setTemplateId] = useState(report?.templateId ?? '');
+  // Until one is chosen, the first enabled template. Derived, not set by an effect: an effect that
+  // ran after a quick first choice would overrule it.
+  const templateId = chosenTemplateId || templates.data?.[0]?.id || '';
   const [workspaceIds, setWorkspaceIds] = useState<string[]>(report?.filters.workspaceIds ?? []);
   const [projectIds, setProjectIds] = useState<string[]>(report?.filters.projectIds ?? []);
   const [clientIds, setClientIds] = useState<string[]>(report?.filters.clientIds ?? []);
@@ -66,14 +69,12 @@ function ReportFormBody({ report }: { report: Report | null }) {
   const [note, setNote] = useState(report?.note ?? '');
   const [options, setOptions] = useState<ReportOptions>(() => report?.options ?? defaultOptions(me.locale));
 
-  // The first enabled template and the first workspace, once they are known.
+  // The first workspace, once the list is known, unless one was ticked meanwhile (an update
+  // function sees that choice; a value read at render time would not).
   useEffect(() => {
-    if (!templateId && templates.data?.[0]) setTemplateId(templates.data[0].id);
-  }, [templates.data, templateId]);
-  useEffect(() => {
-    if (workspaceIds.length === 0 && workspaces.data?.[0]) setWorkspaceIds([workspaces.data[0].id]);
+    const first = workspaces.data?.[0];
+    if (first) setWorkspaceIds((chosen) => (chosen.length === 0 ? [first.id] : chosen));
     // Only when the list arrives: a user who then clears every workspace is not overruled.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [workspaces.data]);
 
   const choices = useLoad(async () => {
