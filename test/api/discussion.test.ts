@@ -529,12 +529,12 @@ describe('versions and accounts', () => {
 });
 
 describe('a long thread', () => {
-  it('returns 1,000 comments with their reactions over pages that Link to the next, oldest first', async () => {
+  it('returns 300 comments with their reactions over pages that Link to the next, oldest first', async () => {
     const r = await sentReport();
     const cid = r.reportContentId;
     const authors = [owner, alice, bob];
     const ids: string[] = [];
-    for (let batch = 0; batch < 20; batch++) {
+    for (let batch = 0; batch < 6; batch++) {
       const made = await Promise.all(
         Array.from({ length: 50 }, (_, i) => newComment(cid, authors[(batch * 50 + i) % 3]!, `comment ${batch * 50 + i}`)),
       );
@@ -549,16 +549,16 @@ describe('a long thread', () => {
     const first = await discussion(cid, alice.token);
     expect(first.status).toBe(200);
     expect(first.body.comments).toHaveLength(100);
-    expect(first.headers['x-total-count']).toBe('1000');
+    expect(first.headers['x-total-count']).toBe('300');
     expect(first.headers.link).toBe(`<http://chronicle.test/api/v1/report-contents/${cid}/discussion?limit=100&offset=100>; rel="next"`);
-    // Following Link with 200 a page reads the whole thread in 5 requests.
+    // Following Link with 60 a page reads the whole thread in 5 requests.
     const list: { id: string; createdAt: string; reactions: { emoji: string }[]; editable: boolean; authorUserId: string }[] = [];
-    let next: string | null = `/api/v1/report-contents/${cid}/discussion?limit=200`;
+    let next: string | null = `/api/v1/report-contents/${cid}/discussion?limit=60`;
     let pages = 0;
     while (next) {
       const res = await t.get(next, alice.token);
       expect(res.status).toBe(200);
-      expect(res.headers['x-total-count']).toBe('1000');
+      expect(res.headers['x-total-count']).toBe('300');
       expect(res.body.reactions).toEqual(bodyReactions);
       list.push(...res.body.comments);
       pages += 1;
@@ -567,7 +567,7 @@ describe('a long thread', () => {
       next = href ?? null;
     }
     expect(pages).toBe(5);
-    expect(list).toHaveLength(1000);
+    expect(list).toHaveLength(300);
     expect(new Set(list.map((c) => c.id))).toEqual(new Set(ids));
     for (let i = 1; i < list.length; i++) {
       const [a, b] = [list[i - 1]!, list[i]!];
@@ -576,7 +576,7 @@ describe('a long thread', () => {
     const byId = new Map(list.map((c) => [c.id, c]));
     expect(byId.get(ids[0]!)!.reactions.map((s) => s.emoji)).toEqual(['+1', 'eyes']);
     expect(byId.get(ids[30]!)!.reactions.map((s) => s.emoji)).toEqual(['+1']);
-    expect(byId.get(ids[999]!)!.reactions).toEqual([]);
+    expect(byId.get(ids[299]!)!.reactions).toEqual([]);
     expect(list.filter((c) => c.editable).every((c) => c.authorUserId === alice.id)).toBe(true);
   });
 

@@ -47,7 +47,8 @@ export interface Violation {
 /** Serious and critical axe-core violations on the page as it is now. */
 export async function axeViolations(page: Page): Promise<Violation[]> {
   // page.evaluate runs outside the page's CSP, which would rightly refuse an injected script.
-  await page.evaluate(axe.source);
+  // Once per document: the web app moves between screens without loading a new one.
+  if (await page.evaluate("typeof axe === 'undefined'")) await page.evaluate(axe.source);
   return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`);

@@ -11,10 +11,11 @@
  * of its own on the test server) when TEST_DATABASE_URL is set.
  *
  * A scheduled report's run-now is acknowledged (202) before the kill and its job is still waiting
- * then (the first process polls the job queue only every 10 minutes): the second process works
- * it, exactly once: one run, one new version, one delivery. A second case kills the process in the
- * middle of a run (its render of 5,000 entries under way): nothing of it is there, and the run,
- * taken over once its attempt has gone silent (the clock moved on), makes one version and one send.
+ * then (the first process polls the job queue only every 10 minutes): the app started again on
+ * the data (a new connection to the database, its own job engine) works it, exactly once: one
+ * run, one new version, one delivery. A second case kills the process in the middle of a run (its
+ * render of 5,000 entries under way): nothing of it is there, and the run, taken over once its
+ * attempt has gone silent (the clock moved on), makes one version and one send.
  * A third kills the process while it sends a send's mail, with one message in the SMTP server's
  * hands: afterwards two apps on the same data take over what was left, and the SMTP server has
  * accepted every message exactly once.
@@ -28,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseOptions } from '../../src/db/database.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/http/types.js';
 import { RUN_STALE_MS } from '../../src/modules/schedules/schedule-runner.js';
 import { MAIL_STALE_MS } from '../../src/modules/mail/outbox.js';
 import { testConfig } from '../helpers/test-app.js';
@@ -96,6 +98,14 @@ function client(base: string) {
     });
     const text = await res.text();
     return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+}
+
+/** Reads from an app in this process, answered as `client` answers. */
+function injected(app: App) {
+  return async (method: 'GET', path: string, token: string) => {
+    const res = await app.inject({ method, url: path, headers: { authorization: `Bearer ${token}` } });
+    return { status: res.statusCode, body: String(res.headers['content-type']).includes('json') ? res.json() : res.body };
   };
 }
 
@@ -215,58 +225,56 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
     expect(await first.server.exited).toBeNull();
     expect(acks).toBeGreaterThanOrEqual(KILL_AFTER);
 
-    // The run was acknowledged and still waiting when the process died.
-    const stopped = await openDatabase(options);
-    try {
-      const waiting = rowsOf<{ status: string }>(await stopped.db.execute(sql`select status from schedule_runs`));
-      expect(waiting).toEqual([{ status: 'queued' }]);
-    } finally {
-      await stopped.close();
-    }
-
-    // Start again on the same data: every acknowledged write is there.
-    const second = await start({ JOB_POLL_SECONDS: '0.5' });
-    const again = client(second.base);
-    // The acknowledged run is worked by the new process, once.
-    let runs: { id: string; status: string; version: number | null; delivered: number }[] = [];
-    while (!runs.some((r) => r.status !== 'queued' && r.status !== 'running')) {
-      runs = (await again('GET', `${schedulePath}/runs`, ownerToken)).body;
-      if (runs[0]?.status === 'queued' || runs[0]?.status === 'running') await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(runs).toEqual([expect.objectContaining({ id: runNow.body.id, status: 'succeeded', version: 2, delivered: 1 })]);
-    expect((await again('GET', `/api/v1/reports/${scheduled.body.id}`, ownerToken)).body.version).toBe(2);
-    for (const [id, version] of acked.reports) {
-      const res = await again('GET', `/api/v1/reports/${id}`, ownerToken);
-      expect(res.status, `report ${id}`).toBe(200);
-      expect(res.body.version).toBeGreaterThanOrEqual(version);
-    }
-    for (const { reportId, id } of acked.sends) {
-      const sends = await again('GET', `/api/v1/reports/${reportId}/sends`, ownerToken);
-      expect((sends.body as { id: string }[]).map((s) => s.id)).toContain(id);
-    }
-    for (const { reportId, id } of acked.shares) {
-      const shares = (await again('GET', `/api/v1/reports/${reportId}/shares`, ownerToken)).body as { id: string; viewCount: number }[];
-      const share = shares.find((s) => s.id === id);
-      expect(share, `link ${id}`).toBeDefined();
-      expect(share!.viewCount).toBeGreaterThanOrEqual(acked.views.get(id) ?? 0);
-    }
-    const threads = new Map<string, any>();
-    for (const { contentId } of acked.comments) {
-      threads.set(contentId, (await again('GET', `/api/v1/report-contents/${contentId}/discussion`, ownerToken)).body);
-    }
-    for (const { contentId, id } of acked.comments) {
-      expect(threads.get(contentId).comments.map((c: { id: string }) => c.id)).toContain(id);
-    }
-    for (const { contentId, commentId, emoji } of acked.reactions) {
-      const comment = threads.get(contentId).comments.find((c: { id: string }) => c.id === commentId);
-      expect(comment.reactions).toContainEqual(expect.objectContaining({ emoji, reactedByMe: true, count: 1 }));
-    }
-    second.server.child.kill('SIGTERM');
-    expect(await second.server.exited).toBe(0);
-
-    // Nothing half-made, read straight from the database.
+    // Start again on the same data, as a new process does: its own connection to the database and
+    // an app with the job engine running. The run was acknowledged and still waiting when the
+    // process died; every acknowledged write is there.
     const database = await openDatabase(options);
     try {
+      const waiting = rowsOf<{ status: string }>(await database.db.execute(sql`select status from schedule_runs`));
+      expect(waiting).toEqual([{ status: 'queued' }]);
+      const config = testConfig({ ...options, shareKey: Buffer.from(SHARE_KEY, 'base64'), jobPollSeconds: 0.5 });
+      const second = await buildApp({ config, database, logger: false, jobs: true });
+      try {
+        const again = injected(second);
+        // The acknowledged run is worked by the new process, once.
+        let runs: { id: string; status: string; version: number | null; delivered: number }[] = [];
+        while (!runs.some((r) => r.status !== 'queued' && r.status !== 'running')) {
+          runs = (await again('GET', `${schedulePath}/runs`, ownerToken)).body;
+          if (runs[0]?.status === 'queued' || runs[0]?.status === 'running') await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(runs).toEqual([expect.objectContaining({ id: runNow.body.id, status: 'succeeded', version: 2, delivered: 1 })]);
+        expect((await again('GET', `/api/v1/reports/${scheduled.body.id}`, ownerToken)).body.version).toBe(2);
+        for (const [id, version] of acked.reports) {
+          const res = await again('GET', `/api/v1/reports/${id}`, ownerToken);
+          expect(res.status, `report ${id}`).toBe(200);
+          expect(res.body.version).toBeGreaterThanOrEqual(version);
+        }
+        for (const { reportId, id } of acked.sends) {
+          const sends = await again('GET', `/api/v1/reports/${reportId}/sends`, ownerToken);
+          expect((sends.body as { id: string }[]).map((s) => s.id)).toContain(id);
+        }
+        for (const { reportId, id } of acked.shares) {
+          const shares = (await again('GET', `/api/v1/reports/${reportId}/shares`, ownerToken)).body as { id: string; viewCount: number }[];
+          const share = shares.find((s) => s.id === id);
+          expect(share, `link ${id}`).toBeDefined();
+          expect(share!.viewCount).toBeGreaterThanOrEqual(acked.views.get(id) ?? 0);
+        }
+        const threads = new Map<string, any>();
+        for (const { contentId } of acked.comments) {
+          threads.set(contentId, (await again('GET', `/api/v1/report-contents/${contentId}/discussion`, ownerToken)).body);
+        }
+        for (const { contentId, id } of acked.comments) {
+          expect(threads.get(contentId).comments.map((c: { id: string }) => c.id)).toContain(id);
+        }
+        for (const { contentId, commentId, emoji } of acked.reactions) {
+          const comment = threads.get(contentId).comments.find((c: { id: string }) => c.id === commentId);
+          expect(comment.reactions).toContainEqual(expect.objectContaining({ emoji, reactedByMe: true, count: 1 }));
+        }
+      } finally {
+        await second.close();
+      }
+
+      // Nothing half-made, read straight from the database.
       const query = async <T>(text: string) => rowsOf<T>(await database.db.execute(sql.raw(text)));
       expect(
         await query(`select r.id from reports r left join report_contents c
