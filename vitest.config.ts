@@ -29,7 +29,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const ENGINE_INDEPENDENT = [
   'test/unit/**',
   'test/slow/{restart,data-dir,demo,database-outage}.test.ts',
-  'test/slow/web-{billing,branding,browser,import,onboarding,report-options,reports,schedules,time}.test.ts',
+  'test/slow/web-{billing,branding,browser,import,mail,onboarding,report-options,reports,schedules,time,webhooks}.test.ts',
   'test/slow/{viewer-browser,docs-browser,invoice-share,export-documents,mail-look}.test.ts',
 ];
 
