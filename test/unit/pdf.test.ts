@@ -294,6 +294,22 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
       expect(stdout).toMatch(/Roboto/);
     },
   );
+
+  it.skipIf(cjkFonts.length < 2)("sets a drawing's Chinese, Japanese and Korean labels in the fallback fonts, searchable", async () => {
+    const svg = [
+      '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100" font-family="Helvetica, Arial, sans-serif">',
+      '<text x="290" y="20" text-anchor="end" font-size="10">株式会社テスト &amp; Co</text>',
+      '<text x="150" y="50" text-anchor="middle" font-size="10">김민수 디자인</text>',
+      '<text x="10" y="80" font-size="10">Plain label</text>',
+      '</svg>',
+    ].join('');
+    const { file } = await render(pdfInput('```chart\namount_by_client\n```\n', { chartSvg: () => svg, fallbackFonts: cjkFonts }));
+    const text = await pageText(file);
+    for (const words of ['株式会社テスト & Co', '김민수 디자인', 'Plain label']) expect(text).toContain(words);
+    const { stdout } = await execFile('pdffonts', [file]);
+    expect(stdout).toMatch(/DroidSansFallback/);
+    expect(stdout).toMatch(/NanumGothic /);
+  });
 });
 
 describe('renderPdf', () => {

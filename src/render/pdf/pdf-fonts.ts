@@ -136,12 +136,36 @@ function runsOf(text: string, main: Glyphs, fallbacks: readonly FallbackGlyphs[]
   return runs.length === 1 && typeof runs[0] === 'string' ? runs[0] : runs;
 }
 
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const decodeXml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|apos|#(\d+)|#x([0-9a-f]+));/gi, (entity, name: string, dec?: string, hex?: string) =>
+    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : (XML_ENTITIES[name.toLowerCase()] ?? entity),
+  );
+const encodeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * A drawing's labels with every run Roboto lacks in a `<tspan>` of a fallback's family (pdfmake
+ * gives an SVG's text the registered font its `font-family` names, else Roboto). Only `<text>`
+ * elements holding plain text are looked at: the charts' labels are nothing else.
+ */
+function svgRuns(svg: string, main: Glyphs, fallbacks: readonly FallbackGlyphs[]): string {
+  return svg.replace(/(<text\b[^>]*>)([^<]*)(<\/text>)/g, (element, open: string, body: string, close: string) => {
+    const runs = runsOf(decodeXml(body), main, fallbacks);
+    if (typeof runs === 'string') return element;
+    const inner = runs.map((run) =>
+      typeof run === 'string' ? encodeXml(run) : `<tspan font-family="${run.font}">${encodeXml(run.text)}</tspan>`,
+    );
+    return open + inner.join('') + close;
+  });
+}
+
 /** Keys whose values are not text to set: pictures, metadata, and the layout's own words. */
 const NOT_TEXT = new Set(['svg', 'image', 'images', 'info', 'canvas', 'style', 'font', 'color', 'alignment', 'widths', 'heights']);
 
 /**
  * The content with every text run Roboto lacks set in a fallback's family: strings in content
- * positions and `text` values, however deep. Nothing changes for text Roboto draws whole.
+ * positions and `text` values, however deep, and the labels of drawings. Nothing changes for text
+ * Roboto draws whole.
  */
 export function withFallbackFonts<T>(content: T, fallbacks: readonly Fallback[]): T {
   const main = glyphsOf(ROBOTO_FILES.normal);
@@ -158,7 +182,8 @@ export function withFallbackFonts<T>(content: T, fallbacks: readonly Fallback[])
     if (node === null || typeof node !== 'object') return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
-      if (NOT_TEXT.has(key)) out[key] = value;
+      if (key === 'svg' && typeof value === 'string') out[key] = svgRuns(value, main, fonts);
+      else if (NOT_TEXT.has(key)) out[key] = value;
       else if (key === 'text' && typeof value === 'string') out[key] = runsOf(value, main, fonts);
       else out[key] = walk(value);
     }
