@@ -95,6 +95,7 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
       ['de', /ZEITRAUM[\s\S]*VERANTWORTLICH[\s\S]*ERSTELLT/, /v3 · Erstellt .* · Seite 1 von 1\b/],
       ['fr-FR', /PÉRIODE[\s\S]*RESPONSABLE[\s\S]*GÉNÉRÉ/, /v3 · Généré le .* · Page 1 sur 1\b/],
       ['es', /PERIODO[\s\S]*RESPONSABLE[\s\S]*GENERADO/, /v3 · Generado el .* · Página 1 de 1\b/],
+      // Without a font that draws Japanese, its labels would be boxes: English instead.
       ['ja', /PERIOD[\s\S]*OWNER[\s\S]*GENERATED/, /v3 · Generated .* · Page 1 of 1\b/],
       ['not a locale', /PERIOD[\s\S]*OWNER[\s\S]*GENERATED/, /v3 · Generated .* · Page 1 of 1\b/],
     ] as const;
@@ -104,6 +105,22 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
       expect(text, locale).toMatch(title);
       expect(text, locale).toMatch(footer);
     }
+  });
+
+  it.skipIf(cjkFonts.length < 2)('labels a Japanese or Korean report in its language where a fallback font draws it', async () => {
+    const cases = [
+      ['ja-JP', /期間[\s\S]*担当者[\s\S]*バージョン[\s\S]*作成日時/, /v3 · 2026\/12\/01 10:30 \(Europe\/Berlin\) 作成 · 1 \/ 1 ページ/],
+      ['ko', /기간[\s\S]*담당자[\s\S]*버전[\s\S]*생성 일시/, /v3 · .*10:30.* 생성 · 1 \/ 1 페이지/],
+    ] as const;
+    for (const [locale, title, footer] of cases) {
+      const { file } = await render(pdfInput(summaryBody(), { locale, fallbackFonts: cjkFonts }));
+      const text = await pageText(file, 1);
+      expect(text, locale).toMatch(title);
+      expect(text, locale).toMatch(footer);
+    }
+    // Without a font that draws Korean, English (the Japanese case of the test above).
+    const { file } = await render(pdfInput(summaryBody(), { locale: 'ko', fallbackFonts: [] }));
+    expect(await pageText(file, 1)).toMatch(/PERIOD[\s\S]*OWNER[\s\S]*v3 · Generated .* · Page 1 of 1/);
   });
 
   it('prints on A4, and on Letter for en-US and en-CA', async () => {

@@ -159,6 +159,18 @@ function svgRuns(svg: string, main: Glyphs, fallbacks: readonly FallbackGlyphs[]
   });
 }
 
+/** Whether every character of `text` but spaces has a glyph in Roboto or in one of the fallback font files. */
+export function canDraw(text: string, fallbackFiles: readonly string[]): boolean {
+  if (COMMON.test(text)) return true;
+  const fonts = [glyphsOf(ROBOTO_FILES.normal), ...fallbackFiles.map(glyphsOf)];
+  for (const char of text) {
+    if (/\s/u.test(char)) continue;
+    const codePoint = char.codePointAt(0) ?? 0;
+    if (!fonts.some((font) => font.has(codePoint))) return false;
+  }
+  return true;
+}
+
 /** Keys whose values are not text to set: pictures, metadata, and the layout's own words. */
 const NOT_TEXT = new Set(['svg', 'image', 'images', 'info', 'canvas', 'style', 'font', 'color', 'alignment', 'widths', 'heights']);
 

@@ -8,7 +8,7 @@ import { blocksToPdf } from './pdf-blocks.js';
 import { inlineRuns, plainText } from './pdf-inline.js';
 import { dateTimeFormat, formatIsoDay } from '../../lib/locale.js';
 import { pdfLabels } from './pdf-labels.js';
-import { ROBOTO_FILES, withFallbackFonts, type Fallback } from './pdf-fonts.js';
+import { canDraw, ROBOTO_FILES, withFallbackFonts, type Fallback } from './pdf-fonts.js';
 import { MAX_PDF_MARKDOWN_BYTES, PdfTooLargeError } from './pdf-limits.js';
 import { accentOf, BODY_SIZE, COLORS, FONT_FAMILY, LOGO_BOX, PAGE_MARGINS } from './pdf-theme.js';
 
@@ -146,7 +146,7 @@ function titleBlock(input: PdfInput, accent: string, contentWidth: number, hasLo
     width: 'auto',
   });
   const generatedAt = new Date(input.generatedAt);
-  const labels = pdfLabels(input.locale);
+  const labels = labelsFor(input);
   blocks.push({
     columns: [
       fact(labels.period, `${formatIsoDay(input.period.from, input.locale)} – ${formatIsoDay(input.period.to, input.locale)}`),
@@ -196,7 +196,7 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
 
   const periodText = `${formatIsoDay(input.period.from, input.locale)} – ${formatIsoDay(input.period.to, input.locale)}`;
   const footnote = footerText(input.branding?.footerMarkdown);
-  const labels = pdfLabels(input.locale);
+  const labels = labelsFor(input);
   const stamp = labels.stamp(input.version, formatGeneratedAt(generatedAt, input.timezone, input.locale));
   const docDefinition: DocDefinition = {
     pageSize,
@@ -246,6 +246,11 @@ export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
   const fallbacks = (input.fallbackFonts ?? []).map((file) => ({ file, family: fallbackFamily(file) }));
   const buffer = await pdfMake.createPdf(fallbacks.length > 0 ? withFallback(docDefinition, fallbacks) : docDefinition).getBuffer();
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/** The labels in the report's language where the PDF's fonts can draw them (pdf-labels.ts). */
+function labelsFor(input: PdfInput) {
+  return pdfLabels(input.locale, (text) => canDraw(text, input.fallbackFonts ?? []));
 }
 
 /** The document with its text, the page header's and the footer's too, set in a fallback font where Roboto lacks a glyph. */
