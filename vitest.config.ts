@@ -15,7 +15,9 @@ const tier = TIERS[process.env.TEST_TIER ?? 'all'];
 if (!tier) throw new Error(`TEST_TIER must be one of ${Object.keys(TIERS).join(', ')}`);
 
 // On PGlite each worker holds an embedded database (~150 MB); PostgreSQL workers only hold a
-// connection pool to a database of their own, so more of them fit.
+// connection pool to a database of their own, so more of them fit. Three, on two cores: the server
+// does part of the work, and a fourth worker only adds contention (the PostgreSQL pass took 177 s
+// with 3, 182 s with 2 and 199 s with 4, one after another on an otherwise idle machine).
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
@@ -41,7 +43,7 @@ export default defineConfig({
     // One database per worker process, reset between files: a new PGlite costs seconds.
     pool: 'forks',
     isolate: false,
-    maxWorkers: onPostgres ? 4 : 2,
+    maxWorkers: onPostgres ? 3 : 2,
     // Only a guard against a hang: tests wait for events, never for time, and a test that starts
     // server processes on a machine saturated by other work can take minutes.
     testTimeout: 300_000,
