@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
+import { escapeXml } from '../../../packages/document/src/index.js';
 
 /** Roboto as pdfmake ships it; its "bold" is Roboto Medium. */
 const ROBOTO_DIR = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
@@ -141,7 +142,6 @@ const decodeXml = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|apos|#(\d+)|#x([0-9a-f]+));/gi, (entity, name: string, dec?: string, hex?: string) =>
     dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : (XML_ENTITIES[name.toLowerCase()] ?? entity),
   );
-const encodeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * A drawing's labels with every run Roboto lacks in a `<tspan>` of a fallback's family (pdfmake
@@ -153,7 +153,7 @@ function svgRuns(svg: string, main: Glyphs, fallbacks: readonly FallbackGlyphs[]
     const runs = runsOf(decodeXml(body), main, fallbacks);
     if (typeof runs === 'string') return element;
     const inner = runs.map((run) =>
-      typeof run === 'string' ? encodeXml(run) : `<tspan font-family="${run.font}">${encodeXml(run.text)}</tspan>`,
+      typeof run === 'string' ? escapeXml(run) : `<tspan font-family="${run.font}">${escapeXml(run.text)}</tspan>`,
     );
     return open + inner.join('') + close;
   });
