@@ -66,9 +66,30 @@ beforeAll(async () => {
     ).status,
   ).toBe(200);
   const people: TestUser[] = [owner];
-  const names = ['Ben Okafor', 'Chloé Martin', 'Dmitri Ivanov', 'Eleni Papadopoulou', 'Farah Haddad', 'Gustav Lind', 'Hana Kobayashi'];
+  // Twenty different people, as a team's month reads (the same name twice would look like a fault in the pictures).
+  const names = [
+    'Ben Okafor',
+    'Chloé Martin',
+    'Dmitri Ivanov',
+    'Eleni Papadopoulou',
+    'Farah Haddad',
+    'Gustav Lind',
+    'Hana Kobayashi',
+    'Ivan Petrov',
+    'Julia Nowak',
+    'Kofi Mensah',
+    'Lena Müller',
+    'Mateo García',
+    'Nora Berg',
+    'Oskar Nilsson',
+    'Priya Raman',
+    'Quentin Roy',
+    'Rosa Bianchi',
+    'Sven Dahl',
+    'Tomás Ruiz',
+  ];
   for (let i = 1; i < PEOPLE; i++) {
-    const person = await newUser(t, { name: names[i % names.length] ?? `Person ${i}` });
+    const person = await newUser(t, { name: names[i - 1] ?? `Person ${i}` });
     await addMember(t, workspaceId, person, 'member', owner.token);
     for (const project of projects) await addProjectMember(t, project, person.id, owner.token);
     people.push(person);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PDF_MARKDOWN_BYTES, MAX_PDF_TABLE_CELLS, PdfTooLargeError, renderPdf } from '../../src/render/pdf/render-pdf.js';
 import type { PdfInput } from '../../src/render/pdf/render-pdf.js';
 import { FALLBACK_CANDIDATES, resolveFallbackFonts } from '../../src/render/pdf/pdf-fonts.js';
+import { isNumericText } from '../../src/render/pdf/pdf-table.js';
 import { invoiceBody, pdfInput, summaryBody, timesheetBody } from '../helpers/pdf-documents.js';
 
 const execFile = promisify(execFileCb);
@@ -233,6 +234,32 @@ describe.skipIf(!poppler)('renderPdf, read back with poppler', () => {
     expect(words.split(' ').filter((w) => !found.has(w))).toEqual([]);
     expect(stdout.replace(/[^x]/g, '').length).toBeGreaterThanOrEqual(3000);
     expect(stdout).toContain('After the table.');
+  });
+
+  it('keeps durations and amounts on one line, bold four-digit totals too', async () => {
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `| 2026-11-${String(i + 1).padStart(2, '0')} | 09:00 | Eleni Papadopoulou | Website relaunch | Code review of the checkout flow and the invoice layout | ${i + 1}h 05m | ${i + 1}h 05m | €1,${i}04.50 |`,
+    );
+    const body = [
+      '| Date | Start | Person | Project | Description | Duration | Billable | Amount |',
+      '|---|---|---|---|---|---:|---:|---:|',
+      ...rows,
+      '| **Total** | | | | **600 entries** | **1333h 00m** | **1333h 00m** | **€126,635.00** |',
+      '',
+    ].join('\n');
+    const { file } = await render(pdfInput(body));
+    const lines = (await pageText(file, 1)).split('\n');
+    expect(lines.find((line) => line.includes('600 entries'))).toMatch(/600 entries\s+1333h 00m\s+1333h 00m\s+€126,635\.00/);
+    for (let i = 1; i <= 12; i++) expect(lines.some((line) => line.includes(`${i}h 05m`))).toBe(true);
+  });
+
+  it('reads durations, amounts, rates and percentages as numbers, and dates and words as text', () => {
+    for (const text of ['1h 19m', '1333h 00m', '3 h', '45 min', '€1,204.50', '1.234,50 €', '120.00 USD/h', '12.5%', '0:45', '(12.00)'])
+      expect([text, isNumericText(text)]).toEqual([text, true]);
+    for (const text of ['2026-11-30', 'Total', 'hm 5', 'ham 5', '5 hm', 'Day total', ''])
+      expect([text, isNumericText(text)]).toEqual([text, false]);
   });
 
   it('bounds the indent of deeply nested lists and quotes and keeps their text', async () => {

@@ -80,6 +80,37 @@ function glyphsOf(file: string): Glyphs {
   return glyphs;
 }
 
+const advanceTables = new Map<string, (codePoint: number) => number>();
+
+/** A font file's advance width per character, in em, read once per file and character. */
+function advancesOf(file: string): (codePoint: number) => number {
+  const kept = advanceTables.get(file);
+  if (kept) return kept;
+  const opened = fontkit.openSync(file);
+  if (!('glyphForCodePoint' in opened)) throw new Error('a font collection, not one font');
+  const known = new Map<number, number>();
+  const advance = (codePoint: number): number => {
+    let em = known.get(codePoint);
+    if (em === undefined) {
+      // A character Roboto lacks is set by a fallback, whose glyphs (Chinese, Japanese, Korean) are a full em wide.
+      em = opened.hasGlyphForCodePoint(codePoint) ? opened.glyphForCodePoint(codePoint).advanceWidth / opened.unitsPerEm : 1;
+      known.set(codePoint, em);
+    }
+    return em;
+  };
+  advanceTables.set(file, advance);
+  return advance;
+}
+
+/**
+ * How wide a character is set in the PDF's text, in em: Roboto's advance (Roboto Medium's when
+ * bold), a full em for what a fallback sets. A text's width is the sum of its characters' advances
+ * but for kerning, which moves a pair by a small fraction of an em; measurers leave a little slack.
+ */
+export function advanceEm(codePoint: number, bold: boolean): number {
+  return advancesOf(bold ? ROBOTO_FILES.bold : ROBOTO_FILES.normal)(codePoint);
+}
+
 /** Text Roboto draws whole, known without a look-up: spaces, and Latin with its extensions. */
 const COMMON = /^[\s\u0020-\u024f]*$/u;
 

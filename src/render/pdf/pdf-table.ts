@@ -1,5 +1,6 @@
 import type { Alignment, Content, TableLayout, TableCell } from './pdf-doc.js';
 import { COLORS, TABLE_SIZES } from './pdf-theme.js';
+import { advanceEm } from './pdf-fonts.js';
 import type { InlineRun } from './pdf-inline.js';
 import { plainText } from './pdf-inline.js';
 
@@ -16,17 +17,19 @@ export interface TableInput {
   rows: { kind: RowKind; cells: TableCellInput[] }[];
 }
 
-/** Average advance of a Roboto glyph in em: enough for widths, which wrap anyway when a guess is short. */
-const EM_PER_CHAR = 0.53;
+/** About the average advance of Roboto's letters, in em: a text column is never narrower than three of them. */
+const AVERAGE_EM = 0.53;
 const CELL_PADDING_X = 4;
 const CELL_PADDING_Y = 2.5;
-/** A cell's longest line and word are counted up to these lengths: a huge cell wraps, it does not claim the page. */
-const MAX_LINE_CHARS = 60;
-const MAX_WORD_CHARS = 22;
+/** A cell's longest line and word are counted up to these widths (in em): a huge cell wraps, it does not claim the page. */
+const MAX_LINE_EM = 60 * AVERAGE_EM;
+const MAX_WORD_EM = 22 * AVERAGE_EM;
+/** Points a cell's measured text is given beyond its width, for kerning and rounding. */
+const SLACK = 1.5;
 
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}/;
 /** Currency signs, ISO codes and units that may stand next to a number ("€1,234.50", "7h 05m", "120.00 USD/h", "12.5%"). */
-const NUMBER_DECORATION = /\p{Sc}|\b[A-Z]{3}\b|\/h\b|\b(?:h|m|min|hrs?)\b|%/gu;
+const NUMBER_DECORATION = /\p{Sc}|\b[A-Z]{3}\b|\/h\b|(?<![^\d\s])(?:h|m|min|hrs?)\b|%/gu;
 const NUMBER_BODY = /^[\s()+\-−\d.,:'’\u00a0\u202f]*\d[\s()+\-−\d.,:'’\u00a0\u202f]*$/u;
 
 /** Whether a cell reads as a number, an amount or a duration, which read best right-aligned. */
@@ -38,11 +41,40 @@ export function isNumericText(text: string): boolean {
 
 interface ColumnStats {
   numeric: boolean;
-  /** Longest line, in characters (capped). */
+  /** Longest line, in em of the table's font size (capped). */
   line: number;
-  /** Longest word, in characters (capped). */
+  /** Longest word, in em (capped). */
   word: number;
 }
+
+/** A cell's longest line and longest word, in em, each character at the weight its run or row is set in. */
+function measureCell(runs: readonly InlineRun[], rowBold: boolean): { line: number; word: number } {
+  let line = 0;
+  let word = 0;
+  let currentLine = 0;
+  let currentWord = 0;
+  for (const run of runs) {
+    const bold = rowBold || run.bold === true;
+    for (const char of run.text) {
+      if (char === '\n') {
+        line = Math.max(line, currentLine);
+        currentLine = 0;
+      } else {
+        currentLine += advanceEm(char.codePointAt(0) ?? 0, bold);
+      }
+      if (/\s/u.test(char)) {
+        word = Math.max(word, currentWord);
+        currentWord = 0;
+      } else {
+        currentWord += advanceEm(char.codePointAt(0) ?? 0, bold);
+      }
+    }
+  }
+  return { line: Math.max(line, currentLine), word: Math.max(word, currentWord) };
+}
+
+/** Rows pdfTable sets bold whatever their runs say. */
+const BOLD_ROWS: ReadonlySet<RowKind> = new Set(['header', 'grand']);
 
 function columnStats(table: TableInput, columns: number): ColumnStats[] {
   const stats: ColumnStats[] = [];
@@ -52,9 +84,11 @@ function columnStats(table: TableInput, columns: number): ColumnStats[] {
     let line = 0;
     let word = 0;
     for (const row of table.rows) {
-      const text = plainText(row.cells[c]?.runs ?? []);
-      line = Math.max(line, Math.min(MAX_LINE_CHARS, text.length));
-      for (const w of text.split(/\s+/)) word = Math.max(word, Math.min(MAX_WORD_CHARS, w.length));
+      const runs = row.cells[c]?.runs ?? [];
+      const measured = measureCell(runs, BOLD_ROWS.has(row.kind));
+      line = Math.max(line, Math.min(MAX_LINE_EM, measured.line));
+      word = Math.max(word, Math.min(MAX_WORD_EM, measured.word));
+      const text = plainText(runs);
       // Labels of total rows ("Total") and the header say nothing about the column's values.
       if (row.kind !== 'body' || text.trim() === '') continue;
       if (isNumericText(text)) numericCells += 1;
@@ -71,10 +105,9 @@ function columnStats(table: TableInput, columns: number): ColumnStats[] {
  * with longer text. Returns null when even the smallest size cannot give every column its minimum.
  */
 function fitWidths(stats: ColumnStats[], fontSize: number, available: number): number[] | null {
-  const charWidth = fontSize * EM_PER_CHAR;
-  const pad = 2 * CELL_PADDING_X;
-  const natural = stats.map((s) => s.line * charWidth + pad + 1);
-  const minimum = stats.map((s, i) => (s.numeric ? (natural[i] ?? 0) : Math.max(3 * charWidth, s.word * charWidth) + pad));
+  const pad = 2 * CELL_PADDING_X + SLACK;
+  const natural = stats.map((s) => s.line * fontSize + pad);
+  const minimum = stats.map((s, i) => (s.numeric ? (natural[i] ?? 0) : Math.max(3 * AVERAGE_EM, s.word) * fontSize + pad));
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   const minSum = sum(minimum);
   if (minSum > available) return null;
@@ -94,17 +127,18 @@ function fitWidths(stats: ColumnStats[], fontSize: number, available: number): n
 }
 
 /**
- * The largest size at which every cell fits on one line; failing that, a size by column count
- * (wide tables such as an eight-column timesheet read better small than wrapped), never below the
- * size at which each column still holds its longest word.
+ * The largest size at which every cell fits on one line, down to 7 pt (6 pt print reads poorly;
+ * only a table of more than twelve columns gets it); failing that, a size by column count (wide
+ * tables such as a nine-column timesheet read better small than wrapped), never below the size at
+ * which each column still holds its longest word.
  */
 function chooseSize(stats: ColumnStats[], available: number): { fontSize: number; widths: number[] | null } {
-  const charWidth = (size: number): number => size * EM_PER_CHAR;
+  const preferred = stats.length <= 5 ? 9 : stats.length <= 8 ? 8 : stats.length <= 12 ? 7 : 6;
   for (const size of TABLE_SIZES) {
-    const natural = stats.reduce((sum, s) => sum + s.line * charWidth(size) + 2 * CELL_PADDING_X + 1, 0);
+    if (size < Math.min(7, preferred)) break;
+    const natural = stats.reduce((sum, s) => sum + s.line * size + 2 * CELL_PADDING_X + SLACK, 0);
     if (natural <= available) return { fontSize: size, widths: fitWidths(stats, size, available) };
   }
-  const preferred = stats.length <= 5 ? 9 : stats.length <= 8 ? 8 : stats.length <= 12 ? 7 : 6;
   for (const size of TABLE_SIZES) {
     if (size > preferred) continue;
     const widths = fitWidths(stats, size, available);
