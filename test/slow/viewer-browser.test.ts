@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/browser.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { newReport, newTemplate } from '../helpers/report-factories.js';
@@ -328,6 +329,8 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
       await page.click('figure.chart summary');
       expect(await page.locator('figure.chart table tbody tr').count()).toBe(31);
       expect(await page.locator('figure.chart td', { hasText: '2026-11-02' }).isVisible()).toBe(true);
+      // The page with the chart and its opened data table, as axe-core reads it.
+      expect(await axeViolations(page)).toEqual([]);
       expect(messages.filter((text) => /Content Security Policy|Refused/i.test(text))).toEqual([]);
       await page.close();
     },
@@ -339,6 +342,7 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
       billable: 'rgb(140, 180, 255)',
       hatch: 'rgb(168, 174, 184)',
     });
+    expect(await axeViolations(dark)).toEqual([]);
     await dark.close();
     const print = await open(700, { print: true });
     expect(await print.evaluate<Record<string, unknown>>(CHART)).toMatchObject({
