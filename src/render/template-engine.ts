@@ -1,5 +1,6 @@
 import { formatMoney } from '../../packages/money/src/index.js';
 import { ChartTag } from './chart-tag.js';
+import { accelerate } from './liquid-fast-path.js';
 import {
   CaptureTag,
   Context,
@@ -83,7 +84,25 @@ export async function renderTemplate(
   limits: RenderLimits = BASE_LIMITS,
   format: RenderFormat = DEFAULT_FORMAT,
 ): Promise<string> {
-  const templates = parse(source);
+  return renderParsed(parse(source), context, limits, format);
+}
+
+/**
+ * The same render through LiquidJS's own evaluation alone, without the direct evaluation
+ * (liquid-fast-path.ts) renderTemplate uses: the reference that evaluation is tested against.
+ * Not cached: for tests.
+ */
+export async function renderTemplateByLiquidJs(
+  source: string,
+  context: object,
+  limits: RenderLimits = BASE_LIMITS,
+  format: RenderFormat = DEFAULT_FORMAT,
+): Promise<string> {
+  parse(source);
+  return renderParsed(engine.parse(source), context, limits, format);
+}
+
+function renderParsed(templates: Template[], context: object, limits: RenderLimits, format: RenderFormat): string {
   // Synchronous rendering: every filter and tag here is synchronous, and it runs in a render
   // worker, where blocking is the point; async mode costs a promise per step (several times slower).
   // LiquidJS's own `date` names months and weekdays in the context options' locale.
@@ -368,6 +387,7 @@ function parse(source: string): Template[] {
   } catch (err) {
     throw toTemplateError(err, 'syntax');
   }
+  accelerate(templates);
   parsed.set(source, templates);
   if (parsed.size > CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
   return templates;
