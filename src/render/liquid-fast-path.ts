@@ -10,7 +10,9 @@
  * computes the same result in one call; each `{{ }}` output, each run of plain text and each `if`
  * gets a render that is a plain function too (an `if` renders its branch as LiquidJS's
  * renderTemplates does: the same limit checks, error wrapping, `break` and `continue`). Other tags
- * (`for`, `case`, `assign`, `capture`) are LiquidJS's own and call the faster values.
+ * (`for`, `case`, `assign`, `capture`) are LiquidJS's own and call the faster values; they render
+ * their blocks (a `for` loop's body once per item) through an engine whose renderTemplates does the
+ * same without a generator (`directEngine`).
  *
  * The result is LiquidJS's own, by construction: a path is read only through plain objects and
  * arrays (the render context is nothing else), own properties only, as `ownPropertyOnly` reads
@@ -21,7 +23,7 @@
  * engine's own functions, called with the same arguments and `this`. test/unit/liquid-fast-path
  * renders every built-in template and generated expressions both ways and compares the output.
  */
-import { IfTag, Liquid, LiquidError, Output, RenderError, TypeGuards, Value, isTruthy, toValue, toValueSync } from 'liquidjs';
+import { IfTag, Liquid, LiquidError, Output, RenderError, Tag, TypeGuards, Value, isTruthy, toValue, toValueSync } from 'liquidjs';
 import type { Context, Emitter, Template } from 'liquidjs';
 
 const FALLBACK: unique symbol = Symbol('fall back to LiquidJS');
@@ -273,6 +275,31 @@ function renderList(templates: readonly Template[], ctx: Context, emitter: Emitt
   }
 }
 
+type RenderTemplates = (templates: Template[], ctx: Context, emitter?: Emitter) => unknown;
+const directEngines = new WeakMap<Liquid, Liquid>();
+
+/**
+ * The engine as the tags of an accelerated template see it: the same engine, but its renderer's
+ * renderTemplates renders a block with renderList where the render is direct (a `for` loop's body
+ * once per item, a `case` branch, a `capture`), and with LiquidJS's own otherwise. It returns
+ * what LiquidJS's does (the emitter's buffer).
+ */
+export function directEngine(liquid: Liquid): Liquid {
+  let engine = directEngines.get(liquid);
+  if (!engine) {
+    const own = liquid.renderer;
+    const renderTemplates: RenderTemplates = (templates, ctx, emitter) => {
+      if (!emitter || !direct(ctx) || ctx.opts.catchAllErrors) return own.renderTemplates(templates, ctx, emitter);
+      renderList(templates, ctx, emitter);
+      return (emitter as Emitter & { buffer?: unknown }).buffer;
+    };
+    const renderer = Object.create(own, { renderTemplates: { value: renderTemplates } }) as object;
+    engine = Object.create(liquid, { renderer: { value: renderer } }) as Liquid;
+    directEngines.set(liquid, engine);
+  }
+  return engine;
+}
+
 /* eslint-disable-next-line @typescript-eslint/unbound-method -- LiquidJS's own method, always called on its instance */
 const ifGenerator = IfTag.prototype.render as RenderMethod;
 
@@ -326,6 +353,7 @@ export function accelerate(templates: readonly Template[]): number {
       return;
     }
     if (node instanceof IfTag && node.constructor === IfTag) accelerateIf(node);
+    else if (node instanceof Tag) node.liquid = directEngine(node.liquid);
     if (Array.isArray(node)) {
       for (const item of node) visit(item);
       return;

@@ -1,6 +1,6 @@
 import { formatMoney } from '../../packages/money/src/index.js';
 import { ChartTag } from './chart-tag.js';
-import { accelerate } from './liquid-fast-path.js';
+import { accelerate, directEngine } from './liquid-fast-path.js';
 import {
   CaptureTag,
   Context,
@@ -84,7 +84,7 @@ export async function renderTemplate(
   limits: RenderLimits = BASE_LIMITS,
   format: RenderFormat = DEFAULT_FORMAT,
 ): Promise<string> {
-  return renderParsed(parse(source), context, limits, format);
+  return renderParsed(parse(source), context, limits, format, directEngine(engine));
 }
 
 /**
@@ -99,10 +99,10 @@ export async function renderTemplateByLiquidJs(
   format: RenderFormat = DEFAULT_FORMAT,
 ): Promise<string> {
   parse(source);
-  return renderParsed(engine.parse(source), context, limits, format);
+  return renderParsed(engine.parse(source), context, limits, format, engine);
 }
 
-function renderParsed(templates: Template[], context: object, limits: RenderLimits, format: RenderFormat): string {
+function renderParsed(templates: Template[], context: object, limits: RenderLimits, format: RenderFormat, liquid: Liquid): string {
   // Synchronous rendering: every filter and tag here is synchronous, and it runs in a render
   // worker, where blocking is the point; async mode costs a promise per step (several times slower).
   // LiquidJS's own `date` names months and weekdays in the context options' locale.
@@ -116,7 +116,7 @@ function renderParsed(templates: Template[], context: object, limits: RenderLimi
   formats.set(ctx, format);
   const emitter = new CappedEmitter(ctx);
   try {
-    toValueSync(engine.renderer.renderTemplates(templates, ctx, emitter));
+    toValueSync(liquid.renderer.renderTemplates(templates, ctx, emitter));
   } catch (err) {
     throw toTemplateError(err, 'runtime', limits);
   }
