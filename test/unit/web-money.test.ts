@@ -59,4 +59,31 @@ describe('printing an amount', () => {
     expect(formatMoney({ currency: 'JPY', minor: 12000 }, 'en-US')).toBe('¥12,000');
     expect(formatMoney({ currency: 'HUF', minor: 150050 }, 'en')).toBe('HUF\u00a01,500.50');
   });
+
+  it('prints each amount as Intl does, the texts it keeps per locale and currency never mixed', () => {
+    // More amounts than are kept per format, each printed twice, in two locales and currencies.
+    const amounts = Array.from({ length: 6_000 }, (_, i) => (i * 7_919) % 2_000_003);
+    for (const [locale, currency] of [
+      ['en', 'EUR'],
+      ['de-DE', 'EUR'],
+      ['en', 'JPY'],
+    ] as const) {
+      const exponent = currencyExponent(currency);
+      const intl = new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: exponent,
+        maximumFractionDigits: exponent,
+      });
+      for (const pass of [1, 2]) {
+        for (const minor of amounts) {
+          const expected = intl.format(toDecimal({ currency, minor }));
+          const printed = formatMoney({ currency, minor }, locale);
+          if (printed !== expected)
+            expect({ pass, locale, currency, minor, printed }).toEqual({ pass, locale, currency, minor, printed: expected });
+        }
+      }
+    }
+    expect(formatMoney({ currency: 'EUR', minor: -5 }, 'en')).toBe('-€0.05');
+  });
 });
