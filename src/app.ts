@@ -258,11 +258,13 @@ async function createContext(options: BuildOptions, database: Database): Promise
 /**
  * The job engine, the schedule ticker and the webhook ticker of this process; all stop before the
  * database closes.
- * Every process runs them: the database decides which one works each job (job-engine.ts).
+ * Every process runs them: the database decides which one works each job (job-engine.ts), among
+ * the processes that work jobs at all (JOB_WORKER).
  */
 async function startJobs(app: App, ctx: AppContext): Promise<void> {
   const engine = await startJobEngine(ctx.database, app.log, [ctx.scheduler.queue, ctx.mailer.queue, ctx.webhooks.queue], {
     pollingIntervalSeconds: ctx.config.jobPollSeconds,
+    work: ctx.config.jobWorker,
   });
   ctx.scheduler.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
   ctx.mailer.start(engine, ctx.config.scheduleTickSeconds * 1000);

@@ -215,7 +215,14 @@ export const ConfigSchema = Type.Object({
     default: 2,
     minimum: 0.5,
     maximum: 600,
-    description: 'how often each process asks the job queue for work (one cheap query per poll)',
+    description:
+      'how often each process asks the job queue for work (one cheap query per poll); a job the process queues itself starts at once',
+  }),
+  jobWorker: Type.Boolean({
+    env: 'JOB_WORKER',
+    default: true,
+    description:
+      '`false`: this process answers requests and queues jobs (schedule runs, mail, webhooks) but works none; processes on the same database with `true` work them',
   }),
   discussionMaxComments: Type.Integer({
     env: 'DISCUSSION_MAX_COMMENTS',

@@ -30,6 +30,8 @@ export interface JobEngine {
 export interface JobEngineOptions {
   /** How often each process asks for new jobs, seconds (pg-boss polls; 0.5 is its least). */
   pollingIntervalSeconds: number;
+  /** Whether this process works the queues (JOB_WORKER); without it, it only queues jobs. */
+  work: boolean;
 }
 
 /** The schema pg-boss keeps its tables in, apart from the application's. */
@@ -56,6 +58,8 @@ export async function startJobEngine(
   });
   // pg-boss's polling and maintenance, and every job it hands over, are background work.
   await inBackground(() => boss.start());
+  /** This process's worker per queue, woken when it queues a job itself. */
+  const workers = new Map<string, string>();
   for (const queue of queues) {
     await boss.createQueue(queue.name, {
       name: queue.name,
@@ -66,6 +70,7 @@ export async function startJobEngine(
       retryBackoff: true,
       expireInSeconds: queue.expireInSeconds,
     });
+    if (!options.work) continue;
     let workerId: string | null = null;
     workerId = await inBackground(() =>
       boss.work<object>(
@@ -79,10 +84,15 @@ export async function startJobEngine(
         },
       ),
     );
+    workers.set(queue.name, workerId);
   }
   return {
     async send(queue, data, key) {
       await boss.send(queue.name, data, { singletonKey: key });
+      // A job this process queued (a run-now, a message) starts at once where it works the queue,
+      // not at its next poll; processes that do not work it find it at theirs.
+      const workerId = workers.get(queue.name);
+      if (workerId) boss.notifyWorker(workerId);
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });

@@ -11,7 +11,7 @@
  * of its own on the test server) when TEST_DATABASE_URL is set.
  *
  * A scheduled report's run-now is acknowledged (202) before the kill and its job is still waiting
- * then (the first process polls the job queue only every 10 minutes): the app started again on
+ * then (the first process works no jobs: JOB_WORKER=false): the app started again on
  * the data (a new connection to the database, its own job engine) works it, exactly once: one
  * run, one new version, one delivery. A second case kills the process in the middle of a run (its
  * render of 5,000 entries under way): nothing of it is there, and the run, taken over once its
@@ -121,7 +121,8 @@ interface Acked {
 
 describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data directory'})`, () => {
   it('keeps every acknowledged write and nothing half-made', { timeout: 300_000 }, async () => {
-    const first = await start({ JOB_POLL_SECONDS: '600' });
+    // This process works no jobs (JOB_WORKER=false): the run-now it acknowledges is still waiting when it dies.
+    const first = await start({ JOB_WORKER: 'false' });
     const call = client(first.base);
     const owner = await call('POST', '/api/v1/users', ADMIN, { name: 'Owner', email: 'owner@example.com' });
     const recipient = await call('POST', '/api/v1/users', ADMIN, { name: 'Recipient', email: 'recipient@example.com' });
