@@ -6,7 +6,8 @@ import type { PdfInput } from '../../src/render/pdf/render-pdf.js';
  * without a database: for the PDF tests, the PDF benchmark and `scripts/pdf-samples.ts`.
  */
 
-const PEOPLE = [
+/** Twenty people, the owner first: a team's month reads with twenty different names. */
+export const PEOPLE = [
   'Ana Souza',
   'Ben Okafor',
   'Chloé Martin',

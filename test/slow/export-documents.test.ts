@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENSHOTS } from '../helpers/browser.js';
 import { addMember, addProjectMember, newWorkspace } from '../helpers/factories.js';
+import { PEOPLE as TEAM } from '../helpers/pdf-documents.js';
 import { readPdf } from '../helpers/poppler.js';
 import { builtInTemplateId } from '../helpers/report-factories.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
@@ -67,29 +68,8 @@ beforeAll(async () => {
   ).toBe(200);
   const people: TestUser[] = [owner];
   // Twenty different people, as a team's month reads (the same name twice would look like a fault in the pictures).
-  const names = [
-    'Ben Okafor',
-    'Chloé Martin',
-    'Dmitri Ivanov',
-    'Eleni Papadopoulou',
-    'Farah Haddad',
-    'Gustav Lind',
-    'Hana Kobayashi',
-    'Ivan Petrov',
-    'Julia Nowak',
-    'Kofi Mensah',
-    'Lena Müller',
-    'Mateo García',
-    'Nora Berg',
-    'Oskar Nilsson',
-    'Priya Raman',
-    'Quentin Roy',
-    'Rosa Bianchi',
-    'Sven Dahl',
-    'Tomás Ruiz',
-  ];
   for (let i = 1; i < PEOPLE; i++) {
-    const person = await newUser(t, { name: names[i - 1] ?? `Person ${i}` });
+    const person = await newUser(t, { name: TEAM[i] ?? `Person ${i}` });
     await addMember(t, workspaceId, person, 'member', owner.token);
     for (const project of projects) await addProjectMember(t, project, person.id, owner.token);
     people.push(person);
