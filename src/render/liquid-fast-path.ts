@@ -23,7 +23,20 @@
  * engine's own functions, called with the same arguments and `this`. test/unit/liquid-fast-path
  * renders every built-in template and generated expressions both ways and compares the output.
  */
-import { IfTag, Liquid, LiquidError, Output, RenderError, Tag, TypeGuards, Value, isTruthy, toValue, toValueSync } from 'liquidjs';
+import {
+  IfTag,
+  Liquid,
+  LiquidError,
+  Output,
+  RenderError,
+  Tag,
+  TypeGuards,
+  Value,
+  defaultOperators,
+  isTruthy,
+  toValue,
+  toValueSync,
+} from 'liquidjs';
 import type { Context, Emitter, Template } from 'liquidjs';
 
 const FALLBACK: unique symbol = Symbol('fall back to LiquidJS');
@@ -101,6 +114,45 @@ function compileToken(token: TokenLike): Compiled | null {
 }
 
 type Operator = (...args: unknown[]) => unknown;
+
+type Primitive = string | number | boolean | null | undefined;
+const isPrimitive = (value: unknown): value is Primitive => value === null || (typeof value !== 'object' && typeof value !== 'function');
+
+/**
+ * LiquidJS's default operators where both operands are primitives (no drop, array or object, whose
+ * comparisons LiquidJS defines for itself): its generators reduce to these JavaScript operations
+ * then (`equals` is `===`, a comparison compares the values, `contains` is a string's `indexOf`).
+ * FALLBACK for anything else.
+ */
+function onPrimitives(operator: string, left: unknown, right: unknown, ctx: Context): unknown {
+  if (!isPrimitive(right) || !isPrimitive(left)) return FALLBACK;
+  /* eslint-disable @typescript-eslint/no-non-null-assertion -- compared as LiquidJS compares them: JavaScript's relational operators on any primitives */
+  switch (operator) {
+    case '==':
+      return left === right;
+    case '!=':
+      return left !== right;
+    case '>':
+      return left! > right!;
+    case '<':
+      return left! < right!;
+    case '>=':
+      return left! >= right!;
+    case '<=':
+      return left! <= right!;
+    /* eslint-enable @typescript-eslint/no-non-null-assertion */
+    case 'and':
+      return isTruthy(left, ctx) && isTruthy(right, ctx);
+    case 'or':
+      return isTruthy(left, ctx) || isTruthy(right, ctx);
+    case 'not':
+      return !isTruthy(right, ctx);
+    case 'contains':
+      return typeof left === 'string' ? left.includes(String(right)) : FALLBACK;
+    default:
+      return FALLBACK;
+  }
+}
 const UNARY = new Set(['not']);
 
 /** An expression's postfix as one function; null when one of its tokens is not simple. */
@@ -135,11 +187,15 @@ function compileExpression(postfix: readonly TokenLike[]): Compiled | null {
         operands.push(values[next++]);
         continue;
       }
-      const operator = (ctx.opts.operators as Record<string, Operator | undefined>)[step.operator];
-      if (!operator) return FALLBACK;
       const right = operands.pop();
-      let result = step.unary ? operator(right, ctx) : operator(operands.pop(), right, ctx);
-      if (isIterator(result)) result = toValueSync(result);
+      const left = step.unary ? undefined : operands.pop();
+      let result = ctx.opts.operators === defaultOperators ? onPrimitives(step.operator, left, right, ctx) : FALLBACK;
+      if (result === FALLBACK) {
+        const operator = (ctx.opts.operators as Record<string, Operator | undefined>)[step.operator];
+        if (!operator) return FALLBACK;
+        result = step.unary ? operator(right, ctx) : operator(left, right, ctx);
+        if (isIterator(result)) result = toValueSync(result);
+      }
       operands.push(result);
     }
     return operands[0];

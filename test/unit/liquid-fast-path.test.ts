@@ -201,6 +201,22 @@ describe('direct evaluation of templates', () => {
     '(1..3)',
     'n > 2',
     'n >= 4',
+    'n >= 3',
+    'n <= 3',
+    'n < 3',
+    'zero < n',
+    '"a" < "b"',
+    'text > "a"',
+    'nothing > 1',
+    'missing <= 0',
+    'text != "x"',
+    'yes and 0',
+    'no or nil',
+    'zero or no',
+    'no or zero',
+    'text and zero',
+    '1 == 1.0',
+    'n contains 3',
     'n == 3',
     'n != 3',
     'text contains "b"',
@@ -300,7 +316,19 @@ describe('direct evaluation of templates', () => {
       ' | first',
       ' | upcase',
     );
-    const operator = fc.constantFrom('', ' == 1', ' > 0', ' contains "a"', ' and v', ' or w.a');
+    const operator = fc.constantFrom(
+      '',
+      ' == 1',
+      ' != ""',
+      ' > 0',
+      ' >= 0',
+      ' < "b"',
+      ' <= 1',
+      ' contains "a"',
+      ' contains 1',
+      ' and v',
+      ' or w.a',
+    );
     await fc.assert(
       fc.asyncProperty(data, data, path, filter, operator, async (v, w, expression, tail, test) => {
         const scope = { v, w };
