@@ -153,6 +153,7 @@ function onPrimitives(operator: string, left: unknown, right: unknown, ctx: Cont
       return FALLBACK;
   }
 }
+
 const UNARY = new Set(['not']);
 
 /** An expression's postfix as one function; null when one of its tokens is not simple. */
