@@ -277,20 +277,18 @@ const renderGenerator = Output.prototype.render as RenderMethod;
 function accelerateValue(value: Value): boolean {
   const compiled = compileValue(value);
   if (!compiled) return false;
-  const generator = valueGenerator;
   const method: ValueMethod = function (this: Value, ctx, lenient) {
-    if (!direct(ctx)) return generator.call(this, ctx, lenient);
+    if (!direct(ctx)) return valueGenerator.call(this, ctx, lenient);
     const result = compiled(ctx);
-    return result === FALLBACK ? generator.call(this, ctx, lenient) : result;
+    return result === FALLBACK ? valueGenerator.call(this, ctx, lenient) : result;
   };
   (value as unknown as { value: ValueMethod }).value = method;
   return true;
 }
 
 function accelerateOutput(output: Output): void {
-  const generator = renderGenerator;
   const render: RenderMethod = function (this: Output, ctx, emitter) {
-    if (!direct(ctx)) return generator.call(this, ctx, emitter);
+    if (!direct(ctx)) return renderGenerator.call(this, ctx, emitter);
     // As Output.render: the value, then its own value (a drop's valueOf), each driven to the end.
     let value = (this.value as unknown as { value: ValueMethod }).value(ctx, false);
     if (isIterator(value)) value = toValueSync(value);
@@ -361,10 +359,9 @@ export function directEngine(liquid: Liquid): Liquid {
 const ifGenerator = IfTag.prototype.render as RenderMethod;
 
 function accelerateIf(tag: IfTag): void {
-  const generator = ifGenerator;
   const render: RenderMethod = function (this: IfTag, ctx, emitter) {
     // catchAllErrors collects errors where LiquidJS's renderTemplates would throw: left to it.
-    if (!direct(ctx) || ctx.opts.catchAllErrors) return generator.call(this, ctx, emitter);
+    if (!direct(ctx) || ctx.opts.catchAllErrors) return ifGenerator.call(this, ctx, emitter);
     // As IfTag.render: the first branch whose value is truthy, else the else branch.
     for (const { value, templates } of this.branches) {
       let tested = (value as unknown as { value: ValueMethod }).value(ctx, ctx.opts.lenientIf);

@@ -59,14 +59,15 @@ function measureCell(runs: readonly InlineRun[], rowBold: boolean): { line: numb
       if (char === '\n') {
         line = Math.max(line, currentLine);
         currentLine = 0;
-      } else {
-        currentLine += advanceEm(char.codePointAt(0) ?? 0, bold);
       }
       if (/\s/u.test(char)) {
         word = Math.max(word, currentWord);
         currentWord = 0;
+        if (char !== '\n') currentLine += advanceEm(char.codePointAt(0) ?? 0, bold);
       } else {
-        currentWord += advanceEm(char.codePointAt(0) ?? 0, bold);
+        const em = advanceEm(char.codePointAt(0) ?? 0, bold);
+        currentLine += em;
+        currentWord += em;
       }
     }
   }
