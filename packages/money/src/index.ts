@@ -68,12 +68,14 @@ export function toDecimal(money: Money): `${number}` {
 
 /**
  * Formatters are costly to make: one per locale and currency, kept, at most this many at once,
- * each with the texts it has made. A report prints the same few amounts again and again (a rate
+ * each with the texts it has made (4,096 in all). A report prints the same few amounts again and again (a rate
  * times a rounded duration), and formatting one takes about a microsecond.
  */
 const formats = new Map<string, { format: Intl.NumberFormat; texts: Map<number, string> }>();
 const MAX_FORMATS = 256;
+/** Texts kept in all, across formats: a bound on the memory they take whatever the mix of locales and currencies. */
 const MAX_TEXTS = 4_096;
+let keptTexts = 0;
 
 /** The amount in `locale` (`€1,234.50`, `1.234,50 €`, `¥12,000`), with exactly the currency's decimals. */
 export function formatMoney(money: Money, locale: string): string {
@@ -87,7 +89,10 @@ export function formatMoney(money: Money, locale: string): string {
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
     });
-    if (formats.size >= MAX_FORMATS) formats.clear();
+    if (formats.size >= MAX_FORMATS) {
+      formats.clear();
+      keptTexts = 0;
+    }
     kept = { format, texts: new Map() };
     formats.set(key, kept);
   }
@@ -95,8 +100,12 @@ export function formatMoney(money: Money, locale: string): string {
   if (text === undefined) {
     // A decimal string is formatted exactly as written (Intl.NumberFormat v3); no float on the way.
     text = kept.format.format(toDecimal(money));
-    if (kept.texts.size >= MAX_TEXTS) kept.texts.clear();
+    if (keptTexts >= MAX_TEXTS) {
+      for (const other of formats.values()) other.texts.clear();
+      keptTexts = 0;
+    }
     kept.texts.set(money.minor, text);
+    keptTexts += 1;
   }
   return text;
 }
