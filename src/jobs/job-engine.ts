@@ -45,8 +45,16 @@ export async function startJobEngine(
   options: JobEngineOptions,
 ): Promise<JobEngine> {
   const { default: PgBoss } = await import('pg-boss');
+  /** pg-boss's statements and the jobs this process is working, until each settles. */
+  const pending = new Set<Promise<unknown>>();
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    pending.add(promise);
+    const settled = () => pending.delete(promise);
+    promise.then(settled, settled);
+    return promise;
+  };
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
+    db: { executeSql: (text: string, values: unknown[]) => track(database.executeSql(text, values)) },
     schema: JOBS_SCHEMA,
     migrate: true,
     supervise: true,
@@ -77,7 +85,7 @@ export async function startJobEngine(
         queue.name,
         { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: queue.batchSize ?? 1 },
         async (jobs) => {
-          for (const job of jobs) await inBackground(() => queue.handle(job.data));
+          for (const job of jobs) await track(inBackground(() => queue.handle(job.data)));
           // A queue that had work fetches again at once: pg-boss would otherwise wait a whole
           // polling interval after every batch, and a send to 50 people would take minutes.
           if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
@@ -96,6 +104,13 @@ export async function startJobEngine(
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+      // pg-boss marks a job done without waiting for that statement, and a fetch under way when it
+      // stops still hands its jobs to the worker: wait until none of it is left, so that nothing
+      // reaches the database after it closes.
+      while (pending.size > 0) {
+        await Promise.allSettled([...pending]);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
   };
 }

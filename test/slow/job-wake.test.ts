@@ -1,12 +1,17 @@
 /**
  * A job this process queues itself starts at once (job-engine.ts `send` wakes the process's own
  * worker), not at the queue's next poll: here the process polls only every ten minutes, so a
- * run-now that waited for a poll would not finish within the test's minute.
+ * run-now that waited for a poll would not finish within the test's minute. Stopping the engine
+ * waits for what pg-boss leaves under way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 import { addMember, newWorkspace } from '../helpers/factories.js';
 import { newReport } from '../helpers/report-factories.js';
+import { testDatabase } from '../helpers/test-database.js';
+import { pino } from 'pino';
+import type { Database } from '../../src/db/database.js';
+import { startJobEngine, type JobQueue } from '../../src/jobs/job-engine.js';
 
 let t: TestContext;
 let owner: TestUser;
@@ -37,5 +42,46 @@ describe('a job the process queues itself', () => {
       .poll(async () => (await runs()).find((run) => run.id === now.body.id)?.status, { timeout: 60_000, interval: 100 })
       .toBe('succeeded');
     expect((await t.get(`/api/v1/reports/${report.id}`, owner.token)).body.version).toBe(2);
+  });
+});
+
+describe('stopping the job engine', () => {
+  it('waits for the statement that marks a job done, which pg-boss does not wait for itself', async () => {
+    const database = await testDatabase();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const events: string[] = [];
+    let seen = (): void => undefined;
+    const completing = new Promise<void>((resolve) => (seen = resolve));
+    // The same database, with pg-boss's "completed" statement held until the test lets it go.
+    const gated: Database = {
+      ...database,
+      executeSql: async (text, values) => {
+        if (!/SET completed_on = now\(\)/.test(text)) return database.executeSql(text, values);
+        seen();
+        await held;
+        const result = await database.executeSql(text, values);
+        events.push('job marked done');
+        return result;
+      },
+    };
+    const queue: JobQueue<{ n: number }> = {
+      name: 'wake-stop-test',
+      expireInSeconds: 60,
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      handle: async () => undefined,
+    };
+    const engine = await startJobEngine(gated, pino({ level: 'silent' }), [queue], {
+      pollingIntervalSeconds: 600,
+      work: true,
+    });
+    await engine.send(queue, { n: 1 }, 'one');
+    await completing;
+    const stopped = engine.stop().then(() => events.push('engine stopped'));
+    // Without the wait, pg-boss's stop resolves at once here; the statement is let go only after.
+    setTimeout(release, 300);
+    await stopped;
+    expect(events).toEqual(['job marked done', 'engine stopped']);
   });
 });
