@@ -11,7 +11,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { TransactionAbortedError, type Results } from '@electric-sql/pglite';
-import { startWorker, workerModuleUrl } from '../lib/worker-thread.js';
+import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import { isBackground } from './priority.js';
 import { rawTypesOf, serializeParams, shapeResults, type DrizzlePgliteClient, type RawResults, type ResultField } from './pglite-client.js';
 
@@ -57,7 +57,7 @@ export interface PgliteThread {
   close(): Promise<void>;
 }
 
-const WORKER_URL = workerModuleUrl(import.meta.url, 'pglite-worker');
+const WORKER_URL = await workerEntryUrl(import.meta.url, 'pglite-worker');
 
 const ERROR_CLASSES: Record<string, ErrorConstructor> = { RangeError, TypeError, SyntaxError };
 

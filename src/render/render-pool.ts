@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startWorker, workerModuleUrl } from '../lib/worker-thread.js';
+import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
 import type { PdfInput } from './pdf/render-pdf.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
@@ -150,7 +150,7 @@ const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
 /** How long a new worker may take to load before its first job's deadline starts to count. */
 const STARTUP_ALLOWANCE_MS = 15_000;
 
-const WORKER_URL = workerModuleUrl(import.meta.url, 'render-worker');
+const WORKER_URL = await workerEntryUrl(import.meta.url, 'render-worker');
 
 /**
  * How long making a file may take: 15 s (a worker's first file also loads its writer, and a PDF

@@ -1,7 +1,8 @@
 /** What changed between two versions, from what each stored (version-diff.ts). */
 import { describe, expect, it } from 'vitest';
 import { buildDocument, type FrontMatter } from '../../packages/document/src/index.js';
-import { MAX_DIFF_EDITS, bodyDiff, diffVersions, versionMeta, type DiffSide } from '../../src/modules/history/version-diff.js';
+import { MAX_DIFF_EDITS, bodyDiff, diffVersions, type DiffSide } from '../../src/modules/history/version-diff.js';
+import { versionMeta } from '../../src/modules/history/version-meta.js';
 import type { VersionSummary } from '../../src/modules/reports/version-summary.js';
 
 const frontMatter = (version: number, filters: Record<string, unknown>): FrontMatter => ({

@@ -11,7 +11,8 @@ import { chargeWork, readAs, type Caller } from '../auth/auth.js';
 import { requireDiffReader, requireHistoryReader, requireVersionReader } from '../access/access.js';
 import { parseSummary } from '../reports/version-summary.js';
 import type { ReportContent, Version, VersionDiff } from './history.schemas.js';
-import { diffVersions, MAX_DIFF_BYTES, versionMeta, type DiffSide, type LineDiff } from './version-diff.js';
+import { diffVersions, MAX_DIFF_BYTES, type DiffSide, type LineDiff } from './version-diff.js';
+import { versionMeta } from './version-meta.js';
 
 /** The fields of a version row with what its front matter says (name, template, filters). */
 function toVersion(row: Omit<repo.VersionListRow, 'header'>, document: string, reportName: string): Version {

@@ -1,30 +1,14 @@
 /**
  * What changed between two versions of a report (docs/api.md "Version history"), computed from
- * what each version stored: its summary, its front matter and its Markdown body. Pure.
+ * what each version stored: its summary, its front matter and its Markdown body. Pure, and light
+ * enough to load in a render worker, which runs `bodyDiff`.
  */
 import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from '../../../packages/document/src/index.js';
 import type { VersionSummary } from '../reports/version-summary.js';
-import { isFilters, type Filters } from '../reports/reports.schemas.js';
+import type { Filters } from '../reports/reports.schemas.js';
 import type { GroupChange, GroupDiff, VersionDiff } from './history.schemas.js';
-
-/** What a version's front matter says about it; null when it cannot be read. */
-export interface VersionMeta {
-  name: string;
-  templateId: string;
-  filters: Filters | null;
-}
-
-/** Reads a version's name, template and filters from its front matter (the whole document or just the header). */
-export function versionMeta(markdown: string): VersionMeta | null {
-  const frontMatter = parseDocument(markdown).frontMatter;
-  if (!frontMatter) return null;
-  return {
-    name: frontMatter.report.name,
-    templateId: frontMatter.template.id,
-    filters: isFilters(frontMatter.filters) ? frontMatter.filters : null,
-  };
-}
+import type { VersionMeta } from './version-meta.js';
 
 /**
  * The most lines two bodies may differ in for a line diff, the most time it may take, and the
