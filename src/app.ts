@@ -20,7 +20,7 @@ import { RefusalDelay, REFUSALS_HELD_MAX, type Sleep } from './lib/refusal-delay
 import { PASSWORD_HASH_QUEUE, PASSWORD_HASH_SLOTS, PasswordSlots } from './lib/password-slots.js';
 import { AppError, badRequest } from './lib/errors.js';
 import { loadOrCreateShareKey } from './lib/secrets.js';
-import { createRenderPool } from './render/render-pool.js';
+import { createRenderPool, type RenderPool } from './render/render-pool.js';
 import { resolveFallbackFonts } from './render/pdf/pdf-fonts.js';
 import { measuredRenderPool } from './render/measured-render-pool.js';
 import { createMetrics } from './lib/metrics.js';
@@ -144,6 +144,11 @@ export interface BuildOptions {
   jobs?: boolean;
   /** How webhook hosts are resolved (tests inject one); default: the system resolver. */
   resolveHost?: ResolveHost;
+  /**
+   * Render workers shared with other apps of the process (the tests build hundreds of apps in a
+   * few processes); the app then neither starts nor closes a pool of its own.
+   */
+  renderPool?: RenderPool;
 }
 
 declare module 'fastify' {
@@ -181,7 +186,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
     ctx.mailer.useLog(app.log);
     if (options.jobs) await startJobs(app, ctx);
-    app.addHook('onClose', () => ctx.renderer.close());
+    if (!options.renderPool) app.addHook('onClose', () => ctx.renderer.close());
     app.addHook('onClose', () => {
       ctx.mailer.close();
     });
@@ -208,7 +213,7 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const { config } = options;
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
-  const pool = createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) });
+  const pool = options.renderPool ?? createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) });
   // Twice the workers, so one render's database read overlaps another's Liquid work.
   const renderGate = new RenderGate({
     perUser: config.renderUserConcurrency,

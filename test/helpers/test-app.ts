@@ -11,6 +11,8 @@ import type { App } from '../../src/http/types.js';
 import type { Database } from '../../src/db/database.js';
 import type { ResolveHost } from '../../src/modules/webhooks/address-check.js';
 import { createChronicleClient, unwrap, type ChronicleClient } from '../../packages/client/src/index.js';
+import { createRenderPool, type RenderPool } from '../../src/render/render-pool.js';
+import { resolveFallbackFonts } from '../../src/render/pdf/pdf-fonts.js';
 import { resetDatabase, testDatabase } from './test-database.js';
 
 export const ADMIN_TOKEN = 'test-bootstrap-admin-token-0123456789abcdef';
@@ -139,6 +141,22 @@ export function buildPeerApp(
 /** What a test app resolves webhook host names with unless the test injects a resolver: nothing. */
 const noResolver: ResolveHost = (host) => Promise.reject(new Error(`no resolver in tests (${host})`));
 
+const POOLS_KEY = Symbol.for('chronicle.testRenderPools');
+
+/**
+ * The render workers of this test process for a fallback-font setting, shared by every app it
+ * builds, as its database is: a worker costs about half a second of CPU to start, and a pool
+ * keeps no state between jobs. Never closed: its workers are unreferenced and end with the process.
+ * Tests of the pool itself (test/unit/render-pool.test.ts) make their own.
+ */
+function sharedRenderPool(config: Config): RenderPool {
+  const holder = globalThis as { [POOLS_KEY]?: Map<string, RenderPool> };
+  const pools = (holder[POOLS_KEY] ??= new Map());
+  let pool = pools.get(config.pdfFallbackFont);
+  if (!pool) pools.set(config.pdfFallbackFont, (pool = createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) })));
+  return pool;
+}
+
 async function startApp(
   database: Database,
   clock: TestClock,
@@ -149,8 +167,10 @@ async function startApp(
 ): Promise<TestContext> {
   // TEST_LOG=debug shows the service's log lines while debugging a test (configFrom checks the level).
   const logLevel = process.env.TEST_LOG as Config['logLevel'] | undefined;
+  const settings = testConfig({ ...(logLevel ? { logLevel } : {}), ...config });
   const app = await buildApp({
-    config: testConfig({ ...(logLevel ? { logLevel } : {}), ...config }),
+    config: settings,
+    renderPool: sharedRenderPool(settings),
     database,
     clock,
     logger: Boolean(logLevel),
