@@ -71,13 +71,22 @@ export interface DatabaseOptions {
   dataDir: string | null;
   /** PostgreSQL only: statement_timeout of every connection, ms; 0 or absent is none. */
   statementTimeoutMs?: number;
+  /**
+   * An in-memory PGlite only: starts from this image of a data directory (a tar, as PGlite's
+   * `dumpDataDir` writes it) instead of initialising an empty one, which takes seconds. The tests
+   * start each process's database from one migrated image (test/helpers/pglite-image.ts).
+   */
+  image?: Uint8Array;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.statementTimeoutMs ?? 0) : openPglite(options.dataDir);
+  if (options.image && (options.databaseUrl || options.dataDir)) throw new Error('a database image applies to an in-memory PGlite only');
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.statementTimeoutMs ?? 0)
+    : openPglite(options.dataDir, options.image ?? null);
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, image: Uint8Array | null): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const tightened = dataDir ? await initialiseDataDir(dataDir) : null;
   const notices = tightened
@@ -86,7 +95,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       ]
     : [];
   // The engine runs in a thread of its own (pglite-thread.ts); Drizzle gets its client.
-  const thread = await startPgliteThread(dataDir);
+  const thread = await startPgliteThread(dataDir, image);
   if (dataDir) tighten(dataDir);
   const observers = queryObservers();
   const db = drizzle(thread.client as unknown as PGlite, { schema, logger: observers.logger }) as unknown as Db;

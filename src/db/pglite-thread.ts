@@ -66,9 +66,12 @@ function revive(error: EngineError): Error {
   return Object.assign(revived, error.fields);
 }
 
-/** Opens PGlite on `dataDir` (null: in memory) in a thread of its own; resolves once it answers. */
-export async function startPgliteThread(dataDir: string | null): Promise<PgliteThread> {
-  const worker: Worker = startWorker(WORKER_URL, { workerData: { dataDir } });
+/**
+ * Opens PGlite on `dataDir` (null: in memory, empty or from `image`, a data directory's tar) in a
+ * thread of its own; resolves once it answers.
+ */
+export async function startPgliteThread(dataDir: string | null, image: Uint8Array | null = null): Promise<PgliteThread> {
+  const worker: Worker = startWorker(WORKER_URL, { workerData: { dataDir, image } });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let closing: Promise<void> | null = null;

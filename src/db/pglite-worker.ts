@@ -12,7 +12,7 @@ import type { EngineError, EngineReply, EngineRequest } from './pglite-thread.js
 
 if (!parentPort) throw new Error('pglite-worker.ts runs as a worker thread');
 const port = parentPort;
-const { dataDir } = workerData as { dataDir: string | null };
+const { dataDir, image } = workerData as { dataDir: string | null; image: Uint8Array | null };
 
 /**
  * While requests' statements wait, background work gets at most this share of the engine's
@@ -35,7 +35,8 @@ async function main(): Promise<void> {
   let pg: PGlite;
   try {
     const options = { postgresqlconf: PGLITE_SETTINGS };
-    pg = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+    if (dataDir) pg = await PGlite.create(dataDir, options);
+    else pg = await PGlite.create(image ? { ...options, loadDataDir: new Blob([image]) } : options);
   } catch (error) {
     port.postMessage({ id: 0, error: describe(error) } satisfies EngineReply);
     return;

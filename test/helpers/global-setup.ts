@@ -1,13 +1,15 @@
 /**
  * With TEST_DATABASE_URL set, the suite runs on PostgreSQL: this creates one migrated template
  * database for the run (a name of its own, so parallel runs never meet) and drops everything the
- * run created at the end. Without it, every worker uses an in-memory PGlite and nothing is needed here.
+ * run created at the end. Without it, every worker uses an in-memory PGlite started from the migrated
+ * image (pglite-image.ts), which this makes when it is missing.
  * Either way, the web app is built first if it is missing or stale (test/helpers/web-build.ts).
  */
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.js';
 import { ensureWebBuilt } from './web-build.js';
+import { ensurePgliteImages } from './pglite-image.js';
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -17,6 +19,8 @@ function withDatabase(url: string, name: string): string {
 
 export default async function setup(project: TestProject) {
   ensureWebBuilt();
+  // Embedded databases start from images whatever the run's engine: the engine's own tests use them.
+  project.provide('pgliteImages', await ensurePgliteImages());
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) {
     project.provide('pgTemplate', null);

@@ -153,7 +153,8 @@ function sharedRenderPool(config: Config): RenderPool {
   const holder = globalThis as { [POOLS_KEY]?: Map<string, RenderPool> };
   const pools = (holder[POOLS_KEY] ??= new Map());
   let pool = pools.get(config.pdfFallbackFont);
-  if (!pool) pools.set(config.pdfFallbackFont, (pool = createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) })));
+  if (!pool)
+    pools.set(config.pdfFallbackFont, (pool = createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) })));
   return pool;
 }
 

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { rowsOf } from '../../src/db/rows.js';
+import { pgliteImage } from './pglite-image.js';
 
 const KEY = Symbol.for('chronicle.testDatabase');
 const URL_KEY = Symbol.for('chronicle.testDatabaseUrl');
@@ -15,9 +16,7 @@ type Holder = { [KEY]?: Promise<Database>; [URL_KEY]?: string };
 async function create(): Promise<Database> {
   const template = inject('pgTemplate');
   if (!template) {
-    const database = await openDatabase({ databaseUrl: null, dataDir: null });
-    await database.migrate();
-    return database;
+    return openDatabase({ databaseUrl: null, dataDir: null, image: pgliteImage('migrated') });
   }
   const name = `${template.runId}_w${process.env.VITEST_POOL_ID ?? process.pid}`;
   const admin = new pg.Client({ connectionString: template.baseUrl });

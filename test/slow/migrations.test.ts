@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../../src/db/database.js';
+import { pgliteImage } from '../helpers/pglite-image.js';
 import { testDatabase } from '../helpers/test-database.js';
 import { rowsOf } from '../../src/db/rows.js';
 
@@ -73,11 +74,14 @@ function migrationsUpTo(count: number): string {
   return folder;
 }
 
-/** A fresh, empty database of the engine under test (a PostgreSQL database of its own, or a new in-memory PGlite). */
+/**
+ * A fresh, empty database of the engine under test: a PostgreSQL database of its own, or a new
+ * in-memory PGlite from the blank image (initialised, nothing migrated).
+ */
 async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const template = inject('pgTemplate');
   if (!template) {
-    const database = await openDatabase({ databaseUrl: null, dataDir: null });
+    const database = await openDatabase({ databaseUrl: null, dataDir: null, image: pgliteImage('blank') });
     return { database, drop: () => database.close() };
   }
   const name = `${template.runId}_data_migration`;

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgConstraint, pgErrorCode } from '../../src/db/errors.js';
 import { bindAndExecute, type DrizzlePgliteClient } from '../../src/db/pglite-client.js';
 import { inProcessClient } from '../helpers/pglite-in-process.js';
-import { PGLITE_SETTINGS } from '../../src/db/pglite-setup.js';
+import { pgliteFromImage, pgliteImage } from '../helpers/pglite-image.js';
 import { startPgliteThread } from '../../src/db/pglite-thread.js';
 import { rowsOf } from '../../src/db/rows.js';
 
@@ -71,7 +71,7 @@ const ENGINES: [string, () => Promise<Engine>][] = [
   [
     'in the thread that owns PGlite',
     async () => {
-      const pg = await PGlite.create({ postgresqlconf: PGLITE_SETTINGS });
+      const pg = await pgliteFromImage('blank');
       return {
         client: inProcessClient(pg),
         exec: (text) => pg.exec(text),
@@ -84,8 +84,8 @@ const ENGINES: [string, () => Promise<Engine>][] = [
   [
     'from the server’s thread, PGlite in its own (pglite-thread.ts)',
     async () => {
-      const thread = await startPgliteThread(null);
-      const reference = await PGlite.create({ postgresqlconf: PGLITE_SETTINGS });
+      const thread = await startPgliteThread(null, pgliteImage('blank'));
+      const reference = await pgliteFromImage('blank');
       return {
         client: thread.client,
         exec: (text) => thread.script(text),

@@ -10,10 +10,11 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/db/errors.js';
 import { inBackground } from '../../src/db/priority.js';
 import { startPgliteThread, type PgliteThread } from '../../src/db/pglite-thread.js';
+import { pgliteImage } from '../helpers/pglite-image.js';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,7 +22,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 describe.skipIf(onPostgres)('the embedded engine’s thread', () => {
   let thread: PgliteThread;
   beforeAll(async () => {
-    thread = await startPgliteThread(null);
+    thread = await startPgliteThread(null, pgliteImage('blank'));
     await thread.script('create table seen (seq serial primary key, who text not null)');
   });
   afterAll(async () => {
@@ -81,7 +82,7 @@ describe.skipIf(onPostgres)('the embedded engine’s thread', () => {
   });
 
   it('after close, fails every call as an unavailable database (503), and closes once however often asked', async () => {
-    const own = await startPgliteThread(null);
+    const own = await startPgliteThread(null, pgliteImage('blank'));
     await own.client.query('select 1');
     await Promise.all([own.close(), own.close()]);
     for (const call of [own.client.query('select 1'), own.script('select 1'), own.client.transaction(async () => {})]) {
@@ -94,9 +95,12 @@ describe.skipIf(onPostgres)('the embedded engine’s thread', () => {
   });
 
   it('keeps a process alive while it waits for the engine and lets it end once nothing does, closed or not', async () => {
+    // From the blank image, as the tests' own databases start (initialising one takes seconds).
     const script = (closes: boolean) => `
+      import { readFileSync } from 'node:fs';
       import { openDatabase } from './src/db/database.ts';
-      const database = await openDatabase({ databaseUrl: null, dataDir: null });
+      const image = readFileSync(${JSON.stringify(inject('pgliteImages').blank)});
+      const database = await openDatabase({ databaseUrl: null, dataDir: null, image });
       setTimeout(async () => {
         const rows = (await database.executeSql('select count(*)::int as n from pg_class where false', [])).rows;
         console.log('rows', JSON.stringify(rows));
