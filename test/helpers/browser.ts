@@ -23,9 +23,19 @@ export const STEP_TIMEOUT = 120_000;
 /** Waits for what a user would see: polls until the assertion holds (renders run in workers, so allow time). */
 export const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 });
 
+const BROWSER_KEY = Symbol.for('chronicle.testBrowser');
+
+/**
+ * This test process's Chromium, launched on first use and shared by the files it runs, as its
+ * database is: a launch costs about 1.5 s. Each file closes what it opened with `releaseBrowser`;
+ * the browser ends with the process (Playwright stops it when the process is told to end).
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const holder = globalThis as { [BROWSER_KEY]?: Promise<Browser> };
+  const running = await holder[BROWSER_KEY]?.catch(() => null);
+  if (running?.isConnected()) return running;
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({
+  const launching = chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
@@ -36,6 +46,13 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  holder[BROWSER_KEY] = launching;
+  return launching;
+}
+
+/** Closes every context a file opened on the shared browser (`launchBrowser`); the browser stays for the next file. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
 }
 
 export interface Violation {

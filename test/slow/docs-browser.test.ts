@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, releaseBrowser } from '../helpers/browser.js';
 import { freePort } from '../helpers/server-process.js';
 import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/test-app.js';
 
@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', () => {
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await served?.close();
   });
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firm } from '../helpers/billing-factories.js';
-import { checkScreen, hasChromium, launchBrowser, newPage, STEP_TIMEOUT } from '../helpers/browser.js';
+import { checkScreen, hasChromium, launchBrowser, newPage, releaseBrowser, STEP_TIMEOUT } from '../helpers/browser.js';
 import { builtInTemplateId } from '../helpers/report-factories.js';
 import { buildTestApp, type TestContext } from '../helpers/test-app.js';
 
@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
   });
 

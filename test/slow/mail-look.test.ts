@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, hasChromium, launchBrowser, SCREENSHOTS, STEP_TIMEOUT, until } from '../helpers/browser.js';
+import { axeViolations, hasChromium, launchBrowser, releaseBrowser, SCREENSHOTS, STEP_TIMEOUT, until } from '../helpers/browser.js';
 import { addMember, newWorkspace } from '../helpers/factories.js';
 import { newReport, type TestReport } from '../helpers/report-factories.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp.js';
@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)('how each mail looks in a mail client', () => {
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
     await smtp.close();
   });

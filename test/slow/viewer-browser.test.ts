@@ -3,18 +3,13 @@
  * the CSP-hashed stylesheet applies, and the passcode form works by typing. Browser-side checks
  * are passed to page.evaluate as strings, since the project compiles without the DOM library.
  */
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations } from '../helpers/browser.js';
+import { axeViolations, hasChromium, launchBrowser, releaseBrowser } from '../helpers/browser.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { newReport, newTemplate } from '../helpers/report-factories.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`viewer-browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
 
 /** Each would set window.__pwned, open a dialog or fetch from another origin if it ever became markup. */
 const PAYLOADS = [
@@ -79,21 +74,11 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
 
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await t?.close();
   });
 
@@ -222,11 +207,11 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
     const token = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token)).body.token as string;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/share/${token}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await t?.close();
   });
 

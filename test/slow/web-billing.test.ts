@@ -18,6 +18,7 @@ import {
   hasChromium,
   launchBrowser,
   newPage as openPage,
+  releaseBrowser,
   setPassword as setUserPassword,
   signIn as signInAt,
   STEP_TIMEOUT,
@@ -62,7 +63,7 @@ describe.skipIf(!hasChromium)('clients, rates and billable time in Chromium', ()
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
   });
 

@@ -14,6 +14,7 @@ import {
   hasChromium,
   launchBrowser,
   newPage as openPage,
+  releaseBrowser,
   setPassword,
   signIn,
   STEP_TIMEOUT,
@@ -45,7 +46,7 @@ describe.skipIf(!hasChromium)('workspace branding in Chromium', () => {
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
   });
 

@@ -12,8 +12,9 @@ import {
   hasChromium,
   launchBrowser,
   newPage as openPage,
-  passwordLink as mintPasswordLink,
   PASSWORD,
+  passwordLink as mintPasswordLink,
+  releaseBrowser,
   screen,
   setPassword as setUserPassword,
   signIn as signInAt,
@@ -67,7 +68,7 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
   });
 

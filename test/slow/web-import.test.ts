@@ -11,6 +11,7 @@ import {
   hasChromium,
   launchBrowser,
   newPage,
+  releaseBrowser,
   screen,
   scrollsSideways,
   setPassword,
@@ -62,7 +63,7 @@ describe.skipIf(!hasChromium)('the Import screen in Chromium', () => {
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
   });
 

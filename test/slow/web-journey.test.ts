@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkScreen, hasChromium, launchBrowser, newPage, PASSWORD, STEP_TIMEOUT, until } from '../helpers/browser.js';
+import { checkScreen, hasChromium, launchBrowser, newPage, PASSWORD, releaseBrowser, STEP_TIMEOUT, until } from '../helpers/browser.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, type TestContext } from '../helpers/test-app.js';
 
@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('the journey from an empty database, in Chromium',
 
   afterAll(async () => {
     // Either may be missing when start-up failed part way.
-    await (browser as Browser | undefined)?.close();
+    await releaseBrowser(browser);
     await (t as TestContext | undefined)?.close();
   });
 

@@ -14,6 +14,7 @@ import {
   hasChromium,
   launchBrowser,
   newPage,
+  releaseBrowser,
   screen,
   scrollsSideways,
   setPassword,
@@ -93,7 +94,7 @@ describe.skipIf(!hasChromium)('e-mail in Chromium', () => {
 
   afterAll(async () => {
     // Either may be missing when start-up failed part way.
-    await (browser as Browser | undefined)?.close();
+    await releaseBrowser(browser);
     await (t as TestContext | undefined)?.close();
   });
 

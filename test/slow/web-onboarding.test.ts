@@ -15,8 +15,9 @@ import {
   hasChromium,
   launchBrowser,
   newPage as openPage,
-  passwordLink as mintPasswordLink,
   PASSWORD,
+  passwordLink as mintPasswordLink,
+  releaseBrowser,
   SCREENSHOTS,
   STEP_TIMEOUT,
   until,
@@ -82,7 +83,7 @@ describe.skipIf(!hasChromium)('onboarding an empty instance in Chromium', () => 
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
   });
 

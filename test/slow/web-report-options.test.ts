@@ -12,7 +12,17 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../packages/client/src/index.js';
-import { checkScreen, hasChromium, launchBrowser, newPage, setPassword, signIn, STEP_TIMEOUT, until } from '../helpers/browser.js';
+import {
+  checkScreen,
+  hasChromium,
+  launchBrowser,
+  newPage,
+  releaseBrowser,
+  setPassword,
+  signIn,
+  STEP_TIMEOUT,
+  until,
+} from '../helpers/browser.js';
 import { newProject, newWorkspace } from '../helpers/factories.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
@@ -92,7 +102,7 @@ describe.skipIf(!hasChromium)('report options and the client filter in Chromium'
 
   afterAll(async () => {
     // Either may be missing when start-up failed part way.
-    await (browser as Browser | undefined)?.close();
+    await releaseBrowser(browser);
     await (t as TestContext | undefined)?.close();
   });
 

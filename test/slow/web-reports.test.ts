@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, screen, setPassword, signIn, STEP_TIMEOUT, until } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, releaseBrowser, screen, setPassword, signIn, STEP_TIMEOUT, until } from '../helpers/browser.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
 
   afterAll(async () => {
     // Either may be missing when start-up failed part way.
-    await (browser as Browser | undefined)?.close();
+    await releaseBrowser(browser);
     await (t as TestContext | undefined)?.close();
   });
 

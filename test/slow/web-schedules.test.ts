@@ -12,6 +12,7 @@ import {
   hasChromium,
   launchBrowser,
   newPage,
+  releaseBrowser,
   screen,
   scrollsSideways,
   setPassword,
@@ -70,7 +71,7 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
 
   afterAll(async () => {
     // Either may be missing when start-up failed part way.
-    await (browser as Browser | undefined)?.close();
+    await releaseBrowser(browser);
     await (t as TestContext | undefined)?.close();
   });
 

@@ -13,8 +13,9 @@ import { canonicalLocale } from '../../src/lib/locale.js';
 import {
   hasChromium,
   launchBrowser,
-  PASSWORD,
   newPage as openPage,
+  PASSWORD,
+  releaseBrowser,
   screen,
   setPassword as setUserPassword,
   signIn as signInAt,
@@ -94,7 +95,7 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    await browser.close();
+    await releaseBrowser(browser);
     await t.close();
   });
 

@@ -16,6 +16,7 @@ import {
   hasChromium,
   launchBrowser,
   newPage,
+  releaseBrowser,
   screen,
   scrollsSideways,
   setPassword,
@@ -92,7 +93,7 @@ describe.skipIf(!hasChromium)('workspace webhooks in Chromium', () => {
 
   afterAll(async () => {
     // Any may be missing when start-up failed part way.
-    await (browser as Browser | undefined)?.close();
+    await releaseBrowser(browser);
     const server = receiver as Server | undefined;
     if (server) await new Promise((resolve) => server.close(resolve));
     await (open as TestContext | undefined)?.close();
