@@ -11,6 +11,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
+import { LRUCache } from 'lru-cache';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, FieldErrorList, type FieldError } from '../lib/errors.js';
 import { admitsKind, boundErrors, kindOfValue, type Schema } from './validation-bounds.js';
@@ -51,18 +52,48 @@ const PART_PREFIX: Record<string, string> = { body: '', querystring: '/query', p
 /** Ajv passes the parent of the value it checks, so that it may coerce a value at the top. */
 type AjvValidate = ValidateFunction & ((data: unknown, context?: object) => boolean);
 
+/** Ajv instances for one set of named schemas, and what they compiled, by mode, part and route schema (as JSON). */
+interface ValidatorSet {
+  ajv: Validators;
+  compiled: Map<string, AjvValidate>;
+}
+
+/**
+ * Validators are shared by every application of the process whose named schemas are the same (as
+ * JSON), and a route schema's validator is compiled once for them all. A compiled validator is a
+ * pure function of its schema, the named schemas and the options, so it is kept under exactly
+ * those. A process builds one application, but the tests build hundreds, and each compiled every
+ * route again (about 100 ms). Bounded by the code, and capped besides.
+ */
+const validatorSets = new LRUCache<string, ValidatorSet>({ max: 8 });
+/** More than every schema of every route, in both modes, several times over. */
+const PER_SET = 4_000;
+
+function compiledIn(set: ValidatorSet, part: Part, mode: 'first' | 'all', schema: object): AjvValidate {
+  const key = `${mode} ${part} ${JSON.stringify(schema)}`;
+  let validate = set.compiled.get(key);
+  if (!validate) {
+    validate = set.ajv[part][mode].compile(schema) as AjvValidate;
+    if (set.compiled.size >= PER_SET) set.compiled.clear();
+    set.compiled.set(key, validate);
+  }
+  return validate;
+}
+
 /**
  * The validator compiler of an application whose route schemas refer to `named` (the component
- * registry's schemas). Each application gets its own Ajv instances, so the names it resolves are
- * exactly its own.
+ * registry's schemas): its Ajv instances resolve exactly those names.
  */
 export function createValidatorCompiler(named: readonly object[]): FastifySchemaCompiler<unknown> {
-  const ajv = makeValidators(named);
+  const namedKey = JSON.stringify(named);
+  let set = validatorSets.get(namedKey);
+  if (!set) validatorSets.set(namedKey, (set = { ajv: makeValidators(named), compiled: new Map() }));
+  const { ajv } = set;
   const resolve = (schema: unknown) => resolveIn(ajv, schema);
   return ({ schema, httpPart }) => {
     const part: Part = httpPart === 'body' ? 'body' : 'text';
     const prefix = PART_PREFIX[httpPart ?? 'body'] ?? '';
-    const first = ajv[part].first.compile(schema as object) as AjvValidate;
+    const first = compiledIn(set, part, 'first', schema as object);
     let all: AjvValidate | undefined;
     const validate = (data: unknown, context?: object): true | { error: AppError } => {
       if (first(data, context)) return true;
@@ -70,7 +101,7 @@ export function createValidatorCompiler(named: readonly object[]): FastifySchema
       boundErrors(data, schema, prefix, bounds, resolve);
       if (bounds.total > 0) return { error: invalid(bounds.kept, bounds.omitted) };
       // Known to be within its bounds: every error may be collected. Compiled on the first refusal.
-      all ??= ajv[part].all.compile(schema as object) as AjvValidate;
+      all ??= compiledIn(set, part, 'all', schema as object);
       all(data, context);
       const errors = fieldErrors(ajv, all.errors ?? [], prefix, part);
       return { error: invalid(errors.length > 0 ? errors : fieldErrors(ajv, first.errors ?? [], prefix, part)) };
