@@ -11,11 +11,11 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 /**
  * The URL a worker thread runs for the module `name` (without extension) beside `importMetaUrl`,
  * the caller's `import.meta.url`. Built JavaScript runs as it is. A TypeScript module is bundled
- * first (`bundleWorker`), which is why this is asynchronous; callers await it once, at load.
+ * first (`bundleEntry`), which is why this is asynchronous; callers await it once, at load.
  */
 export async function workerEntryUrl(importMetaUrl: string, name: string): Promise<URL> {
   if (!importMetaUrl.endsWith('.ts')) return new URL(`./${name}.js`, importMetaUrl);
-  return bundleWorker(new URL(`./${name}.ts`, importMetaUrl));
+  return bundleEntry(new URL(`./${name}.ts`, importMetaUrl));
 }
 
 /**
@@ -28,13 +28,14 @@ export function startWorker(url: URL, options: WorkerOptions): Worker {
 }
 
 /** Where bundles are kept: the project's own package cache, so that their package imports resolve from it. */
-const CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/chronicle/workers/', import.meta.url));
+const CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/chronicle/bundles/', import.meta.url));
 
-/** A bundle no process has started a worker from for this long is deleted when another is written. */
+/** A bundle no process has started from for this long is deleted when another of its entry is written. */
 const STALE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A TypeScript worker entry as JavaScript Node runs directly: Chronicle's own modules bundled by
+ * A TypeScript entry module as JavaScript Node runs directly (a worker's here; the tests also
+ * start server and command-line processes from such bundles): Chronicle's own modules bundled by
  * esbuild, with code splitting so that what the entry imports lazily still loads lazily, and the
  * packages left to Node's own loader. Each module keeps its own `import.meta.url`.
  *
@@ -46,7 +47,7 @@ const STALE_MS = 24 * 60 * 60 * 1000;
  * The bundle is written under a hash of its content, so processes with the same sources share
  * one, and a process never runs another's: written to a directory of its own and renamed.
  */
-async function bundleWorker(entry: URL): Promise<URL> {
+export async function bundleEntry(entry: URL): Promise<URL> {
   // esbuild is a development dependency: a TypeScript entry only runs where those are installed.
   const { build } = await import('esbuild');
   const name = entry.pathname.replace(/^.*\//, '').replace(/\.ts$/, '');

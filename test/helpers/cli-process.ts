@@ -1,11 +1,12 @@
 /**
  * Runs the `chronicle` command against a server the test started: in this process through
  * `runCommand` (src/cli/run.ts, everything but the few lines of main.ts), or as a child process
- * from the sources (`node --import tsx src/cli/main.ts`) where the process itself is what a test
+ * from the sources (src/cli/main.ts, bundled or through tsx) where the process itself is what a test
  * proves (exit codes, the package bin). Waits for the command to finish, never for the clock.
  */
 import { spawn } from 'node:child_process';
 import { runCommand } from '../../src/cli/run.js';
+import { entryArgs } from './server-process.js';
 import type { TestContext } from './test-app.js';
 
 export interface CliResult {
@@ -36,9 +37,9 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
   return { code, stdout, stderr };
 }
 
-/** The command as a child process: `entry` is a TypeScript source (run through tsx) or a script. */
+/** The command as a child process: `entry` is a TypeScript source (server-process.ts `entryArgs`) or a script. */
 export function runCliProcess(args: string[], env: NodeJS.ProcessEnv = {}, entry = 'src/cli/main.ts'): Promise<CliResult> {
-  const child = spawn(process.execPath, entry.endsWith('.ts') ? ['--import', 'tsx', entry, ...args] : [entry, ...args], {
+  const child = spawn(process.execPath, entry.endsWith('.ts') ? [...entryArgs(entry), ...args] : [entry, ...args], {
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,7 +6,9 @@
  * Either way, the web app is built first if it is missing or stale (test/helpers/web-build.ts).
  */
 import type { TestProject } from 'vitest/node';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { bundleEntry } from '../../src/lib/worker-thread.js';
 import { openDatabase } from '../../src/db/database.js';
 import { ensureWebBuilt } from './web-build.js';
 import { ensurePgliteImages } from './pglite-image.js';
@@ -17,10 +19,28 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/** The TypeScript entries tests start as processes of their own (server-process.ts, cli-process.ts). */
+const PROCESS_ENTRIES = ['src/server.ts', 'src/cli/main.ts', 'scripts/demo.ts'];
+
+/**
+ * Each process entry as a bundle Node runs directly (worker-thread.ts `bundleEntry`): through
+ * tsx, a server process spent about 4 s of CPU loading its modules, bundled 1.7 s. Only the slow
+ * tier starts such processes.
+ */
+async function processBundles(): Promise<Record<string, string>> {
+  if (process.env.TEST_TIER && process.env.TEST_TIER !== 'slow') return {};
+  const bundles: Record<string, string> = {};
+  for (const entry of PROCESS_ENTRIES) {
+    bundles[entry] = fileURLToPath(await bundleEntry(new URL(`../../${entry}`, import.meta.url)));
+  }
+  return bundles;
+}
+
 export default async function setup(project: TestProject) {
   ensureWebBuilt();
   // Embedded databases start from images whatever the run's engine: the engine's own tests use them.
   project.provide('pgliteImages', await ensurePgliteImages());
+  project.provide('processBundles', await processBundles());
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) {
     project.provide('pgTemplate', null);
@@ -47,5 +67,7 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     pgTemplate: { baseUrl: string; runId: string } | null;
+    /** Bundles of the process entries, by their source path (empty outside the slow tier). */
+    processBundles: Record<string, string>;
   }
 }

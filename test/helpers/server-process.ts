@@ -1,10 +1,11 @@
 /**
- * The real server as a child process (`node --import tsx src/server.ts`), for tests of what only
+ * The real server as a child process (src/server.ts, bundled or through tsx), for tests of what only
  * a process shows: the environment, the log on stdout, signals. Waiting is on output, never on
  * the clock: a test that hangs is stopped by its own timeout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { inject } from 'vitest';
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -16,9 +17,18 @@ export interface ServerProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `script` (default: the server) with tsx; `args` follow the script. */
+/**
+ * How Node runs a TypeScript entry: its bundle where the global setup made one (global-setup.ts
+ * `processBundles`), else through tsx.
+ */
+export function entryArgs(script: string): string[] {
+  const bundle = inject('processBundles')[script];
+  return bundle ? [bundle] : ['--import', 'tsx', script];
+}
+
+/** Starts `script` (default: the server); `args` follow the script. */
 export function startServerProcess(env: NodeJS.ProcessEnv, script = 'src/server.ts', args: readonly string[] = []): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...entryArgs(script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
