@@ -4,6 +4,7 @@ import {
   CHART_KINDS,
   CHART_LIMITS,
   chartLabel,
+  chartLocale,
   writeChart,
   type ChartData,
   type ChartKind,
@@ -61,8 +62,19 @@ const isKind = (name: string): name is ChartKind => (CHART_KINDS as readonly str
 
 const HOURS_SERIES = ['Billable', 'Not billable'];
 
-/** The charts the tag writes for a context: none when there is nothing to chart; one per currency for amounts. */
+/**
+ * The charts the tag writes for a context: none when there is nothing to chart; one per currency
+ * for amounts. A report in a locale other than `en` names it in each chart, which is then drawn
+ * with that locale's numbers, dates and amounts (English charts keep the bytes they had).
+ */
 export function chartsOf(kind: ChartKind, limit: number, scope: Record<string, unknown>): ChartData[] {
+  const charts = chartsOfKind(kind, limit, scope);
+  const locale = record(record(scope.report).options).locale;
+  const tag = typeof locale === 'string' && locale !== 'en' ? chartLocale(locale) : null;
+  return tag === null ? charts : charts.map((chart) => ({ ...chart, locale: tag }));
+}
+
+function chartsOfKind(kind: ChartKind, limit: number, scope: Record<string, unknown>): ChartData[] {
   const groups = record(scope.groups);
   switch (kind) {
     case 'hours_by_day':

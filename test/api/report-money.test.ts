@@ -223,6 +223,27 @@ describe('money in a render', () => {
     expect(hidden).not.toContain('```chart');
   });
 
+  it('draws the charts of a report in another locale in its formats, on the share page as in the document', async () => {
+    const invoice = await builtInTemplateId(t, 'Invoice');
+    const filters = { workspaceIds: [f.acme.id, f.globex.id], dateRange: MONTH, userIds: [f.owner.id, f.bob.id] };
+    const report = await create(f.owner, { templateId: invoice, filters, options: { ...QUARTER_UP, locale: 'de' } });
+    const body = bodyOf(report.renderedMarkdown);
+    expect(body).toContain(
+      '```chart\namount_by_client: Amount by client (EUR)\nunit: EUR\nlocale: de\nseries: Amount\nNorthwind: 49500\n```\n',
+    );
+    expect(body).toContain('| **Total due in EUR** | | **495,00\u00a0€** |');
+    const link = await t.post(`/api/v1/reports/${report.id}/shares`, {}, f.owner.token);
+    expect(link.status).toBe(201);
+    const page = await t.request('GET', `/share/${link.body.token as string}`, { token: null });
+    expect(page.status).toBe(200);
+    // The chart's bar, axis and data table print the amount as the table above it does.
+    const chart = page.text.slice(page.text.indexOf('<figure class="chart">'), page.text.indexOf('</figure>'));
+    expect(chart).toContain('>495,00\u00a0€</text>');
+    expect(chart).toContain('<td class="align-right">495,00\u00a0€</td>');
+    expect(chart).toContain('>500\u00a0€</text>');
+    expect(chart).not.toMatch(/€\d/);
+  });
+
   it('prints money, hours, durations and dates in the report’s locale', async () => {
     const template = await newTemplate(
       t,

@@ -110,10 +110,90 @@ describe('the chart fence format', () => {
     expect(html).not.toContain('<svg');
   });
 
+  it('carries the locale it is drawn in on its third line, and reads back without it as before', () => {
+    const german = { ...days, locale: 'de-DE' };
+    expect(writeChart(german)).toBe(
+      'hours_by_day: Hours by day\nunit: minutes\nlocale: de-DE\nseries: Billable | Not billable\n2026-03-09: 90 | 45\n2026-03-10: 0 | 0\n2026-03-11: 425 | 0\n',
+    );
+    expect(parseChart(writeChart(german))).toEqual(german);
+    expect(parseChart(writeChart(days))).not.toHaveProperty('locale');
+    // A label that reads like the line is a category where categories stand.
+    const named = { ...projects, rows: [{ label: 'locale', values: [1, 2] }] };
+    expect(parseChart(writeChart(named))).toEqual(named);
+    expect(() => writeChart({ ...days, locale: 'de-de' })).toThrow('does not read back');
+  });
+
+  it.each([
+    ['a tag in another spelling than its canonical one', 'de-de'],
+    ['a tag that is not BCP 47', 'not a tag'],
+    ['an empty tag', ''],
+    ['a tag of 36 characters', `en-${'a'.repeat(8)}-${'b'.repeat(8)}-${'c'.repeat(8)}-${'d'.repeat(6)}`],
+    ['a second locale line', 'de\nlocale: fr'],
+    ['script in place of a tag', '<script>'],
+  ])('refuses a locale line with %s', (_what, tag) => {
+    expect(parseChart(valid.replace('unit: minutes\n', `unit: minutes\nlocale: ${tag}\n`))).toBeNull();
+  });
+
+  it('refuses a locale line anywhere but between the unit and the series', () => {
+    expect(parseChart(valid.replace('hours_by_day: Hours by day\n', 'locale: de\nhours_by_day: Hours by day\n'))).toBeNull();
+    expect(parseChart(valid.replace('series: Billable | Not billable\n', 'series: Billable | Not billable\nlocale: de\n'))).toBeNull();
+    expect(parseChart(`${valid}locale: de\n`)).toBeNull();
+  });
+
   it('takes 400 rows, not 401', () => {
     const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `d${i}`, values: [i, 1] }));
     expect(parseChart(writeChart({ ...days, rows: rows(CHART_LIMITS.rows) }))?.rows).toHaveLength(CHART_LIMITS.rows);
     expect(() => writeChart({ ...days, rows: rows(CHART_LIMITS.rows + 1) })).toThrow();
+    const german = { ...days, locale: 'de' };
+    expect(parseChart(writeChart({ ...german, rows: rows(CHART_LIMITS.rows) }))?.rows).toHaveLength(CHART_LIMITS.rows);
+    expect(() => writeChart({ ...german, rows: rows(CHART_LIMITS.rows + 1) })).toThrow();
+  });
+});
+
+describe('a chart in a locale', () => {
+  const amounts: ChartData = {
+    kind: 'amount_by_client',
+    title: 'Amount by client (EUR)',
+    unit: 'EUR',
+    series: ['Amount'],
+    rows: [
+      { label: 'Acme', values: [150000] },
+      { label: 'Globex', values: [49550] },
+    ],
+  };
+  const texts = (svg: string | null) => [...(svg ?? '').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  // German puts a no-break space between the amount and its sign.
+  const nb = (text: string) => text.replaceAll(' €', '\u00a0€');
+
+  it('writes amounts, the axis and the data table in it', () => {
+    const html = chartHtml(writeChart({ ...amounts, locale: 'de-DE' }), '1') ?? '';
+    expect(texts(html)).toEqual(expect.arrayContaining(['0 €', '500 €', '1.000 €', '1.500 €', '1.500,00 €', '495,50 €'].map(nb)));
+    expect(html).toContain(nb('<desc>Bar chart of 2 clients. Total 1.995,50 €. Largest: Acme, 1.500,00 €.</desc>'));
+    expect(html).toContain(nb('<td class="align-right">495,50 €</td>'));
+    expect(html).toContain(nb('<strong>1.995,50 €</strong>'));
+    expect(html).not.toContain('€1,500');
+    // Without the line, English, as charts were drawn before it existed.
+    const english = chartHtml(writeChart(amounts), '1') ?? '';
+    expect(texts(english)).toEqual(expect.arrayContaining(['€0', '€500', '€1,000', '€1,500', '€1,500.00', '€495.50']));
+    expect(texts(chartHtml(writeChart({ ...amounts, locale: 'en' }), '1'))).toEqual(texts(english));
+  });
+
+  it('writes days, months and hours on the axes in it', () => {
+    const svg = (locale?: string, rows = days.rows) =>
+      texts(chartSvgForPrint('chart', writeChart({ ...days, rows, ...(locale ? { locale } : {}) })));
+    expect(svg()).toEqual(expect.arrayContaining(['9 Mar', '10 Mar', '11 Mar', '0 h', '2 h', '4 h', '6 h', '8 h']));
+    expect(svg('fr')).toEqual(expect.arrayContaining(['9 mars', '11 mars', '8 h']));
+    expect(svg('ja')).toEqual(expect.arrayContaining(['3月9日', '3月11日']));
+    expect(svg('en-US')).toEqual(expect.arrayContaining(['Mar 9', 'Mar 11']));
+    const halves = [{ label: '2026-03-09', values: [90, 0] }];
+    expect(svg('de', halves)).toEqual(expect.arrayContaining(['0,5 h', '1,5 h']));
+    expect(svg(undefined, halves)).toEqual(expect.arrayContaining(['0.5 h', '1.5 h']));
+    const months = [
+      { label: '2025-12', values: [600, 0] },
+      { label: '2026-01', values: [60, 0] },
+    ];
+    expect(svg('de', months)).toEqual(expect.arrayContaining(['Dez. 2025', 'Jan. 2026']));
+    expect(svg(undefined, months)).toEqual(expect.arrayContaining(['Dec 2025', 'Jan 2026']));
   });
 });
 
@@ -343,6 +423,24 @@ describe('the chart tag', () => {
     expect(html).toContain('<td class="align-right">€900.00</td>');
     expect(html).toContain('>Amount (USD)</text>');
     expect(await render('{% chart "amount_by_client" %}', input({ byClient, amounts }, false))).toBe('');
+  });
+
+  it('names the report’s locale in each chart when it is not English', async () => {
+    const data = (locale: string): RenderInput => ({
+      ...input({
+        byClient: [{ id: 'c1', name: 'Acme', minutes: 300, entryCount: 2, amounts: [{ currency: 'EUR', minor: 49500 }] }],
+        amounts: [{ currency: 'EUR', minor: 49500 }],
+      }),
+      options: { rounding: { mode: 'none' }, hideAmounts: false, billable: 'all', durationFormat: 'hm', locale },
+    });
+    const source = '{% chart "hours_by_day" %}\n\n{% chart "amount_by_client" %}';
+    const german = await render(source, data('de-DE'));
+    expect(chartsIn(german).map((c) => c?.locale)).toEqual(['de-DE', 'de-DE']);
+    expect(german).toContain('unit: EUR\nlocale: de-DE\nseries: Amount\n');
+    expect(markdownToSafeHtml(german)).toContain('<td class="align-right">495,00\u00a0€</td>');
+    const english = await render(source, data('en'));
+    expect(english).not.toContain('locale:');
+    expect(chartsIn(english).map((c) => c?.locale)).toEqual([undefined, undefined]);
   });
 
   it('writes nothing for a period without time', async () => {

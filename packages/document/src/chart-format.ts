@@ -12,8 +12,9 @@
  * ```
  *
  * The first line names the kind and the title, then the unit (`minutes`, or an ISO 4217 code whose
- * minor units the values count), the series, and one line per category: its label, `: `, and one
- * whole number per series separated by ` | `. A label may hold anything but a line break and
+ * minor units the values count), optionally the locale its numbers, dates and amounts are drawn in
+ * (`locale: de-DE`; without the line, English), the series, and one line per category: its label,
+ * `: `, and one whole number per series separated by ` | `. A label may hold anything but a line break and
  * control characters; it ends at the line's last `: `. Reading is strict and bounded: anything
  * else, or more than the limits below, is not a chart (the fence shows as the code block it is).
  */
@@ -34,6 +35,11 @@ export interface ChartData {
   unit: string;
   series: string[];
   rows: ChartRow[];
+  /**
+   * The BCP 47 tag (canonical) whose formats draw the chart's numbers, dates and amounts: the
+   * report's locale. Absent: English, as charts written before the line existed are drawn.
+   */
+  locale?: string;
 }
 
 /** The bounds of a chart: a year and a month of days, a few series, short lines. */
@@ -53,6 +59,19 @@ export const CHART_INFO = 'chart';
 
 const KIND_SET: ReadonlySet<string> = new Set(CHART_KINDS);
 const UNIT = /^(?:minutes|[A-Z]{3})$/;
+/** A well-formed BCP 47 tag of at most 35 characters; it must also be in its canonical form (`chartLocale`). */
+const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+const LOCALE_MAX_LENGTH = 35;
+
+/** `tag` when it is a canonical BCP 47 tag (`de-DE`, not `de-de`) of at most 35 characters; else null. */
+export function chartLocale(tag: string): string | null {
+  if (tag.length > LOCALE_MAX_LENGTH || !LOCALE.test(tag)) return null;
+  try {
+    return Intl.getCanonicalLocales(tag)[0] === tag ? tag : null;
+  } catch {
+    return null;
+  }
+}
 /** One or two whole numbers of at most 15 digits, without leading zeros. */
 const ONE_VALUE = /^(0|[1-9]\d{0,14})$/;
 const TWO_VALUES = /^(0|[1-9]\d{0,14}) \| (0|[1-9]\d{0,14})$/;
@@ -64,9 +83,15 @@ const MAX_BODY = (CHART_LIMITS.rows + 4) * (CHART_LIMITS.lineLength + 1);
 export function parseChart(body: string): ChartData | null {
   if (body.length > MAX_BODY) return null;
   const lines = body.endsWith('\n') ? body.slice(0, -1).split('\n') : body.split('\n');
-  if (lines.length < 4 || lines.length > CHART_LIMITS.rows + 3 || CONTROL.test(body)) return null;
+  // The optional locale line stands between the unit and the series, where nothing else may.
+  const localeLine = lines[2]?.startsWith('locale: ') ? lines[2] : null;
+  const first = localeLine === null ? 3 : 4;
+  if (lines.length < first + 1 || lines.length > CHART_LIMITS.rows + first || CONTROL.test(body)) return null;
   for (const line of lines) if (line.length > CHART_LIMITS.lineLength) return null;
-  const [head = '', unitLine = '', seriesLine = ''] = lines;
+  const [head = '', unitLine = ''] = lines;
+  const seriesLine = lines[first - 1] ?? '';
+  const locale = localeLine === null ? null : chartLocale(localeLine.slice(8));
+  if (localeLine !== null && locale === null) return null;
   const headAt = head.indexOf(': ');
   const kind = head.slice(0, headAt);
   const title = head.slice(headAt + 2);
@@ -81,7 +106,7 @@ export function parseChart(body: string): ChartData | null {
   }
   const rows: ChartRow[] = [];
   const valuesPattern = series.length === 1 ? ONE_VALUE : TWO_VALUES;
-  for (let i = 3; i < lines.length; i++) {
+  for (let i = first; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const at = line.lastIndexOf(': ');
     const label = line.slice(0, at);
@@ -89,7 +114,7 @@ export function parseChart(body: string): ChartData | null {
     if (at < 0 || !values || label.length > CHART_LIMITS.labelLength || label !== label.trim()) return null;
     rows.push({ label, values: values.length === 2 ? [Number(values[1])] : [Number(values[1]), Number(values[2])] });
   }
-  return { kind: kind as ChartKind, title, unit, series, rows };
+  return { kind: kind as ChartKind, title, unit, series, rows, ...(locale === null ? {} : { locale }) };
 }
 
 const isText = (text: string, max: number): boolean => text.length > 0 && text.length <= max && text === text.trim();
@@ -101,7 +126,12 @@ const isText = (text: string, max: number): boolean => text.length > 0 && text.l
  */
 export function writeChart(data: ChartData): string {
   if (data.rows.length === 0 || data.rows.length > CHART_LIMITS.rows) throw new Error(`a chart has 1 to ${CHART_LIMITS.rows} rows`);
-  const lines = [`${data.kind}: ${data.title}`, `unit: ${data.unit}`, `series: ${data.series.join(' | ')}`];
+  const lines = [
+    `${data.kind}: ${data.title}`,
+    `unit: ${data.unit}`,
+    ...(data.locale === undefined ? [] : [`locale: ${data.locale}`]),
+    `series: ${data.series.join(' | ')}`,
+  ];
   for (const row of data.rows) {
     if (
       row.values.length !== data.series.length ||

@@ -124,7 +124,7 @@ function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
   let out = '';
   for (const tick of y.ticks) {
     out += `<line x1="${left}" x2="${right}" y1="${num(y(tick))}" y2="${num(y(tick))}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
-    out += `<text x="${left - 6}" y="${num(y(tick) + 4)}" text-anchor="end"${paint.attrs('muted')}>${tick} h</text>`;
+    out += `<text x="${left - 6}" y="${num(y(tick) + 4)}" text-anchor="end"${paint.attrs('muted')}>${escapeXml(hoursTick(tick, data.locale))}</text>`;
   }
   const width = num(x.width);
   data.rows.forEach((row, i) => {
@@ -143,7 +143,7 @@ function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
   out += `<line x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`;
   const step = Math.max(1, Math.ceil(n / 7));
   for (let i = 0; i < n; i += step) {
-    const label = timeLabel(data.rows[i]?.label ?? '');
+    const label = timeLabel(data.rows[i]?.label ?? '', data.locale);
     out += `<text x="${num(x.at(i) + x.width / 2)}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
   }
   return { markup: out, height: bottom + 24 };
@@ -177,7 +177,7 @@ function bars(data: ChartData, paint: Paint, hatchId: string): Plot {
   let out = '';
   for (const tick of x.ticks) {
     out += `<line x1="${num(x(tick))}" x2="${num(x(tick))}" y1="${top}" y2="${bottom}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
-    const label = money ? tickMoney(tick, data.unit) : `${tick} h`;
+    const label = money ? tickMoney(tick, data.unit, data.locale ?? 'en') : hoursTick(tick, data.locale);
     out += `<text x="${num(x(tick))}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
   }
   data.rows.forEach((row, i) => {
@@ -266,35 +266,66 @@ function sumOf(values: number[]): number {
 const rowTotal = (row: { values: number[] }) => sumOf(row.values);
 
 function formatValue(data: ChartData, value: number): string {
-  if (data.unit !== 'minutes') return formatMoney({ currency: data.unit, minor: value }, 'en');
+  if (data.unit !== 'minutes') return formatMoney({ currency: data.unit, minor: value }, data.locale ?? 'en');
   return `${Math.floor(value / 60)}h ${String(value % 60).padStart(2, '0')}m`;
 }
 
-const tickFormats = new Map<string, Intl.NumberFormat>();
+/**
+ * Formatters by locale and what they format (making one costs far more than using it); a chart
+ * names its locale, so a page of charts in one report's locale keeps a handful.
+ */
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
-/** A tick of a money axis: whole units where the tick is whole (`€1,500`). */
-function tickMoney(major: number, currency: string): string {
-  let format = tickFormats.get(currency);
+function formatFor<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let format = formats.get(key) as T | undefined;
   if (!format) {
-    format = new Intl.NumberFormat('en', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: 0,
-      maximumFractionDigits: currencyExponent(currency),
-    });
-    if (tickFormats.size > 64) tickFormats.clear();
-    tickFormats.set(currency, format);
+    format = make();
+    if (formats.size > 64) formats.clear();
+    formats.set(key, format);
   }
+  return format;
+}
+
+/** A tick of a money axis in `locale`: whole units where the tick is whole (`€1,500`, `1.500 €`). */
+function tickMoney(major: number, currency: string, locale: string): string {
+  const format = formatFor(
+    `money ${locale} ${currency}`,
+    () =>
+      new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: 0,
+        maximumFractionDigits: currencyExponent(currency),
+      }),
+  );
   return format.format(major);
+}
+
+/** A tick of an hours axis: `2.5 h`, or in a chart's locale `2,5 h`. */
+function hoursTick(hours: number, locale: string | undefined): string {
+  if (locale === undefined) return `${hours} h`;
+  return `${formatFor(`hours ${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })).format(hours)} h`;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** `2026-03-09` -> `9 Mar`, `2026-03` -> `Mar 2026`; anything else as it is, shortened. */
-function timeLabel(label: string): string {
+/**
+ * `2026-03-09` -> `9 Mar`, `2026-03` -> `Mar 2026` (in a chart's locale: `9. März`, `März 2026`,
+ * `3月9日`); anything else as it is, shortened.
+ */
+function timeLabel(label: string, locale: string | undefined): string {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(label);
+  const month = day ? null : /^(\d{4})-(\d{2})$/.exec(label);
+  if (locale !== undefined && (day || month)) {
+    const date = new Date(`${day ? label : `${label}-01`}T00:00:00Z`);
+    if (!Number.isNaN(date.getTime())) {
+      const options: Intl.DateTimeFormatOptions = day
+        ? { day: 'numeric', month: 'short', timeZone: 'UTC' }
+        : { month: 'short', year: 'numeric', timeZone: 'UTC' };
+      return formatFor(`${day ? 'day' : 'month'} ${locale}`, () => new Intl.DateTimeFormat(locale, options)).format(date);
+    }
+  }
   if (day) return `${Number(day[3])} ${MONTHS[Number(day[2]) - 1] ?? day[2]}`;
-  const month = /^(\d{4})-(\d{2})$/.exec(label);
   if (month) return `${MONTHS[Number(month[2]) - 1] ?? month[2]} ${month[1]}`;
   return label.length > 12 ? `${label.slice(0, 11)}…` : label;
 }
