@@ -213,7 +213,9 @@ async function createContext(options: BuildOptions, database: Database): Promise
   const { config } = options;
   const shareKey = config.shareKey ?? (config.dataDir ? await loadOrCreateShareKey(config.dataDir) : null);
   if (!shareKey) throw new Error('No share key: set SHARE_KEY or DATA_DIR.');
-  const pool = options.renderPool ?? createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) });
+  const pool =
+    options.renderPool ??
+    createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont), pdfSlots: config.pdfConcurrency });
   // Twice the workers, so one render's database read overlaps another's Liquid work.
   const renderGate = new RenderGate({
     perUser: config.renderUserConcurrency,

@@ -136,6 +136,14 @@ export const ConfigSchema = Type.Object({
     description:
       "TrueType or OpenType font files, comma-separated, for the characters the PDF's own font lacks (Chinese, Japanese, Korean); `auto` takes Droid Sans Fallback and Nanum Gothic where the system has them (Debian's fonts-droid-fallback, fonts-nanum), `none` uses none",
   }),
+  pdfConcurrency: Type.Integer({
+    env: 'PDF_CONCURRENCY',
+    default: 1,
+    minimum: 1,
+    maximum: 16,
+    description:
+      'PDFs the process lays out at once; more wait while other renders go on (each holds its whole document in memory, about 220 MiB for 5,000 rows)',
+  }),
   /** Decades of a busy day's entries. */
   entryQuotaPerUser: Type.Integer({
     env: 'ENTRY_QUOTA_PER_USER',

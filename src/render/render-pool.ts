@@ -118,6 +118,12 @@ export interface RenderPoolOptions {
   idleMs?: number;
   /** The PDF's fonts for what Roboto lacks (pdf-fonts.ts resolveFallbackFonts); none by default. */
   pdfFallbackFonts?: readonly string[];
+  /**
+   * PDFs laid out at once; default 1. A PDF's layout holds its whole document in the worker's
+   * heap (about 220 MiB for 5,000 rows) and keeps a core busy for seconds, so a second one waits
+   * while other renders go on beside the first.
+   */
+  pdfSlots?: number;
 }
 
 interface Job {
@@ -143,6 +149,8 @@ interface Slot {
    */
   done: Int32Array;
 }
+
+const isPdf = (task: RenderTask): boolean => task.kind === 'file' && task.format === 'pdf';
 
 /** Replies report the worker's heap; a worker that grew past this is replaced rather than kept idle. */
 const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
@@ -188,6 +196,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const size = options.size ?? Math.max(2, Math.min(4, availableParallelism()));
   const maxHeapMb = options.maxHeapMb ?? 512;
   const idleMs = options.idleMs ?? 30_000;
+  const pdfSlots = options.pdfSlots ?? 1;
   const slots: Slot[] = [];
   // Share pages first: a reader waits for them, and they are quick next to a report render.
   const pages: Job[] = [];
@@ -280,12 +289,14 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
    * however many renders are running, one worker is always there for a reader's page.
    */
   function dispatch(): void {
-    while (!closed && pages.length + reports.length > 0) {
+    while (!closed) {
       const page = pages.length > 0;
+      const index = page ? 0 : startableReport();
+      if (index === -1) return;
       if (!page && slots.filter((s) => s.job !== null && !s.page).length >= size) return;
       const slot = slots.find((s) => s.job === null) ?? (slots.length < size + 1 ? spawn() : null);
       if (!slot) return;
-      const job = page ? pages.shift() : reports.shift();
+      const job = page ? pages.shift() : reports.splice(index, 1)[0];
       if (!job) return;
       slot.job = job;
       slot.page = page;
@@ -297,6 +308,13 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       arm(slot, job, deadline.ms + (slot.fresh ? STARTUP_ALLOWANCE_MS : 0), deadline.limitMs);
       slot.worker.postMessage({ id: job.id, task: job.task } satisfies RenderRequestMessage);
     }
+  }
+
+  /** The first waiting report job that may start: any while PDF slots are free, else the first that is not a PDF; -1 for none. */
+  function startableReport(): number {
+    if (reports.length === 0) return -1;
+    const pdfsRunning = slots.filter((s) => s.job !== null && isPdf(s.job.task)).length;
+    return pdfsRunning < pdfSlots ? 0 : reports.findIndex((waiting) => !isPdf(waiting.task));
   }
 
   function job(task: RenderTask): Promise<{ ok: string[]; binary?: Uint8Array | undefined }> {

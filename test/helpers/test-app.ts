@@ -144,7 +144,7 @@ const noResolver: ResolveHost = (host) => Promise.reject(new Error(`no resolver 
 const POOLS_KEY = Symbol.for('chronicle.testRenderPools');
 
 /**
- * The render workers of this test process for a fallback-font setting, shared by every app it
+ * The render workers of this test process for a fallback-font and PDF-concurrency setting, shared by every app it
  * builds, as its database is: a worker costs about half a second of CPU to start, and a pool
  * keeps no state between jobs. Never closed: its workers are unreferenced and end with the process.
  * Tests of the pool itself (test/unit/render-pool.test.ts) make their own.
@@ -152,9 +152,12 @@ const POOLS_KEY = Symbol.for('chronicle.testRenderPools');
 function sharedRenderPool(config: Config): RenderPool {
   const holder = globalThis as { [POOLS_KEY]?: Map<string, RenderPool> };
   const pools = (holder[POOLS_KEY] ??= new Map());
-  let pool = pools.get(config.pdfFallbackFont);
-  if (!pool)
-    pools.set(config.pdfFallbackFont, (pool = createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont) })));
+  const key = `${config.pdfConcurrency} ${config.pdfFallbackFont}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = createRenderPool({ pdfFallbackFonts: resolveFallbackFonts(config.pdfFallbackFont), pdfSlots: config.pdfConcurrency });
+    pools.set(key, pool);
+  }
   return pool;
 }
 

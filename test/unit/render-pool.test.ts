@@ -108,6 +108,44 @@ describe('render pool', () => {
     }
   });
 
+  it('lays out one PDF at a time, other renders going on beside it, and the next PDF after it', async () => {
+    const pdf = (on: RenderPool, title: string) =>
+      on.file({
+        format: 'pdf',
+        pdf: {
+          markdown: `# ${title}\n\n| a | b |\n|---|---|\n${'| x | 1 |\n'.repeat(200)}`,
+          title,
+          period: { from: '2026-01-01', to: '2026-01-31' },
+          ownerName: 'A',
+          version: 1,
+          generatedAt: '2026-02-01T00:00:00.000Z',
+          timezone: 'UTC',
+          locale: 'en',
+        },
+      });
+    const one = (pool = createRenderPool({ size: 2 }));
+    const order: string[] = [];
+    const first = pdf(one, 'First').then((bytes) => (order.push('first pdf'), bytes));
+    const second = pdf(one, 'Second').then((bytes) => (order.push('second pdf'), bytes));
+    // The second PDF waits although a worker is free ...
+    expect(one.stats()).toEqual({ workers: 1, busy: 1, queued: 1 });
+    const render = one.render(['r'], {});
+    // ... which a render behind it takes at once.
+    expect(one.stats()).toEqual({ workers: 2, busy: 2, queued: 1 });
+    const [a, b, r] = await Promise.all([first, second, render]);
+    expect(r).toEqual(['r']);
+    for (const bytes of [a, b]) expect(Buffer.from(bytes).subarray(0, 5).toString()).toBe('%PDF-');
+    // The second started only once the first was done (the render's order next to them is the threads').
+    expect(order.filter((o) => o.endsWith('pdf'))).toEqual(['first pdf', 'second pdf']);
+    await one.close();
+
+    // With two PDF slots, two are laid out at once, and a third waits.
+    const two = (pool = createRenderPool({ size: 2, pdfSlots: 2 }));
+    const three = [pdf(two, 'One'), pdf(two, 'Two'), pdf(two, 'Three')];
+    expect(two.stats()).toEqual({ workers: 2, busy: 2, queued: 1 });
+    expect(await Promise.all(three)).toHaveLength(3);
+  });
+
   it('stops a job at the hard deadline, replaces the worker and goes on', async () => {
     pool = createRenderPool({ size: 1, deadlineMs: 100 });
     // The quick renders get a minute, as a busy machine may need; the endless one 300 ms.
