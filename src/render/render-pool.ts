@@ -4,7 +4,7 @@
  * its own heap limit and a hard deadline, a template that loops or allocates without end costs
  * one thread that is then replaced, while the event loop keeps answering everyone else.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
@@ -192,8 +192,31 @@ function deadlineOf(task: RenderTask, override: number | undefined): { ms: numbe
  */
 const YOUNG_GENERATION_MB = 16;
 
+/** Below this much memory for the whole process, one report worker instead of one per core. */
+export const SHORT_MEMORY_BYTES = 2 * 1024 ** 3;
+
+/**
+ * Report workers by default: one per core, two to four, but one where the process has less than
+ * 2 GiB of memory. A worker may hold up to its heap limit (512 MiB; a 20,000-entry render takes
+ * about 300 MiB, a 5,000-row PDF 220), so on a small machine a second one risks the whole process
+ * for a render that could have waited (docs/operations.md "Renders").
+ */
+export function defaultPoolSize(cores: number, memoryBytes: number): number {
+  if (memoryBytes < SHORT_MEMORY_BYTES) return 1;
+  return Math.max(2, Math.min(4, cores));
+}
+
+/**
+ * The memory the process may use: its cgroup's limit where it runs in one (a container), else the
+ * machine's. `constrained` is `process.constrainedMemory()`: 0 or a number beyond the machine's
+ * memory when there is no limit.
+ */
+export function memoryAvailable(constrained: number | undefined, total: number): number {
+  return constrained !== undefined && constrained > 0 && constrained < total ? constrained : total;
+}
+
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
-  const size = options.size ?? Math.max(2, Math.min(4, availableParallelism()));
+  const size = options.size ?? defaultPoolSize(availableParallelism(), memoryAvailable(process.constrainedMemory(), totalmem()));
   const maxHeapMb = options.maxHeapMb ?? 512;
   const idleMs = options.idleMs ?? 30_000;
   const pdfSlots = options.pdfSlots ?? 1;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRenderPool, type RenderPool } from '../../src/render/render-pool.js';
+import { createRenderPool, defaultPoolSize, memoryAvailable, SHORT_MEMORY_BYTES, type RenderPool } from '../../src/render/render-pool.js';
 import { WORKER_NICE } from '../../src/render/thread-priority.js';
 import { BASE_LIMITS, TemplateError } from '../../src/render/template-engine.js';
 
@@ -196,6 +196,28 @@ describe('render pool', () => {
     pool = createRenderPool({ size: 1 });
     await pool.close();
     await expect(pool.render(['x'], {})).rejects.toThrow(/closed/);
+  });
+});
+
+describe('the pool’s size', () => {
+  const GiB = 1024 ** 3;
+
+  it('has a report worker per core, two to four, and one where the process has less than 2 GiB', () => {
+    expect(defaultPoolSize(2, 24 * GiB)).toBe(2);
+    expect(defaultPoolSize(1, 24 * GiB)).toBe(2);
+    expect(defaultPoolSize(3, 8 * GiB)).toBe(3);
+    expect(defaultPoolSize(16, 64 * GiB)).toBe(4);
+    expect(defaultPoolSize(2, SHORT_MEMORY_BYTES)).toBe(2);
+    expect(defaultPoolSize(2, SHORT_MEMORY_BYTES - 1)).toBe(1);
+    expect(defaultPoolSize(8, 1 * GiB)).toBe(1);
+  });
+
+  it('reads the memory of a container’s limit, or of the machine where there is none', () => {
+    expect(memoryAvailable(GiB, 24 * GiB)).toBe(GiB);
+    // Node reports no limit as 0, as nothing, or as a number beyond the machine's memory.
+    expect(memoryAvailable(0, 24 * GiB)).toBe(24 * GiB);
+    expect(memoryAvailable(undefined, 24 * GiB)).toBe(24 * GiB);
+    expect(memoryAvailable(2 ** 64, 24 * GiB)).toBe(24 * GiB);
   });
 });
 
