@@ -102,6 +102,63 @@ describe('passcode attempts per client address and link', () => {
   });
 });
 
+describe('a locked-out address, remembered', () => {
+  /** The statements `run` makes the database execute. */
+  async function statementsOf(run: () => Promise<void>): Promise<string[]> {
+    const seen: string[] = [];
+    const stop = t.database.observeQueries((sql) => seen.push(sql));
+    try {
+      await run();
+    } finally {
+      stop();
+    }
+    return seen;
+  }
+
+  it('is refused without a statement until its window ends, on each process that saw the refusal, and then books again', async () => {
+    const token = await mintLink('remembered-code');
+    for (let i = 0; i < PASSCODE_LIMITS.perClient; i++) expect(await unlock(token, `wrong-${i}`, address(40))).toBe(401);
+    // The first refusal is the database's; the next ones are known here.
+    expect(
+      await statementsOf(async () => {
+        expect(await unlock(token, 'remembered-code', address(40))).toBe(429);
+      }),
+    ).not.toEqual([]);
+    expect(
+      await statementsOf(async () => {
+        for (let i = 0; i < 20; i++) expect(await unlock(token, 'remembered-code', address(40))).toBe(429);
+      }),
+    ).toEqual([]);
+    // Another address on the same link still goes to the database, and opens it.
+    expect(await unlock(token, 'remembered-code', address(41))).toBe(200);
+
+    // Another process has not seen the refusal: it asks the database once, then knows it too.
+    const peer = await buildPeerApp(t);
+    try {
+      expect(
+        await statementsOf(async () => {
+          expect(await unlock(token, 'remembered-code', address(40), peer)).toBe(429);
+        }),
+      ).not.toEqual([]);
+      expect(
+        await statementsOf(async () => {
+          for (let i = 0; i < 5; i++) expect(await unlock(token, 'remembered-code', address(40), peer)).toBe(429);
+        }),
+      ).toEqual([]);
+    } finally {
+      await peer.close();
+    }
+
+    // The window ends: the address's next attempt is booked again, and the right passcode opens.
+    t.clock.advance(PASSCODE_LIMITS.windowMs);
+    try {
+      expect(await unlock(token, 'remembered-code', address(40))).toBe(200);
+    } finally {
+      t.clock.reset();
+    }
+  });
+});
+
 describe('PBKDF2 slots', () => {
   it('lets a reader unlock while every slot a mint may take is held, and the mint waits', async () => {
     const token = await mintLink('unlock-me');

@@ -38,6 +38,9 @@ import { ViewCounter } from './view-counter.js';
  */
 export const PASSCODE_LIMITS = { windowMs: 15 * 60_000, perClient: 10, perLink: 100, perClientPastCeiling: 2 } as const;
 
+/** Clients refused passcode attempts remembered per process (about 100 bytes each); the rest ask the database. */
+const LOCKED_OUT_ENTRIES = 10_000;
+
 /** Rendered pages kept in memory per process, by total size; a long timesheet can be megabytes of HTML. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 /**
@@ -243,6 +246,16 @@ export function createViewer(ctx: AppContext): Viewer {
     return started;
   }
   const links = new LRUCache<string, repo.ShareRow>({ max: LINK_CACHE_ENTRIES });
+  /**
+   * Clients this process has seen refused further passcode attempts on a link, by `shareId
+   * clientKey`, with the instant (ms) the refusal ends. Once booking an attempt says "limited", it
+   * says so until that instant whatever any process does (shares.repository.ts
+   * bookPasscodeAttempt: a window only starts over when it ends, and only a booked attempt is ever
+   * given back), so until then the refusal is answered here, without a statement: a storm of
+   * wrong passcodes costs the database nothing once it is refused. Forgetting an entry (the cache
+   * is bounded) only sends that client's next attempt to the database again.
+   */
+  const lockedOut = new LRUCache<string, number>({ max: LOCKED_OUT_ENTRIES });
   /**
    * The view's `share.viewed` webhook event (at most one an hour per link). The page is served
    * whatever happens to it: a view is the reader's, the event only a notice of it.
@@ -453,20 +466,29 @@ export function createViewer(ctx: AppContext): Viewer {
     // The clock is read again: the link may have expired since the lookup.
     const now = ctx.clock.now();
     const clientKey = clientKeyOf(clientAddress);
+    const lockKey = `${share.id} ${clientKey}`;
+    const refusedUntil = lockedOut.get(lockKey);
+    if (refusedUntil !== undefined && now.getTime() < refusedUntil) return refused(refusedUntil, now);
     const booked = await repo.bookPasscodeAttempt(ctx.db, share.id, clientKey, now, PASSCODE_LIMITS);
     if (booked.kind === 'gone') {
       links.delete(share.tokenHash);
       return NOT_FOUND;
     }
     if (booked.kind === 'limited') {
-      ctx.metrics.passcodeFailures.inc({ reason: 'rate_limited' });
-      return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil((booked.until.getTime() - now.getTime()) / 1000)) };
+      lockedOut.set(lockKey, booked.until.getTime());
+      return refused(booked.until.getTime(), now);
     }
+    lockedOut.delete(lockKey);
     if (!(await ctx.passcodeSlots.run('unlock', () => passcodeMatches(passcode, stored)))) {
       ctx.metrics.passcodeFailures.inc({ reason: 'wrong' });
       return { kind: 'wrong-passcode' };
     }
     return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt }, token);
+  }
+
+  function refused(until: number, now: Date): ViewerOutcome {
+    ctx.metrics.passcodeFailures.inc({ reason: 'rate_limited' });
+    return { kind: 'rate-limited', retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) };
   }
 }
 
