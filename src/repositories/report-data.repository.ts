@@ -147,22 +147,23 @@ export function roundedMinutes(minutes: SQL, rounding: MinuteRounding): SQL {
 }
 
 /**
- * The cell of the rate table (modules/rates/rate-table.ts) that holds the rate of the entry `t`:
+ * The cell of the rate table (modules/rates/rate-table.ts) that holds the rate of the entry `row`:
  * the positions of its workspace, user and project (0: no project with rates of its own) in the
  * table's lists, and the interval its start falls in, found by `width_bucket`, a binary search
  * over the table's sorted starts. 1-based, as PostgreSQL's arrays; null for a user the table lacks.
  */
-function rateCell(table: RateTable): SQL {
+function rateCell(table: RateTable, row: string): SQL {
   const n = (value: number) => sql.raw(String(value));
+  const column = (name: string) => sql.raw(`${row}.${name}`);
   // A list of one is every entry's (the statement reads only the table's workspaces and users): no lookup.
-  const position = (list: readonly string[], column: SQL) =>
-    list.length === 1 ? sql`0` : sql`(array_position(${sql.param(list)}::text[], ${column}) - 1)`;
+  const position = (list: readonly string[], key: SQL) =>
+    list.length === 1 ? sql`0` : sql`(array_position(${sql.param(list)}::text[], ${key}) - 1)`;
   const project =
-    table.projects.length === 0 ? sql`0` : sql`coalesce(array_position(${sql.param(table.projects)}::text[], t.project_id), 0)`;
+    table.projects.length === 0 ? sql`0` : sql`coalesce(array_position(${sql.param(table.projects)}::text[], ${column('project_id')}), 0)`;
   const width = table.thresholds.length + 1;
-  return sql`(((${position(table.workspaces, sql`t.workspace_id`)} * ${n(table.users.length)} + ${position(table.users, sql`t.user_id`)})
+  return sql`(((${position(table.workspaces, column('workspace_id'))} * ${n(table.users.length)} + ${position(table.users, column('user_id'))})
       * ${n(table.projects.length + 1)} + ${project}) * ${n(width)}
-    + width_bucket(t.start, ${sql.param(table.thresholds)}::timestamptz[]) + 1)`;
+    + width_bucket(${column('start')}, ${sql.param(table.thresholds)}::timestamptz[]) + 1)`;
 }
 
 /**
@@ -205,6 +206,12 @@ const entryTextBytes = sql`octet_length(t.description) + coalesce(octet_length(a
  * only when the render shows money (access.ts `rendersMoney`) and there are rates; its amount is
  * round_half_up(billable minutes x rate / 60) in integers. Every total is the sum of its entries'
  * amounts, per currency, from one pass of grouping sets over the entries.
+ *
+ * The rate's cell, its lookups and the amount are each computed once per entry: PostgreSQL pulls a
+ * plain subquery up into its parent and copies its expressions to every place that names them (the
+ * amount, its currency and its rate named the cell's lookup seven times per entry), so each of those
+ * subqueries ends in `offset 0`, which keeps it as one evaluation per row. On the bench's 5,000
+ * priced entries this took the statement from 14 to about 1 ms above the same one without money.
  */
 export async function loadRenderData(
   db: Db,
@@ -225,22 +232,26 @@ export async function loadRenderData(
       select t.id, t.start, t.minutes, t.description, t.tags, t.project_id, t.user_id, t.workspace_id, t.billable,
         to_char(t.start at time zone ${tz}, 'YYYY-MM-DD') as day,
         to_char(t.start at time zone ${tz}, 'HH24:MI') as local_time,
-        ${billableMinutes} as billable_minutes,
-        ${table ? rateCell(table) : sql`null::int`} as rate_cell
+        ${billableMinutes} as billable_minutes
       from time_entries t
       where ${w} and (select n from capped) <= ${options.maxEntries} and (select bytes from capped) <= ${options.maxBytes}
     ),
-    r as (
-      select b.*, ${table ? sql`(${sql.param(table.currencies)}::text[])[b.rate_cell]` : sql`null::text`} as currency,
-        ${table ? sql`(${sql.param(table.minors)}::int[])[b.rate_cell]` : sql`null::int`} as rate_minor
-      from b
+    r as (${
+      table
+        ? sql`
+      select b.*, x.currency, x.rate_minor
+      from b, lateral (select (${sql.param(table.currencies)}::text[])[c.cell] as currency, (${sql.param(table.minors)}::int[])[c.cell] as rate_minor
+        from (select ${rateCell(table, 'b')} as cell offset 0) c offset 0) x`
+        : sql`
+      select b.*, null::text as currency, null::int as rate_minor from b`
+    }
     ),
     e as materialized (
       select b.*, a.amount,
         case when a.amount is not null then b.currency end as cur,
         case when a.amount is not null then b.rate_minor end as amount_rate
       from r as b, lateral (select case when b.billable and b.rate_minor is not null
-        then (2 * b.billable_minutes::bigint * b.rate_minor + 60) / 120 end as amount) a
+        then (2 * b.billable_minutes::bigint * b.rate_minor + 60) / 120 end as amount ${table ? sql`offset 0` : sql``}) a
     ),
     gs as materialized (
       select grouping(project_id, user_id, day, billable, amount_rate) as g, project_id, user_id, day, billable, amount_rate, cur,

@@ -13,13 +13,14 @@
  * and rounding itself is idempotent and monotonic.
  */
 import fc from 'fast-check';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rates, timeEntries } from '../../src/db/schema.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { newId } from '../../src/lib/ids.js';
 import { rateFor, type RateEntry } from '../../packages/money/src/index.js';
-import { roundedMinutes, type MinuteRounding } from '../../src/repositories/report-data.repository.js';
+import { loadRenderData, roundedMinutes, type MinuteRounding, type RateTable } from '../../src/repositories/report-data.repository.js';
+import type { Db } from '../../src/db/database.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { newTemplate } from '../helpers/report-factories.js';
 import { seedEntries } from '../helpers/seed.js';
@@ -272,5 +273,38 @@ describe('money in a render, for random rates, entries and rounding', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("looks each entry's rate up once, however many of its columns name it", async () => {
+    // The statement as a render runs it, with a table of two users, two projects and a rate change.
+    const table: RateTable = {
+      workspaces: [workspaceId],
+      users: people.slice(0, 2).map((p) => p.id),
+      projects: projectIds,
+      thresholds: ['2026-01-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'],
+      currencies: Array.from({ length: 2 * 3 * 3 }, (_, i) => (i % 3 === 0 ? null : 'EUR')),
+      minors: Array.from({ length: 2 * 3 * 3 }, (_, i) => (i % 3 === 0 ? null : 9_000 + i)),
+    };
+    let statement: SQL | null = null;
+    const capture = { execute: (query: SQL) => ((statement = query), t.database.db.execute(query)) } as unknown as Db;
+    await loadRenderData(
+      capture,
+      {
+        ownerUserId: owner.id,
+        workspaceIds: [workspaceId],
+        userIds: table.users,
+        start: new Date('2026-01-01T00:00:00Z'),
+        end: new Date('2026-12-31T00:00:00Z'),
+        timezone: 'UTC',
+      },
+      { withEntries: true, maxEntries: 1_000, maxBytes: 1_000_000, money: { rounding: { mode: 'up', minutes: 15 }, rates: table } },
+    );
+    const plan = rowsOf<{ 'QUERY PLAN': string }>(await t.database.db.execute(sql`explain (verbose, costs off) ${statement!}`))
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+    // PostgreSQL copies a flattened subquery's expressions to every column that names them: the
+    // amount, its currency and its rate would look the cell up seven times per entry.
+    expect(plan.match(/width_bucket\(/g)).toHaveLength(1);
+    expect(plan.match(/array_position\(/g)).toHaveLength(2);
   });
 });
