@@ -153,15 +153,16 @@ function moneyFilter(this: FilterImpl, value: unknown): string {
   const locale = formatOf(this).locale;
   const raw: unknown = toValue(value);
   if (raw === null || raw === undefined || raw === '') return '';
-  const list = Array.isArray(raw) ? (raw as unknown[]) : [raw];
-  const texts = list.map((item) => {
-    const amount: unknown = toValue(item);
-    if (!isAmount(amount)) throw new Error(`money expects an amount ({ currency, minor }), got ${describeValue(amount)}`);
-    return formatMoney(amount, locale);
-  });
-  const text = texts.join(' / ');
+  // One amount, the common case (a row's), allocates nothing: its text is formatMoney's kept one.
+  const text = Array.isArray(raw) ? raw.map((item) => amountText(item, locale)).join(' / ') : amountText(raw, locale);
   this.context.memoryLimit.use(text.length);
   return text;
+}
+
+function amountText(item: unknown, locale: string): string {
+  const amount: unknown = toValue(item);
+  if (!isAmount(amount)) throw new Error(`money expects an amount ({ currency, minor }), got ${describeValue(amount)}`);
+  return formatMoney(amount, locale);
 }
 
 const DATE_STYLES = new Set(['short', 'medium', 'long', 'full']);
@@ -206,7 +207,17 @@ export function formatHoursIn(minutes: unknown, locale: string): string {
 function isAmount(value: unknown): value is { currency: string; minor: number } {
   if (typeof value !== 'object' || value === null) return false;
   const { currency, minor } = value as { currency?: unknown; minor?: unknown };
-  return typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) && typeof minor === 'number' && Number.isSafeInteger(minor);
+  return typeof currency === 'string' && isCurrencyCode(currency) && typeof minor === 'number' && Number.isSafeInteger(minor);
+}
+
+/** Three capital letters, as `/^[A-Z]{3}$/` says, without running a regular expression per amount. */
+function isCurrencyCode(text: string): boolean {
+  if (text.length !== 3) return false;
+  for (let i = 0; i < 3; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 65 || code > 90) return false;
+  }
+  return true;
 }
 
 /** Intl formatters are costly to make and a render prints many numbers: one per locale and kind, kept. */

@@ -254,6 +254,54 @@ describe('duration and hours filters', () => {
   });
 });
 
+describe('money filter', () => {
+  const render = (source: string, context: object, locale = 'en') =>
+    renderTemplate(source, context, BASE_LIMITS, { locale, durationFormat: 'hm' });
+
+  it('prints one amount, or a list of them joined, in the render locale; nil as nothing', async () => {
+    const context = {
+      one: { currency: 'EUR', minor: 123450 },
+      two: [
+        { currency: 'EUR', minor: 500 },
+        { currency: 'JPY', minor: 1200 },
+      ],
+    };
+    expect(await render('{{ one | money }}|{{ two | money }}|{{ missing | money }}', context)).toBe('€1,234.50|€5.00 / ¥1,200|');
+    expect(await render('{{ one | money }}|{{ two | money }}', context, 'de')).toBe('1.234,50\u00a0€|5,00\u00a0€ / 1.200\u00a0¥');
+  });
+
+  it.each([
+    ['a lower-case code', { currency: 'eur', minor: 1 }],
+    ['a code of four letters', { currency: 'EURO', minor: 1 }],
+    ['a code of two', { currency: 'EU', minor: 1 }],
+    ['a code with a digit', { currency: 'EU1', minor: 1 }],
+    ['a fractional minor', { currency: 'EUR', minor: 1.5 }],
+    ['a minor past the safe integers', { currency: 'EUR', minor: 2 ** 53 }],
+    ['a minor written as text', { currency: 'EUR', minor: '100' }],
+    ['a bare number', 100],
+  ])('refuses %s, alone or in a list', async (_name, value) => {
+    for (const context of [{ value }, { value: [{ currency: 'EUR', minor: 1 }, value] }]) {
+      const err = await failure('{{ value | money }}', context);
+      expect(err.kind).toBe('runtime');
+      expect(err.message).toMatch(/money expects an amount/);
+    }
+  });
+
+  it('prints the same texts after more locales and currencies than its formatters are kept for', async () => {
+    const locales = ['en', 'en-US', 'de', 'fr', 'es', 'ja'];
+    const currencies = ['EUR', 'USD', 'JPY', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'KWD'];
+    const texts = (locale: string) =>
+      Promise.all(currencies.map((currency) => render('{{ a | money }}', { a: { currency, minor: 123456 } }, locale)));
+    const first = await Promise.all(locales.map(texts));
+    // 48 more locales x 12 currencies: more than the 256 formatters kept at once.
+    for (const region of ['AT', 'CH', 'BE', 'LU', 'CA', 'MX', 'AR', 'CL'])
+      for (const language of ['de', 'fr', 'es', 'en', 'it', 'nl']) await texts(`${language}-${region}`);
+    expect(await Promise.all(locales.map(texts))).toEqual(first);
+    expect(first[0]).toContain('€1,234.56');
+    expect(first[2]).toContain('1.234,56\u00a0€');
+  });
+});
+
 describe('md filter', () => {
   const renderer = new MarkdownIt({ html: false });
   const linkifying = new MarkdownIt({ html: false, linkify: true });

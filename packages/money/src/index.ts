@@ -71,7 +71,12 @@ export function toDecimal(money: Money): `${number}` {
  * each with the texts it has made (4,096 in all). A report prints the same few amounts again and again (a rate
  * times a rounded duration), and formatting one takes about a microsecond.
  */
-const formats = new Map<string, { format: Intl.NumberFormat; texts: Map<number, string> }>();
+interface KeptFormat {
+  format: Intl.NumberFormat;
+  texts: Map<number, string>;
+}
+const formats = new Map<string, Map<string, KeptFormat>>();
+let formatCount = 0;
 const MAX_FORMATS = 256;
 /** Texts kept in all, across formats: a bound on the memory they take whatever the mix of locales and currencies. */
 const MAX_TEXTS = 4_096;
@@ -79,8 +84,9 @@ let keptTexts = 0;
 
 /** The amount in `locale` (`€1,234.50`, `1.234,50 €`, `¥12,000`), with exactly the currency's decimals. */
 export function formatMoney(money: Money, locale: string): string {
-  const key = `${locale} ${money.currency}`;
-  let kept = formats.get(key);
+  // Keyed by locale, then currency: a lookup makes no string (a report formats thousands of amounts).
+  let byCurrency = formats.get(locale);
+  let kept = byCurrency?.get(money.currency);
   if (!kept) {
     const digits = currencyExponent(money.currency);
     const format = new Intl.NumberFormat(locale, {
@@ -89,19 +95,23 @@ export function formatMoney(money: Money, locale: string): string {
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
     });
-    if (formats.size >= MAX_FORMATS) {
+    if (formatCount >= MAX_FORMATS) {
       formats.clear();
+      formatCount = 0;
       keptTexts = 0;
+      byCurrency = undefined;
     }
+    if (!byCurrency) formats.set(locale, (byCurrency = new Map<string, KeptFormat>()));
     kept = { format, texts: new Map() };
-    formats.set(key, kept);
+    byCurrency.set(money.currency, kept);
+    formatCount += 1;
   }
   let text = kept.texts.get(money.minor);
   if (text === undefined) {
     // A decimal string is formatted exactly as written (Intl.NumberFormat v3); no float on the way.
     text = kept.format.format(toDecimal(money));
     if (keptTexts >= MAX_TEXTS) {
-      for (const other of formats.values()) other.texts.clear();
+      for (const currencies of formats.values()) for (const other of currencies.values()) other.texts.clear();
       keptTexts = 0;
     }
     kept.texts.set(money.minor, text);
