@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DOCUMENT_CSS, markdownToSafeHtml } from '../../packages/document/src/index.js';
+import { dateTimeFormat } from '../lib/locale.js';
 import { escapeHtml } from '../lib/text.js';
+import { documentLabels, labelLanguage } from './document-labels.js';
 
 /**
  * HTML for the public viewer, `/share/<token>` (docs/api.md "Public viewer").
@@ -20,6 +22,11 @@ export interface ReportPageInput {
   bodyMarkdown: string;
   /** The branding of the report's first workspace (docs/api.md "Branding"); none: Chronicle's plain page. */
   branding?: PageBranding | null;
+  /**
+   * The locale the version was rendered in (a canonical BCP 47 tag): the page's language, its
+   * labels and its dates, as the document's own are. Default `en`.
+   */
+  locale?: string;
 }
 
 /** A workspace's look on its share pages; every field may be empty on its own. */
@@ -157,6 +164,8 @@ export function reportPageHeaders(accentColor: string | null): Readonly<Record<s
 
 interface LayoutParts {
   title: string;
+  /** The page's language (`<html lang>`); default `en`. */
+  lang?: string;
   /** Opens `main`: the report's title and provenance. */
   header?: string;
   main: string;
@@ -180,11 +189,11 @@ function siteHeader(branding: PageBranding | null | undefined): string {
 }
 
 /** Every part except `title` is trusted HTML; callers escape what they interpolate. */
-function layout({ title, header, main, footer, branding }: LayoutParts): string {
+function layout({ title, lang = 'en', header, main, footer, branding }: LayoutParts): string {
   const head = header ? `<header class="report-head">\n${header}\n</header>\n` : '';
   const accent = branding?.accentColor ? `\n<style>${accentStylesheet(branding.accentColor)}</style>` : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -210,26 +219,33 @@ const PLAIN_FOOTER = '<p>Shared with Chronicle.</p>';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** `2025-03-01` -> `1 Mar 2025`, wrapped in `<time>`; anything else is shown as given. */
-function formatDay(day: string): string {
+/**
+ * The locale a page writes its dates in: the report's, except that plain `en` keeps the day-month
+ * order these pages have always had (`1 Mar 2025`); `en-US` writes `Mar 1, 2025`.
+ */
+const dateLocaleOf = (locale: string): string => (locale === 'en' ? 'en-GB' : locale);
+
+/** `2025-03-01` -> `1 Mar 2025` (in `locale`), wrapped in `<time>`; anything else is shown as given. */
+function formatDay(day: string, locale: string): string {
   const date = ISO_DATE.test(day) ? new Date(`${day}T00:00:00Z`) : null;
   if (!date || Number.isNaN(date.getTime())) return escapeHtml(day);
-  const text = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+  const text = dateTimeFormat(dateLocaleOf(locale), { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
   return `<time datetime="${escapeHtml(day)}">${escapeHtml(text)}</time>`;
 }
 
 /** The generation instant in the owner's zone, which is the zone the report's dates were resolved in. */
-function formatGeneratedAt(iso: string, timezone: string): string {
+function formatGeneratedAt(iso: string, timezone: string, locale: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return escapeHtml(iso);
   let zone = timezone;
   let text: string;
+  const options = { dateStyle: 'long', timeStyle: 'short' } as const;
   try {
-    text = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: zone }).format(date);
+    text = dateTimeFormat(dateLocaleOf(locale), { ...options, timeZone: zone }).format(date);
   } catch {
     // An unknown zone name must not take the page down; UTC is still a truthful reading.
     zone = 'UTC';
-    text = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: zone }).format(date);
+    text = dateTimeFormat(dateLocaleOf(locale), { ...options, timeZone: zone }).format(date);
   }
   return `<time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(text)}</time> (${escapeHtml(zone)})`;
 }
@@ -237,22 +253,43 @@ function formatGeneratedAt(iso: string, timezone: string): string {
 /**
  * Where a report page's download links go. A page is rendered once per version and served for
  * every link to it, while the links name the link (and, after a passcode, a grant): the viewer
- * puts them in place of this comment as it serves the page (`downloadLinks`).
+ * puts them in place of this comment as it serves the page (`downloadLinks`). The comment ends
+ * with the page's locale, which the links are written in: `<!--chronicle:downloads de-->`.
  */
-export const DOWNLOADS_MARKER = '<!--chronicle:downloads-->';
+export const DOWNLOADS_MARKER = '<!--chronicle:downloads';
+const MARKER_END = '-->';
+/** A locale as a marker carries it: a canonical tag's characters, no more than a tag may have. */
+const MARKER_LOCALE = /^[A-Za-z0-9-]{1,35}$/;
 
-/** The download links of a report page (hrefs are built by the viewer from the token, and escaped here). */
-export function downloadLinks(hrefs: { pdf: string; csv: string }): string {
-  return `<p class="downloads">Download <a href="${escapeHtml(hrefs.pdf)}" download="">PDF</a> <a href="${escapeHtml(hrefs.csv)}" download="">CSV</a></p>`;
+const downloadsMarker = (locale: string): string => `${DOWNLOADS_MARKER} ${MARKER_LOCALE.test(locale) ? locale : 'en'}${MARKER_END}`;
+
+/**
+ * The marker's place in a page and the locale it names (`en` for a page written before markers
+ * named one); null when the page has none.
+ */
+export function findDownloadsMarker(page: Buffer): { start: number; end: number; locale: string } | null {
+  const start = page.indexOf(DOWNLOADS_MARKER);
+  if (start === -1) return null;
+  const close = page.indexOf(MARKER_END, start + DOWNLOADS_MARKER.length);
+  if (close === -1 || close - start > DOWNLOADS_MARKER.length + 40) return null;
+  const locale = page.toString('latin1', start + DOWNLOADS_MARKER.length, close).trim();
+  return { start, end: close + MARKER_END.length, locale: MARKER_LOCALE.test(locale) ? locale : 'en' };
+}
+
+/** The download links of a report page in its locale (hrefs are built by the viewer from the token, and escaped here). */
+export function downloadLinks(hrefs: { pdf: string; csv: string }, locale = 'en'): string {
+  const { download } = documentLabels(labelLanguage(locale));
+  return `<p class="downloads">${escapeHtml(download)} <a href="${escapeHtml(hrefs.pdf)}" download="">PDF</a> <a href="${escapeHtml(hrefs.csv)}" download="">CSV</a></p>`;
 }
 
 /**
  * The note on a page served through a link that follows the newest version (delivery.md §2):
- * that it does, and when the report's schedule makes the next one, on the owner's clock.
+ * that it does, and when the report's schedule makes the next one, on the owner's clock, in the
+ * page's locale.
  */
-export function followsNote(next: { at: Date; timezone: string } | null): string {
-  const due = next ? ` The next is due ${formatGeneratedAt(next.at.toISOString(), next.timezone)}.` : '';
-  return `<p class="follows">This link always shows the newest version of the report.${due}</p>`;
+export function followsNote(next: { at: Date; timezone: string } | null, locale = 'en'): string {
+  const labels = documentLabels(labelLanguage(locale));
+  return `<p class="follows">${labels.follows(next ? formatGeneratedAt(next.at.toISOString(), next.timezone, locale) : null)}</p>`;
 }
 
 /**
@@ -263,23 +300,26 @@ export function followsNote(next: { at: Date; timezone: string } | null): string
  */
 export function renderReportPage(input: ReportPageInput): string {
   const version = escapeHtml(String(input.version));
+  const locale = input.locale ?? 'en';
+  const labels = documentLabels(labelLanguage(locale));
   const header = `<h1>${escapeHtml(input.name)}</h1>
 <dl class="provenance">
-<div><dt>Period</dt><dd>${formatDay(input.period.from)} – ${formatDay(input.period.to)}</dd></div>
-<div><dt>Owner</dt><dd>${escapeHtml(input.ownerName)}</dd></div>
-<div><dt>Generated</dt><dd>${formatGeneratedAt(input.generatedAt, input.timezone)}</dd></div>
-<div><dt>Version</dt><dd>${version}</dd></div>
+<div><dt>${escapeHtml(labels.period)}</dt><dd>${formatDay(input.period.from, locale)} – ${formatDay(input.period.to, locale)}</dd></div>
+<div><dt>${escapeHtml(labels.owner)}</dt><dd>${escapeHtml(input.ownerName)}</dd></div>
+<div><dt>${escapeHtml(labels.generated)}</dt><dd>${formatGeneratedAt(input.generatedAt, input.timezone, locale)}</dd></div>
+<div><dt>${escapeHtml(labels.version)}</dt><dd>${version}</dd></div>
 </dl>
-${DOWNLOADS_MARKER}`;
+${downloadsMarker(locale)}`;
   const footerMarkdown = input.branding?.footerMarkdown ?? '';
   // The workspace's footer is Markdown from its admins: rendered by the one safe renderer, as a report is.
   const brandFooter =
     footerMarkdown.trim() === '' ? '' : `<div class="brand-footer">\n${markdownToSafeHtml(footerMarkdown, { headingOffset: 2 })}</div>\n`;
   return layout({
     title: `${input.name} – ${input.branding?.displayName ?? 'Chronicle'}`,
+    lang: locale,
     header,
     main: `<div class="document">\n${markdownToSafeHtml(input.bodyMarkdown, { headingOffset: 1, omitTitle: input.name })}</div>`,
-    footer: `${brandFooter}<p>Shared with Chronicle. A frozen copy of the version above: later edits to the report do not change this page.</p>`,
+    footer: `${brandFooter}<p>${escapeHtml(labels.frozenCopy)}</p>`,
     branding: input.branding,
   });
 }

@@ -1,7 +1,7 @@
 /** SQL of public share links and of what the public viewer reads. */
 import { and, count, desc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { reportContents, reports, shares, users, workspaceLogos, workspaces } from '../db/schema.js';
+import { reportContents, reportDatasets, reports, shares, users, workspaceLogos, workspaces } from '../db/schema.js';
 import { onlyRow, rowsOf } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import { totalOf, type Page, type Paged } from '../lib/paging.js';
@@ -352,6 +352,8 @@ export interface PageSource {
   periodTo: string;
   ownerName: string;
   ownerTimezone: string;
+  /** The locale the version was rendered in (its dataset's); a version from before datasets takes its report's. */
+  locale: string;
   /** The branding of the report's first workspace now, with its stamp (all null: no such workspace). */
   workspaceId: string | null;
   brandingVersion: number | null;
@@ -374,6 +376,7 @@ export async function findPageSource(db: Db, reportContentId: string): Promise<P
       periodTo: reports.periodTo,
       ownerName: users.name,
       ownerTimezone: users.timezone,
+      locale: sql<string>`coalesce(${reportDatasets.locale}, ${reports.options}->>'locale', 'en')`,
       workspaceId: workspaces.id,
       brandingVersion: workspaces.brandingVersion,
       brandingDisplayName: workspaces.brandingDisplayName,
@@ -388,6 +391,7 @@ export async function findPageSource(db: Db, reportContentId: string): Promise<P
     .innerJoin(users, eq(users.id, reports.ownerUserId))
     .leftJoin(workspaces, eq(workspaces.id, sql`${reports.workspaceIds}[1]`))
     .leftJoin(workspaceLogos, eq(workspaceLogos.workspaceId, workspaces.id))
+    .leftJoin(reportDatasets, eq(reportDatasets.contentId, reportContents.id))
     .where(eq(reportContents.id, reportContentId));
   return row;
 }

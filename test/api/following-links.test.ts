@@ -64,6 +64,36 @@ describe('links that follow the newest version', () => {
     expect(byId.get(fixed.id)).toMatchObject({ follows: 'version', version: 1, viewCount: 2 });
   });
 
+  it('are written in the locale of the version they serve: its labels, dates, download links and note', async () => {
+    const germanOwner = await newUser(t, { timezone: 'Europe/Berlin', locale: 'de' });
+    const wsDe = (await newWorkspace(t, germanOwner)).id;
+    const report = await newReport(t, germanOwner, [wsDe], { name: 'Stunden' });
+    const following = (await t.post(`/api/v1/reports/${report.id}/shares`, { follows: 'latest' }, germanOwner.token)).body;
+    const fixed = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, germanOwner.token)).body;
+    await t.put(`/api/v1/reports/${report.id}/schedule`, { frequency: 'weekly', weekday: 'monday', time: '09:00' }, germanOwner.token);
+
+    const first = (await page(t, following.token)).text;
+    expect(first).toContain('<html lang="de">');
+    expect(first).toContain('<dt>Zeitraum</dt><dd><time datetime="2026-11-01">01.11.2026</time>');
+    expect(first).toMatch(/<p class="downloads">Herunterladen <a href="\/share\/[^"]+\/export\.pdf" download="">PDF<\/a>/);
+    expect(first).toContain(
+      `Dieser Link zeigt immer die neueste Version des Berichts. Die nächste ist fällig am <time datetime="2026-11-23T08:00:00.000Z">${new Intl.DateTimeFormat('de', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(new Date('2026-11-23T08:00:00.000Z'))}</time> (Europe/Berlin).`,
+    );
+    expect(first).not.toMatch(/Period|Download|newest version/);
+
+    // A version keeps the locale it was rendered in; the next one is written in the report's new one.
+    await editReport(t, germanOwner, report, { options: { locale: 'fr' } });
+    const second = (await page(t, following.token)).text;
+    expect(second).toContain('<html lang="fr">');
+    expect(second).toContain('<dt>Période</dt>');
+    expect(second).toContain('<p class="downloads">Télécharger <a');
+    expect(second).toContain('Ce lien affiche toujours la dernière version du rapport.');
+    const kept = (await page(t, fixed.token)).text;
+    expect(kept).toContain('<html lang="de">');
+    expect(kept).toContain('<p class="downloads">Herunterladen <a');
+    expect(kept).not.toContain('class="follows"');
+  });
+
   it('show a scheduled run’s version, and when the next run is due on the owner’s clock', async () => {
     const { report, following } = await reportWithLinks();
     await t.put(`/api/v1/reports/${report.id}/schedule`, { frequency: 'weekly', weekday: 'monday', time: '09:00' }, owner.token);

@@ -18,24 +18,24 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
   let base: string;
   let token: string;
   let markdown: string;
+  let ownerToken: string;
+  let invoice: Record<string, any>;
 
   beforeAll(async () => {
     t = await buildTestApp();
     const f = await firm(t);
-    const report = await t.post(
-      '/api/v1/reports',
-      {
-        name: 'Northwind and Contoso, November 2026',
-        templateId: await builtInTemplateId(t, 'Invoice'),
-        filters: {
-          workspaceIds: [f.acme.id, f.globex.id],
-          dateRange: { from: '2026-11-01', to: '2026-11-30' },
-          userIds: [f.owner.id, f.bob.id],
-        },
-        options: { rounding: { mode: 'up', minutes: 15 }, billable: 'billable' },
+    ownerToken = f.owner.token;
+    invoice = {
+      name: 'Northwind and Contoso, November 2026',
+      templateId: await builtInTemplateId(t, 'Invoice'),
+      filters: {
+        workspaceIds: [f.acme.id, f.globex.id],
+        dateRange: { from: '2026-11-01', to: '2026-11-30' },
+        userIds: [f.owner.id, f.bob.id],
       },
-      f.owner.token,
-    );
+      options: { rounding: { mode: 'up', minutes: 15 }, billable: 'billable' },
+    };
+    const report = await t.post('/api/v1/reports', invoice, f.owner.token);
     expect(report.status).toBe(201);
     markdown = report.body.renderedMarkdown as string;
     const share = await t.post(`/api/v1/reports/${report.body.id as string}/shares`, {}, f.owner.token);
@@ -100,6 +100,36 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
       }
       // The document as stored, for the record of what the page showed.
       expect(markdown).toContain('**Billable:** 5h 30m · **Amount:** €495.00 / $112.50');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'is written in German for a German invoice, the page around the document included',
+    async () => {
+      const report = await t.post('/api/v1/reports', { ...invoice, options: { ...invoice.options, locale: 'de' } }, ownerToken);
+      expect(report.status).toBe(201);
+      const share = await t.post(`/api/v1/reports/${report.body.id as string}/shares`, {}, ownerToken);
+      const cspErrors: string[] = [];
+      const { context, page } = await newPage(browser, cspErrors, { width: 1440 });
+      try {
+        expect((await page.goto(`${base}/share/${share.body.token as string}`))?.status()).toBe(200);
+        expect(await page.getAttribute('html', 'lang')).toBe('de');
+        expect(await page.locator('.provenance dt').allTextContents()).toEqual(['Zeitraum', 'Verantwortlich', 'Erstellt', 'Version']);
+        expect(await page.locator('.provenance dd').first().textContent()).toBe('01.11.2026 – 30.11.2026');
+        expect((await page.locator('.downloads').textContent())?.trim()).toBe('Herunterladen PDF CSV');
+        expect(await page.locator('.document table').first().locator('tr').nth(1).locator('td').allTextContents()).toEqual([
+          'Website',
+          'Ada',
+          '2,75',
+          '100,00\u00a0€/h',
+          '275,00\u00a0€',
+        ]);
+        await checkScreen(page, 'invoice-summary-share-de');
+        expect(cspErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
     },
     STEP_TIMEOUT,
   );

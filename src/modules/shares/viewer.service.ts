@@ -22,7 +22,7 @@ import { Readable as ReadableStream } from 'node:stream';
 import { AppError } from '../../lib/errors.js';
 import { brandingVersionOf, countDownload, findVersionFileSource } from '../../repositories/exports.repository.js';
 import { datasetFile, exportDisposition, fileIdentity, pdfFile } from '../exports/exports.service.js';
-import { DOWNLOADS_MARKER, downloadLinks, followsNote } from '../../render/share-page.js';
+import { downloadLinks, findDownloadsMarker, followsNote } from '../../render/share-page.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
@@ -90,7 +90,7 @@ const NO_DOWNLOAD: DownloadOutcome = { kind: 'not-found' };
 
 /**
  * Provenance comes from the version's own front matter, so the page shows the name, period and
- * owner as they were when that version was rendered. A document without readable front matter
+ * owner as they were when that version was rendered, in the locale it was rendered in. A document without readable front matter
  * falls back to the report's current fields rather than failing the page.
  */
 function pageInput(source: repo.PageSource): ReportPageInput {
@@ -106,6 +106,7 @@ function pageInput(source: repo.PageSource): ReportPageInput {
       timezone: source.ownerTimezone,
       version: source.version,
       bodyMarkdown: body,
+      locale: source.locale,
     };
   }
   return {
@@ -117,6 +118,7 @@ function pageInput(source: repo.PageSource): ReportPageInput {
     timezone: frontMatter.timezone,
     version: source.version,
     bodyMarkdown: body,
+    locale: source.locale,
   };
 }
 
@@ -317,8 +319,9 @@ export function createViewer(ctx: AppContext): Viewer {
       throw error;
     }
     const { page, stamp } = stamped;
-    const linksHtml =
-      downloadLinks(downloadHrefs(share, token, refund !== undefined)) + (share.follows === 'latest' ? followsNote(next ?? null) : '');
+    const hrefs = downloadHrefs(share, token, refund !== undefined);
+    const linksHtml = (locale: string) =>
+      downloadLinks(hrefs, locale) + (share.follows === 'latest' ? followsNote(next ?? null, locale) : '');
     return {
       kind: 'report',
       html: Buffer.isBuffer(page) ? withLinks(page, linksHtml) : await fileWithLinks(page, linksHtml),
@@ -492,29 +495,30 @@ export function createViewer(ctx: AppContext): Viewer {
   }
 }
 
-const MARKER = Buffer.from(DOWNLOADS_MARKER);
+/** The HTML that takes the downloads marker's place, in the locale the marker names. */
+type Links = (locale: string) => string;
 
 /** A page in memory with its download links in place of the marker (a page without one is served as it is). */
-function withLinks(page: Buffer, links: string): Buffer {
-  const at = page.indexOf(MARKER);
-  if (at === -1) return page;
-  return Buffer.concat([page.subarray(0, at), Buffer.from(links), page.subarray(at + MARKER.length)]);
+function withLinks(page: Buffer, links: Links): Buffer {
+  const marker = findDownloadsMarker(page);
+  if (!marker) return page;
+  return Buffer.concat([page.subarray(0, marker.start), Buffer.from(links(marker.locale)), page.subarray(marker.end)]);
 }
 
 /** How far into a page the marker may be: it follows the stylesheet and the title block. */
 const MARKER_WINDOW = 64 * 1024;
 
 /** A page file streamed with its download links in place of the marker; the stream closes the file. */
-async function fileWithLinks(page: { handle: FileHandle; size: number }, links: string): Promise<Readable> {
+async function fileWithLinks(page: { handle: FileHandle; size: number }, links: Links): Promise<Readable> {
   const head = Buffer.alloc(Math.min(MARKER_WINDOW, page.size));
   const { bytesRead } = await page.handle.read(head, 0, head.length, 0);
-  const at = head.subarray(0, bytesRead).indexOf(MARKER);
-  if (at === -1) return page.handle.createReadStream();
-  const rest = page.handle.createReadStream({ start: at + MARKER.length });
+  const marker = findDownloadsMarker(head.subarray(0, bytesRead));
+  if (!marker) return page.handle.createReadStream();
+  const rest = page.handle.createReadStream({ start: marker.end });
   return ReadableStream.from(
     (async function* () {
-      yield head.subarray(0, at);
-      yield Buffer.from(links);
+      yield head.subarray(0, marker.start);
+      yield Buffer.from(links(marker.locale));
       yield* rest;
     })(),
   );

@@ -1,0 +1,114 @@
+/**
+ * The words Chronicle prints around a document, on its share page and in its PDF, in the language
+ * of the report's locale: English, German, French, Spanish, Japanese and Korean (billing.md §3: the
+ * locale is how a document is printed). The document's own text is the template's. A locale of
+ * another language reads as English.
+ */
+export interface DocumentLabels {
+  period: string;
+  owner: string;
+  version: string;
+  generated: string;
+  /** `v3 · Generated 1 Dec 2026 …`: a PDF footer's stamp. */
+  stamp(version: number, generatedAt: string): string;
+  /** `Page 2 of 5`. */
+  page(current: number, count: number): string;
+  /** Before a share page's PDF and CSV links. */
+  download: string;
+  /** A share page's footer. */
+  frozenCopy: string;
+  /** The note on a link that follows the newest version; `nextAt` is a formatted instant, trusted HTML. */
+  follows(nextAt: string | null): string;
+}
+
+const LABELS = {
+  en: {
+    period: 'Period',
+    owner: 'Owner',
+    version: 'Version',
+    generated: 'Generated',
+    stamp: (v, at) => `v${v} · Generated ${at}`,
+    page: (n, of) => `Page ${n} of ${of}`,
+    download: 'Download',
+    frozenCopy: 'Shared with Chronicle. A frozen copy of the version above: later edits to the report do not change this page.',
+    follows: (at) => `This link always shows the newest version of the report.${at === null ? '' : ` The next is due ${at}.`}`,
+  },
+  de: {
+    period: 'Zeitraum',
+    owner: 'Verantwortlich',
+    version: 'Version',
+    generated: 'Erstellt',
+    stamp: (v, at) => `v${v} · Erstellt ${at}`,
+    page: (n, of) => `Seite ${n} von ${of}`,
+    download: 'Herunterladen',
+    frozenCopy:
+      'Geteilt mit Chronicle. Eine unveränderliche Kopie der obigen Version: Spätere Änderungen am Bericht ändern diese Seite nicht.',
+    follows: (at) => `Dieser Link zeigt immer die neueste Version des Berichts.${at === null ? '' : ` Die nächste ist fällig am ${at}.`}`,
+  },
+  fr: {
+    period: 'Période',
+    owner: 'Responsable',
+    version: 'Version',
+    generated: 'Généré',
+    stamp: (v, at) => `v${v} · Généré le ${at}`,
+    page: (n, of) => `Page ${n} sur ${of}`,
+    download: 'Télécharger',
+    frozenCopy:
+      'Partagé avec Chronicle. Une copie figée de la version ci-dessus : les modifications ultérieures du rapport ne changent pas cette page.',
+    follows: (at) => `Ce lien affiche toujours la dernière version du rapport.${at === null ? '' : ` La prochaine est prévue le ${at}.`}`,
+  },
+  es: {
+    period: 'Periodo',
+    owner: 'Responsable',
+    version: 'Versión',
+    generated: 'Generado',
+    stamp: (v, at) => `v${v} · Generado el ${at}`,
+    page: (n, of) => `Página ${n} de ${of}`,
+    download: 'Descargar',
+    frozenCopy:
+      'Compartido con Chronicle. Una copia fija de la versión de arriba: los cambios posteriores en el informe no modifican esta página.',
+    follows: (at) =>
+      `Este enlace muestra siempre la versión más reciente del informe.${at === null ? '' : ` La próxima está prevista el ${at}.`}`,
+  },
+  ja: {
+    period: '期間',
+    owner: '担当者',
+    version: 'バージョン',
+    generated: '作成日時',
+    stamp: (v, at) => `v${v} · ${at} 作成`,
+    page: (n, of) => `${n} / ${of} ページ`,
+    download: 'ダウンロード',
+    frozenCopy: 'Chronicle で共有されたレポートです。上記バージョンの固定コピーのため、後でレポートを編集してもこのページは変わりません。',
+    follows: (at) => `このリンクは常にレポートの最新バージョンを表示します。${at === null ? '' : `次回は ${at} の予定です。`}`,
+  },
+  ko: {
+    period: '기간',
+    owner: '담당자',
+    version: '버전',
+    generated: '생성 일시',
+    stamp: (v, at) => `v${v} · ${at} 생성`,
+    page: (n, of) => `${n} / ${of} 페이지`,
+    download: '다운로드',
+    frozenCopy: 'Chronicle로 공유된 보고서입니다. 위 버전의 고정된 사본이므로 나중에 보고서를 수정해도 이 페이지는 바뀌지 않습니다.',
+    follows: (at) => `이 링크는 항상 보고서의 최신 버전을 보여 줍니다.${at === null ? '' : ` 다음 버전은 ${at}에 예정되어 있습니다.`}`,
+  },
+} satisfies Record<string, DocumentLabels>;
+
+export type LabelLanguage = keyof typeof LABELS;
+
+const isLabelLanguage = (language: string): language is LabelLanguage => Object.hasOwn(LABELS, language);
+
+/** The language of `locale` that has labels, English for any other or an unreadable tag. */
+export function labelLanguage(locale: string): LabelLanguage {
+  try {
+    const { language } = new Intl.Locale(locale);
+    return isLabelLanguage(language) ? language : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+/** The labels of a language named by `labelLanguage` (anything else: English). */
+export function documentLabels(language: string): DocumentLabels {
+  return isLabelLanguage(language) ? LABELS[language] : LABELS.en;
+}
