@@ -9,7 +9,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
 import { chartSvgForPrint } from '../../packages/document/src/index.js';
 import { datasetOf, decodeDataset, encodeDataset } from '../modules/exports/dataset.js';
-import { buildRenderContext, renderedEntries, type EntryTuple, type RenderInput } from './render-context.js';
+import { buildRenderContext, renderedEntries, type EntryTuple, type EntryView, type RenderInput } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
 import { analyseSource, DEFAULT_FORMAT, renderTemplate, TemplateError } from './template-engine.js';
@@ -60,8 +60,11 @@ async function render(task: Exclude<RenderTask, { kind: 'file' }>): Promise<stri
   const output: string[] = [];
   for (const source of task.sources) output.push(await renderTemplate(source, context, task.limits, format));
   if (task.kind === 'report' && task.dataset) {
-    // The dataset is the entries as the render saw them, whether or not the template read them.
-    const views = renderedEntries({ ...task.frame, entries: entries ?? [] });
+    // The dataset is the entries as the render saw them, whether or not the template read them:
+    // the context's own (a template cannot change them) or, for a template that never reads them, made here.
+    const views = input?.entries
+      ? (context as { entries: EntryView[] }).entries
+      : renderedEntries({ ...task.frame, entries: entries ?? [] });
     const frame = { timezone: task.frame.timezone, locale: format.locale, moneyVisible: task.frame.aggregates.moneyVisible ?? false };
     const encoded = encodeDataset(datasetOf(views, frame));
     output.push(encoded.data, String(encoded.entryCount));
