@@ -182,6 +182,8 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
         API_RATE_LIMIT: '0',
         RENDER_MAX_ENTRIES: '200000',
+        // The batch scenario stores tens of thousands of entries a second for the bench user.
+        ENTRY_QUOTA_PER_USER: '100000000',
         SMTP_URL: sink.url,
       });
       const srv = server;
@@ -378,7 +380,9 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           connections: 2,
           seconds: Math.max(seconds, 5),
         });
-        const entriesPerSecond = batched.requestsPerSecond * 1000;
+        // Stored entries only: a refused batch (a 409 past the entry quota) stores none.
+        const answered = batched.ok + batched.non2xx;
+        const entriesPerSecond = answered > 0 ? (batched.requestsPerSecond * 1000 * batched.ok) / answered : 0;
         const ratio = single && single.chronicle > 0 ? entriesPerSecond / single.chronicle : null;
         figures.push({
           scenario: 'POST /api/v1/time-entries/batch, 1,000 entries (2 in flight) vs single POSTs',
@@ -387,7 +391,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           baseline: single ? single.chronicle : null,
           ratio: ratio === null ? null : round(ratio, 2),
           target: '>= 20x',
-          holds: ratio === null ? null : ratio >= 20,
+          holds: ratio === null ? null : ratio >= 20 && batched.non2xx + batched.errors === 0,
           ...(batched.non2xx + batched.errors > 0 ? { note: `${batched.non2xx} non-2xx, ${batched.errors} errors` } : {}),
         });
         memory.push({ scenario: 'batch entries', rssMiB: srv.memory().rssMiB });
