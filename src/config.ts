@@ -195,14 +195,14 @@ export const ConfigSchema = Type.Object({
     default: 2,
     minimum: 1,
     maximum: 64,
-    description: 'renders one user may have running, and waiting beyond those (more: 429)',
+    description: 'renders one user may have running at once',
   }),
   renderUserQueue: Type.Integer({
     env: 'RENDER_USER_QUEUE',
     default: 4,
     minimum: 0,
     maximum: 1_000,
-    description: 'renders one user may have running, and waiting beyond those (more: 429)',
+    description: 'renders of one user that may wait beyond those running (more: 429)',
   }),
   renderQueueMax: Type.Integer({
     env: 'RENDER_QUEUE_MAX',
