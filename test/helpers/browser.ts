@@ -10,6 +10,7 @@ import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestContext } from './test-app.js';
+import { perProcess } from './per-process.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -23,16 +24,14 @@ export const STEP_TIMEOUT = 120_000;
 /** Waits for what a user would see: polls until the assertion holds (renders run in workers, so allow time). */
 export const until = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 });
 
-const BROWSER_KEY = Symbol.for('chronicle.testBrowser');
-
 /**
  * This test process's Chromium, launched on first use and shared by the files it runs, as its
  * database is: a launch costs about 1.5 s. Each file closes what it opened with `releaseBrowser`;
  * the browser ends with the process (Playwright stops it when the process is told to end).
  */
 export async function launchBrowser(): Promise<Browser> {
-  const holder = globalThis as { [BROWSER_KEY]?: Promise<Browser> };
-  const running = await holder[BROWSER_KEY]?.catch(() => null);
+  const slot = perProcess('testBrowser', () => ({ launching: null as Promise<Browser> | null }));
+  const running = await slot.launching?.catch(() => null);
   if (running?.isConnected()) return running;
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   const launching = chromium.launch({
@@ -46,7 +45,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
-  holder[BROWSER_KEY] = launching;
+  slot.launching = launching;
   return launching;
 }
 

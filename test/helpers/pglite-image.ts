@@ -17,6 +17,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { MIGRATIONS_FOLDER } from '../../src/db/database.js';
 import { PGLITE_SETTINGS } from '../../src/db/pglite-setup.js';
+import { perProcess } from './per-process.js';
 
 export type ImageKind = 'blank' | 'migrated';
 export type ImagePaths = Record<ImageKind, string>;
@@ -75,12 +76,9 @@ export async function ensurePgliteImages(): Promise<ImagePaths> {
   return paths;
 }
 
-const KEY = Symbol.for('chronicle.pgliteImages');
-
 /** An image's bytes, read once per test process. */
 export function pgliteImage(kind: ImageKind): Uint8Array {
-  const holder = globalThis as { [KEY]?: Partial<Record<ImageKind, Uint8Array>> };
-  const images = (holder[KEY] ??= {});
+  const images = perProcess('pgliteImages', (): Partial<Record<ImageKind, Uint8Array>> => ({}));
   return (images[kind] ??= readFileSync(inject('pgliteImages')[kind]));
 }
 

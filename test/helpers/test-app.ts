@@ -14,6 +14,7 @@ import { createChronicleClient, unwrap, type ChronicleClient } from '../../packa
 import { createRenderPool, type RenderPool } from '../../src/render/render-pool.js';
 import { resolveFallbackFonts } from '../../src/render/pdf/pdf-fonts.js';
 import { resetDatabase, testDatabase } from './test-database.js';
+import { perProcess } from './per-process.js';
 
 export const ADMIN_TOKEN = 'test-bootstrap-admin-token-0123456789abcdef';
 
@@ -141,8 +142,6 @@ export function buildPeerApp(
 /** What a test app resolves webhook host names with unless the test injects a resolver: nothing. */
 const noResolver: ResolveHost = (host) => Promise.reject(new Error(`no resolver in tests (${host})`));
 
-const POOLS_KEY = Symbol.for('chronicle.testRenderPools');
-
 /**
  * The render workers of this test process for a fallback-font and PDF-concurrency setting, shared by every app it
  * builds, as its database is: a worker costs about half a second of CPU to start, and a pool
@@ -150,8 +149,7 @@ const POOLS_KEY = Symbol.for('chronicle.testRenderPools');
  * Tests of the pool itself (test/unit/render-pool.test.ts) make their own.
  */
 function sharedRenderPool(config: Config): RenderPool {
-  const holder = globalThis as { [POOLS_KEY]?: Map<string, RenderPool> };
-  const pools = (holder[POOLS_KEY] ??= new Map());
+  const pools = perProcess('testRenderPools', () => new Map<string, RenderPool>());
   const key = `${config.pdfConcurrency} ${config.pdfFallbackFont}`;
   let pool = pools.get(key);
   if (!pool) {

@@ -7,11 +7,11 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { rowsOf } from '../../src/db/rows.js';
+import { perProcess } from './per-process.js';
 import { pgliteImage } from './pglite-image.js';
 
-const KEY = Symbol.for('chronicle.testDatabase');
-const URL_KEY = Symbol.for('chronicle.testDatabaseUrl');
-type Holder = { [KEY]?: Promise<Database>; [URL_KEY]?: string };
+/** The connection URL of this process's PostgreSQL database, once made; null on PGlite. */
+const databaseUrl = () => perProcess('testDatabaseUrl', () => ({ url: null as string | null }));
 
 async function create(): Promise<Database> {
   const template = inject('pgTemplate');
@@ -29,7 +29,7 @@ async function create(): Promise<Database> {
   }
   const url = new URL(template.baseUrl);
   url.pathname = `/${name}`;
-  (globalThis as Holder)[URL_KEY] = url.toString();
+  databaseUrl().url = url.toString();
   return openDatabase({ databaseUrl: url.toString(), dataDir: null });
 }
 
@@ -40,21 +40,19 @@ async function create(): Promise<Database> {
  */
 export async function peerDatabase(): Promise<{ database: Database; own: boolean }> {
   const database = await testDatabase();
-  const url = (globalThis as Holder)[URL_KEY];
+  const { url } = databaseUrl();
   if (!url) return { database, own: false };
   return { database: await openDatabase({ databaseUrl: url, dataDir: null }), own: true };
 }
 
 /** The connection URL of this worker's PostgreSQL database (after `testDatabase()`); null on PGlite. */
 export function testDatabaseUrl(): string | null {
-  return (globalThis as Holder)[URL_KEY] ?? null;
+  return databaseUrl().url;
 }
 
 /** This worker's database, created on first use. */
 export function testDatabase(): Promise<Database> {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= create();
-  return holder[KEY];
+  return perProcess('testDatabase', create);
 }
 
 /** Empties every application table (migrations bookkeeping lives in another schema). */
