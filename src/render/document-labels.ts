@@ -98,14 +98,23 @@ export type LabelLanguage = keyof typeof LABELS;
 
 const isLabelLanguage = (language: string): language is LabelLanguage => Object.hasOwn(LABELS, language);
 
+/** Locales read, kept: a share page asks for each view's links, and reading a tag costs microseconds. */
+const languages = new Map<string, LabelLanguage>();
+const LANGUAGES_KEPT = 256;
+
 /** The language of `locale` that has labels, English for any other or an unreadable tag. */
 export function labelLanguage(locale: string): LabelLanguage {
+  let language = languages.get(locale);
+  if (language) return language;
   try {
-    const { language } = new Intl.Locale(locale);
-    return isLabelLanguage(language) ? language : 'en';
+    const tag = new Intl.Locale(locale).language;
+    language = isLabelLanguage(tag) ? tag : 'en';
   } catch {
-    return 'en';
+    language = 'en';
   }
+  if (languages.size >= LANGUAGES_KEPT) languages.clear();
+  languages.set(locale, language);
+  return language;
 }
 
 /** The labels of a language named by `labelLanguage` (anything else: English). */
