@@ -12,6 +12,8 @@ import { testDatabase } from '../helpers/test-database.js';
 import { pino } from 'pino';
 import type { Database } from '../../src/db/database.js';
 import { startJobEngine, type JobQueue } from '../../src/jobs/job-engine.js';
+import { rowsOf } from '../../src/db/rows.js';
+import { sql } from 'drizzle-orm';
 
 let t: TestContext;
 let owner: TestUser;
@@ -83,5 +85,43 @@ describe('stopping the job engine', () => {
     setTimeout(release, 300);
     await stopped;
     expect(events).toEqual(['job marked done', 'engine stopped']);
+  });
+});
+
+describe('handing on many jobs at once', () => {
+  it('queues each waiting key once, in one statement per hand-on, however often a ticker hands it on', async () => {
+    const database = await testDatabase();
+    const inserts: string[] = [];
+    const counting: Database = {
+      ...database,
+      executeSql: (text, values) => {
+        if (/INSERT INTO jobs\.job/i.test(text)) inserts.push(text);
+        return database.executeSql(text, values);
+      },
+    };
+    const queue: JobQueue<{ key: string }> = {
+      name: 'send-all-test',
+      expireInSeconds: 60,
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      handle: async () => undefined,
+    };
+    // A process that only queues: the jobs stay waiting, as due messages do between two ticks.
+    const engine = await startJobEngine(counting, pino({ level: 'silent' }), [queue], { pollingIntervalSeconds: 600, work: false });
+    try {
+      const jobs = (keys: string[]) => keys.map((key) => ({ data: { key }, key }));
+      await engine.sendAll(queue, jobs(['a', 'b', 'c']));
+      await engine.sendAll(queue, jobs(['a', 'b', 'c', 'd']));
+      await engine.sendAll(queue, jobs(['c', 'd']));
+      await engine.sendAll(queue, []);
+      expect(inserts).toHaveLength(3);
+      const waiting = rowsOf<{ key: string; data: { key: string } }>(
+        await database.db.execute(sql`select singleton_key as key, data from jobs.job where name = ${queue.name} and state = 'created'`),
+      );
+      expect(waiting.map((job) => job.key).sort()).toEqual(['a', 'b', 'c', 'd']);
+      expect(waiting.every((job) => job.data.key === job.key)).toBe(true);
+    } finally {
+      await engine.stop();
+    }
   });
 });

@@ -181,7 +181,10 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
 
   async function tick(): Promise<number> {
     const ids = await dueIds();
-    if (engine) for (const id of ids) await engine.send(queue, { messageId: id }, id);
+    await engine?.sendAll(
+      queue,
+      ids.map((id) => ({ data: { messageId: id }, key: id })),
+    );
     return engine ? ids.length : 0;
   }
 

@@ -71,13 +71,14 @@ export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'web
 
   async function enqueue(ids: readonly string[]): Promise<void> {
     if (!engine) return;
-    for (const id of ids) {
-      try {
-        await engine.send(queue, { deliveryId: id }, id);
-      } catch (error) {
-        // The delivery is committed: the next tick hands it on.
-        log?.warn({ err: error }, 'webhook delivery not enqueued; the tick will');
-      }
+    try {
+      await engine.sendAll(
+        queue,
+        ids.map((id) => ({ data: { deliveryId: id }, key: id })),
+      );
+    } catch (error) {
+      // The deliveries are committed: the next tick hands them on.
+      log?.warn({ err: error }, 'webhook deliveries not enqueued; the tick will');
     }
   }
 
