@@ -337,6 +337,25 @@ describe('events', () => {
     expect(deliveries.filter((d) => d.eventType === 'share.viewed')).toHaveLength(2);
   });
 
+  it("a link's concurrent first views ask the database for the hour's event once", async () => {
+    const { id } = await register({ url: 'https://hooks.example.com/views', events: ['share.viewed'] }, t);
+    await withEntry();
+    const report = await newReport(t, owner, [ws], { name: 'Busy link' });
+    const share = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token)).body;
+    const asked: string[] = [];
+    const stop = t.database.observeQueries((text) => {
+      if (/insert into "webhook_share_views"/i.test(text)) asked.push(text);
+    });
+    try {
+      const views = await Promise.all(Array.from({ length: 20 }, () => t.request('GET', `/share/${share.token}`, { token: null })));
+      expect(views.map((view) => view.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    } finally {
+      stop();
+    }
+    expect(asked).toHaveLength(1);
+    expect((await deliveriesOf(id)).filter((d) => d.eventType === 'share.viewed')).toHaveLength(1);
+  });
+
   it('a scheduled run: its version, its send and its end', async () => {
     const { id } = await register(
       { url: 'https://hooks.example.com/runs', events: ['report.version.created', 'report.sent', 'schedule.run.finished'] },
