@@ -94,7 +94,7 @@ const LABELS = {
   },
 } satisfies Record<string, DocumentLabels>;
 
-export type LabelLanguage = keyof typeof LABELS;
+type LabelLanguage = keyof typeof LABELS;
 
 const isLabelLanguage = (language: string): language is LabelLanguage => Object.hasOwn(LABELS, language);
 
@@ -103,7 +103,7 @@ const languages = new Map<string, LabelLanguage>();
 const LANGUAGES_KEPT = 256;
 
 /** The language of `locale` that has labels, English for any other or an unreadable tag. */
-export function labelLanguage(locale: string): LabelLanguage {
+function labelLanguage(locale: string): LabelLanguage {
   let language = languages.get(locale);
   if (language) return language;
   try {
@@ -117,7 +117,7 @@ export function labelLanguage(locale: string): LabelLanguage {
   return language;
 }
 
-/** The labels of a language named by `labelLanguage` (anything else: English). */
-export function documentLabels(language: string): DocumentLabels {
-  return isLabelLanguage(language) ? LABELS[language] : LABELS.en;
+/** The labels in `locale`'s language (a BCP 47 tag; English for a language without labels). */
+export function documentLabels(locale: string): DocumentLabels {
+  return LABELS[labelLanguage(locale)];
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DOCUMENT_CSS, markdownToSafeHtml } from '../../packages/document/src/index.js';
 import { dateTimeFormat } from '../lib/locale.js';
 import { escapeHtml } from '../lib/text.js';
-import { documentLabels, labelLanguage } from './document-labels.js';
+import { documentLabels } from './document-labels.js';
 
 /**
  * HTML for the public viewer, `/share/<token>` (docs/api.md "Public viewer").
@@ -278,7 +278,7 @@ export function findDownloadsMarker(page: Buffer): { start: number; end: number;
 
 /** The download links of a report page in its locale (hrefs are built by the viewer from the token, and escaped here). */
 export function downloadLinks(hrefs: { pdf: string; csv: string }, locale = 'en'): string {
-  const { download } = documentLabels(labelLanguage(locale));
+  const { download } = documentLabels(locale);
   return `<p class="downloads">${escapeHtml(download)} <a href="${escapeHtml(hrefs.pdf)}" download="">PDF</a> <a href="${escapeHtml(hrefs.csv)}" download="">CSV</a></p>`;
 }
 
@@ -288,7 +288,7 @@ export function downloadLinks(hrefs: { pdf: string; csv: string }, locale = 'en'
  * page's locale.
  */
 export function followsNote(next: { at: Date; timezone: string } | null, locale = 'en'): string {
-  const labels = documentLabels(labelLanguage(locale));
+  const labels = documentLabels(locale);
   return `<p class="follows">${labels.follows(next ? formatGeneratedAt(next.at.toISOString(), next.timezone, locale) : null)}</p>`;
 }
 
@@ -301,7 +301,7 @@ export function followsNote(next: { at: Date; timezone: string } | null, locale 
 export function renderReportPage(input: ReportPageInput): string {
   const version = escapeHtml(String(input.version));
   const locale = input.locale ?? 'en';
-  const labels = documentLabels(labelLanguage(locale));
+  const labels = documentLabels(locale);
   const header = `<h1>${escapeHtml(input.name)}</h1>
 <dl class="provenance">
 <div><dt>${escapeHtml(labels.period)}</dt><dd>${formatDay(input.period.from, locale)} – ${formatDay(input.period.to, locale)}</dd></div>

@@ -90,8 +90,9 @@ const NO_DOWNLOAD: DownloadOutcome = { kind: 'not-found' };
 
 /**
  * Provenance comes from the version's own front matter, so the page shows the name, period and
- * owner as they were when that version was rendered, in the locale it was rendered in. A document without readable front matter
- * falls back to the report's current fields rather than failing the page.
+ * owner as they were when that version was rendered, in the locale it was rendered in. A document
+ * without readable front matter falls back to the report's current fields rather than failing
+ * the page.
  */
 function pageInput(source: repo.PageSource): ReportPageInput {
   const { frontMatter, body } = parseDocument(source.renderedMarkdown);

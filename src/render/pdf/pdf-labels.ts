@@ -1,4 +1,4 @@
-import { documentLabels, labelLanguage, type DocumentLabels } from '../document-labels.js';
+import { documentLabels, type DocumentLabels } from '../document-labels.js';
 
 /**
  * The words a PDF prints around the document (the title block's labels and the footer), in the
@@ -18,6 +18,6 @@ const wordsOf = (labels: PdfLabels): string =>
  * the PDF's fonts draw this text?) says the language's words would not print.
  */
 export function pdfLabels(locale: string, drawable: (text: string) => boolean = () => true): PdfLabels {
-  const labels = documentLabels(labelLanguage(locale));
+  const labels = documentLabels(locale);
   return drawable(wordsOf(labels)) ? labels : documentLabels('en');
 }
