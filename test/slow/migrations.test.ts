@@ -371,3 +371,26 @@ describe('0014_report_options', () => {
     }
   });
 });
+
+describe('0024_document_storage', () => {
+  it('stores datasets as they are, and documents with LZ4 where the server has it', async () => {
+    const database = await testDatabase();
+    const settings = rowsOf<{ lz4: boolean }>(
+      await database.db.execute(sql`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`),
+    );
+    const lz4 = settings[0]!.lz4;
+    const columns = rowsOf<{ name: string; storage: string; compression: string }>(
+      await database.db.execute(sql`
+        select c.relname || '.' || a.attname as name, a.attstorage as storage, a.attcompression::text as compression
+        from pg_attribute a join pg_class c on c.oid = a.attrelid
+        where c.relname in ('report_datasets', 'report_contents') and a.attname in ('data', 'rendered_markdown', 'summary')
+        order by 1`),
+    );
+    const method = lz4 ? 'l' : '';
+    expect(columns).toEqual([
+      { name: 'report_contents.rendered_markdown', storage: 'x', compression: method },
+      { name: 'report_contents.summary', storage: 'x', compression: method },
+      { name: 'report_datasets.data', storage: 'e', compression: '' },
+    ]);
+  });
+});
