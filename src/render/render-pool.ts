@@ -187,10 +187,12 @@ function deadlineOf(task: RenderTask, override: number | undefined): { ms: numbe
 
 /**
  * A worker's young generation. Each worker's grows to this size and stays resident, so it is a
- * large share of the process's peak memory; 16 MiB keeps a 20,000-entry render's time within a
- * few percent of 64 MiB (docs/performance.md).
+ * share of the process's peak memory. 32 MiB rather than 16: a 5,000-entry render's context
+ * outlives a 16 MiB nursery, so it was copied and promoted and then marked again by the garbage
+ * collector's threads; with 32 MiB the same render costs the process a fifth less CPU for about
+ * 30 MiB more peak (docs/performance.md "Render workers' young generation").
  */
-const YOUNG_GENERATION_MB = 16;
+const YOUNG_GENERATION_MB = 32;
 
 /** Below this much memory for the whole process, one report worker instead of one per core. */
 export const SHORT_MEMORY_BYTES = 2 * 1024 ** 3;
