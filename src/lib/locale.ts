@@ -43,9 +43,21 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return format;
 }
 
-/** `2026-11-01` in `locale`'s medium style (`1 Nov 2026`, `Nov 1, 2026`); anything else as given. */
-export function formatIsoDay(day: string, locale: string): string {
+/**
+ * The locale the dates around a document are written in (its share page, PDF and mail): the
+ * document's own, except that plain `en` writes the day first (`1 Nov 2026`), as Chronicle always
+ * has; `en-US` writes `Nov 1, 2026`. A template's `date` filter follows the locale as Intl does.
+ */
+export const documentDateLocale = (locale: string): string => (locale === 'en' ? 'en-GB' : locale);
+
+/** `2026-11-01` as midnight UTC of that calendar day; null for anything else, a day past its month's end included. */
+export function isoDay(day: string): Date | null {
   const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
-  if (!date || Number.isNaN(date.getTime())) return day;
-  return dateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+  return date && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day) ? date : null;
+}
+
+/** `2026-11-01` in the medium style of `locale`'s dates (`documentDateLocale`: `1 Nov 2026`, `Nov 1, 2026`); anything else as given. */
+export function formatIsoDay(day: string, locale: string): string {
+  const date = isoDay(day);
+  return date ? dateTimeFormat(documentDateLocale(locale), { dateStyle: 'medium', timeZone: 'UTC' }).format(date) : day;
 }

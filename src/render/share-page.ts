@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DOCUMENT_CSS, markdownToSafeHtml } from '../../packages/document/src/index.js';
-import { dateTimeFormat } from '../lib/locale.js';
+import { dateTimeFormat, documentDateLocale, formatIsoDay, isoDay } from '../lib/locale.js';
 import { escapeHtml } from '../lib/text.js';
 import { documentLabels } from './document-labels.js';
 
@@ -217,20 +217,10 @@ ${footer}
 
 const PLAIN_FOOTER = '<p>Shared with Chronicle.</p>';
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * The locale a page writes its dates in: the report's, except that plain `en` keeps the day-month
- * order these pages have always had (`1 Mar 2025`); `en-US` writes `Mar 1, 2025`.
- */
-const dateLocaleOf = (locale: string): string => (locale === 'en' ? 'en-GB' : locale);
-
-/** `2025-03-01` -> `1 Mar 2025` (in `locale`), wrapped in `<time>`; anything else is shown as given. */
+/** `2025-03-01` -> `1 Mar 2025` (in `locale`, locale.ts `formatIsoDay`), wrapped in `<time>`; anything else is shown as given. */
 function formatDay(day: string, locale: string): string {
-  const date = ISO_DATE.test(day) ? new Date(`${day}T00:00:00Z`) : null;
-  if (!date || Number.isNaN(date.getTime())) return escapeHtml(day);
-  const text = dateTimeFormat(dateLocaleOf(locale), { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
-  return `<time datetime="${escapeHtml(day)}">${escapeHtml(text)}</time>`;
+  if (!isoDay(day)) return escapeHtml(day);
+  return `<time datetime="${escapeHtml(day)}">${escapeHtml(formatIsoDay(day, locale))}</time>`;
 }
 
 /** The generation instant in the owner's zone, which is the zone the report's dates were resolved in. */
@@ -241,11 +231,11 @@ function formatGeneratedAt(iso: string, timezone: string, locale: string): strin
   let text: string;
   const options = { dateStyle: 'long', timeStyle: 'short' } as const;
   try {
-    text = dateTimeFormat(dateLocaleOf(locale), { ...options, timeZone: zone }).format(date);
+    text = dateTimeFormat(documentDateLocale(locale), { ...options, timeZone: zone }).format(date);
   } catch {
     // An unknown zone name must not take the page down; UTC is still a truthful reading.
     zone = 'UTC';
-    text = dateTimeFormat(dateLocaleOf(locale), { ...options, timeZone: zone }).format(date);
+    text = dateTimeFormat(documentDateLocale(locale), { ...options, timeZone: zone }).format(date);
   }
   return `<time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(text)}</time> (${escapeHtml(zone)})`;
 }

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_CSS } from '../../packages/document/src/index.js';
+import { documentDateLocale, formatIsoDay } from '../../src/lib/locale.js';
 import {
   NOT_FOUND_PAGE,
   VIEWER_HEADERS,
@@ -196,6 +197,22 @@ describe('renderReportPage', () => {
     expect(renderReportPage(reportInput({ locale: 'pt-BR' }))).toContain(
       '<dt>Period</dt><dd><time datetime="2025-03-01">1 de mar. de 2025</time>',
     );
+  });
+
+  it('writes its dates as the PDF and the mail of the version do', () => {
+    // One rule for the dates around a document (locale.ts): plain `en` day first, else the locale's own.
+    for (const [locale, text] of [
+      ['en', '1 Mar 2025'],
+      ['en-US', 'Mar 1, 2025'],
+      ['en-GB', '1 Mar 2025'],
+      ['de', '01.03.2025'],
+      ['fr', '1 mars 2025'],
+    ] as const) {
+      expect(formatIsoDay('2025-03-01', locale), locale).toBe(text);
+      expect(renderReportPage(reportInput({ locale })), locale).toContain(`<time datetime="2025-03-01">${text}</time>`);
+    }
+    expect(documentDateLocale('en')).toBe('en-GB');
+    for (const notADay of ['2025-3-1', '2025-02-30', '2025-13-01', 'yesterday', '']) expect(formatIsoDay(notADay, 'en')).toBe(notADay);
   });
 
   it('writes the download links and the following note in the locale the marker names', () => {

@@ -50,7 +50,7 @@ export interface PasswordLinkSecret {
 
 function periodText(identity: FileIdentity): string {
   const { from, to } = identity.period;
-  return from === to ? formatIsoDay(from, 'en-GB') : `${formatIsoDay(from, 'en-GB')} \u2013 ${formatIsoDay(to, 'en-GB')}`;
+  return from === to ? formatIsoDay(from, 'en') : `${formatIsoDay(from, 'en')} \u2013 ${formatIsoDay(to, 'en')}`;
 }
 
 /** A PNG's width and height from its header. */

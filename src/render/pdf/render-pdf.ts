@@ -6,7 +6,7 @@ import { parseDocument, parseSafeMarkdown } from '../../../packages/document/src
 import type { ChartSvg } from './pdf-blocks.js';
 import { blocksToPdf } from './pdf-blocks.js';
 import { inlineRuns, plainText } from './pdf-inline.js';
-import { dateTimeFormat, formatIsoDay } from '../../lib/locale.js';
+import { dateTimeFormat, documentDateLocale, formatIsoDay } from '../../lib/locale.js';
 import { pdfLabels } from './pdf-labels.js';
 import { canDraw, ROBOTO_FILES, withFallbackFonts, type Fallback } from './pdf-fonts.js';
 import { MAX_PDF_MARKDOWN_BYTES, PdfTooLargeError } from './pdf-limits.js';
@@ -105,9 +105,9 @@ const PAGE_WIDTH = { A4: 595.28, LETTER: 612 } as const;
 /** The render instant as the owner saw it, with the zone named; an unknown zone falls back to UTC, still a truthful reading. */
 function formatGeneratedAt(date: Date, timezone: string, locale: string): string {
   try {
-    return `${dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone }).format(date)} (${timezone})`;
+    return `${dateTimeFormat(documentDateLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone }).format(date)} (${timezone})`;
   } catch {
-    return `${dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} (UTC)`;
+    return `${dateTimeFormat(documentDateLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} (UTC)`;
   }
 }
 
