@@ -5,7 +5,7 @@
 ALTER TABLE "report_datasets" ALTER COLUMN "data" SET STORAGE EXTERNAL;
 --> statement-breakpoint
 -- The rendered document and its summary are compressed with LZ4 where the server is built with it
--- (PostgreSQL 14 and later, usually): several times faster to write and to read than pglz, for a
+-- (most builds of PostgreSQL are): several times faster to write and to read than pglz, for a
 -- slightly larger value. The embedded engine has pglz only and keeps it. Values written before
 -- stay as they are; both methods are read alike.
 DO $$
