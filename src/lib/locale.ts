@@ -61,3 +61,16 @@ export function formatIsoDay(day: string, locale: string): string {
   const date = isoDay(day);
   return date ? dateTimeFormat(documentDateLocale(locale), { dateStyle: 'medium', timeZone: 'UTC' }).format(date) : day;
 }
+
+/**
+ * An instant as a clock in `timezone` showed it, in `locale`'s document dates (`documentDateLocale`),
+ * and the zone it was read in: an unknown zone name reads as UTC, still a truthful reading.
+ */
+export function formatInstant(date: Date, timezone: string, locale: string, dateStyle: 'medium' | 'long'): { text: string; zone: string } {
+  const options = { dateStyle, timeStyle: 'short' } as const;
+  try {
+    return { text: dateTimeFormat(documentDateLocale(locale), { ...options, timeZone: timezone }).format(date), zone: timezone };
+  } catch {
+    return { text: dateTimeFormat(documentDateLocale(locale), { ...options, timeZone: 'UTC' }).format(date), zone: 'UTC' };
+  }
+}

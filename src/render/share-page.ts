@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DOCUMENT_CSS, markdownToSafeHtml } from '../../packages/document/src/index.js';
-import { dateTimeFormat, documentDateLocale, formatIsoDay, isoDay } from '../lib/locale.js';
+import { formatInstant, formatIsoDay, isoDay } from '../lib/locale.js';
 import { escapeHtml } from '../lib/text.js';
 import { documentLabels } from './document-labels.js';
 
@@ -227,16 +227,7 @@ function formatDay(day: string, locale: string): string {
 function formatGeneratedAt(iso: string, timezone: string, locale: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return escapeHtml(iso);
-  let zone = timezone;
-  let text: string;
-  const options = { dateStyle: 'long', timeStyle: 'short' } as const;
-  try {
-    text = dateTimeFormat(documentDateLocale(locale), { ...options, timeZone: zone }).format(date);
-  } catch {
-    // An unknown zone name must not take the page down; UTC is still a truthful reading.
-    zone = 'UTC';
-    text = dateTimeFormat(documentDateLocale(locale), { ...options, timeZone: zone }).format(date);
-  }
+  const { text, zone } = formatInstant(date, timezone, locale, 'long');
   return `<time datetime="${escapeHtml(date.toISOString())}">${escapeHtml(text)}</time> (${escapeHtml(zone)})`;
 }
 

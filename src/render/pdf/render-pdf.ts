@@ -6,7 +6,7 @@ import { parseDocument, parseSafeMarkdown } from '../../../packages/document/src
 import type { ChartSvg } from './pdf-blocks.js';
 import { blocksToPdf } from './pdf-blocks.js';
 import { inlineRuns, plainText } from './pdf-inline.js';
-import { dateTimeFormat, documentDateLocale, formatIsoDay } from '../../lib/locale.js';
+import { formatInstant, formatIsoDay } from '../../lib/locale.js';
 import { pdfLabels } from './pdf-labels.js';
 import { canDraw, ROBOTO_FILES, withFallbackFonts, type Fallback } from './pdf-fonts.js';
 import { MAX_PDF_MARKDOWN_BYTES, PdfTooLargeError } from './pdf-limits.js';
@@ -102,13 +102,10 @@ export function pageSizeFor(locale: string): 'A4' | 'LETTER' {
 
 const PAGE_WIDTH = { A4: 595.28, LETTER: 612 } as const;
 
-/** The render instant as the owner saw it, with the zone named; an unknown zone falls back to UTC, still a truthful reading. */
+/** The render instant as the owner saw it, with the zone named (locale.ts `formatInstant`). */
 function formatGeneratedAt(date: Date, timezone: string, locale: string): string {
-  try {
-    return `${dateTimeFormat(documentDateLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone }).format(date)} (${timezone})`;
-  } catch {
-    return `${dateTimeFormat(documentDateLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} (UTC)`;
-  }
+  const { text, zone } = formatInstant(date, timezone, locale, 'medium');
+  return `${text} (${zone})`;
 }
 
 /** The branding footer's Markdown as one line of text (links and marks dropped: a footer is small print). */
