@@ -128,8 +128,12 @@ async function openPostgres(url: string, statementTimeoutMs: number): Promise<Da
     connectionTimeoutMillis: 5_000,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
-  // An idle client that loses its server must not crash the process; the next query reports it.
+  // A client that loses its server must not crash the process. The pool listens only to its idle
+  // clients; a client checked out between two statements of a transaction (or whose socket closes
+  // just after its query failed) emits 'error' with no listener, which would throw. The statement
+  // that needed it rejects, and the pool discards the client when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const observers = queryObservers();
   const db = drizzle(pool, { schema, logger: observers.logger }) as unknown as Db;
   return {

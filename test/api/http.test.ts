@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { ADMIN_TOKEN, buildTestApp, expectProblem, newUser, testConfig, type TestContext } from '../helpers/test-app.js';
@@ -129,6 +130,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('database down (PostgreSQL)', () =
     try {
       await admin.query(`alter database "${name}" allow_connections false`);
       await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      // pg_terminate_backend only signals: wait until every other backend of this database is gone.
+      await waitForBackendsGone(admin, name);
       const down = await t.get('/api/v1/me');
       const problem = expectProblem(down, 503);
       expect(problem.detail).not.toMatch(/select|accepting|pg_/i);
@@ -139,10 +142,44 @@ describe.runIf(process.env.TEST_DATABASE_URL)('database down (PostgreSQL)', () =
       await admin.query(`alter database "${name}" allow_connections true`);
       await admin.end();
     }
+    // The pool reconnects by itself: poll readiness, then requests are served as before.
+    while ((await t.get('/readyz', null)).status !== 200) await delay(50);
     expect((await t.get('/api/v1/me')).status).toBe(200);
-    expect((await t.get('/readyz', null)).status).toBe(200);
+  });
+
+  it('survives losing its connection in the middle of a transaction, and serves on', async () => {
+    const pg = (await import('pg')).default;
+    const { sql } = await import('drizzle-orm');
+    const name = rowsOf<{ name: string }>(await t.database.db.execute(sql`select current_database() as name`))[0]!.name;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      const outcome = t.database.db.transaction(async (tx) => {
+        const pid = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
+        // The client is checked out and idle in the transaction when its server goes away.
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        await waitForBackendsGone(admin, name, pid);
+        await tx.execute(sql`select 1`);
+      });
+      await expect(outcome).rejects.toThrow();
+    } finally {
+      await admin.end();
+    }
+    expect((await t.get('/api/v1/me')).status).toBe(200);
   });
 });
+
+/** Polls until no backend of `database` (other than `admin`'s own) is left, or only `pid` is gone. */
+async function waitForBackendsGone(admin: { query: (text: string, values: unknown[]) => Promise<{ rowCount: number | null }> }, database: string, pid?: number) {
+  for (;;) {
+    const left = await admin.query(
+      'select 1 from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and ($2::int is null or pid = $2)',
+      [database, pid ?? null],
+    );
+    if (left.rowCount === 0) return;
+    await delay(20);
+  }
+}
 
 describe('URLs the router cannot read', () => {
   it('answers the API with a 400 problem', async () => {
