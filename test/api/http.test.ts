@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { ADMIN_TOKEN, buildTestApp, expectProblem, newUser, testConfig, type TestContext } from '../helpers/test-app.js';
 import { rowsOf } from '../../src/db/rows.js';
@@ -201,7 +201,8 @@ describe('URLs the router cannot read', () => {
   });
 });
 
-describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () => {
+// Concurrent: each test waits about a second for the server's timeout on a connection of its own.
+describe.concurrent('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () => {
   /** Sends `payload` on a raw socket and resolves with every byte received once the server closes it. */
   function sendAndWaitForClose(port: number, payload: string): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -227,7 +228,7 @@ describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () =
   afterAll(() => app.close());
 
   const json = `Authorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\n`;
-  const timedOut = (received: string) => {
+  const timedOut = (expect: ExpectStatic, received: string) => {
     const at = received.lastIndexOf('HTTP/1.1 408 Request Timeout\r\n');
     expect(at).toBeGreaterThanOrEqual(0);
     const answer = received.slice(at);
@@ -241,24 +242,24 @@ describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () =
 
   // Each waits for the server to close the socket; a server without the timeout never would, and
   // the test's own timeout (a guard, not a measure) fails it.
-  it('answers a body that stops half-way with a 408 problem and closes the connection', { timeout: 30_000 }, async () => {
+  it('answers a body that stops half-way with a 408 problem and closes the connection', { timeout: 30_000 }, async ({ expect }) => {
     const received = await sendAndWaitForClose(
       port,
       `POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 100\r\n\r\n{"na`,
     );
     expect(received.startsWith('HTTP/1.1 408 ')).toBe(true);
-    timedOut(received);
+    timedOut(expect, received);
   });
 
-  it('does the same for a chunked body whose last chunk never comes', { timeout: 30_000 }, async () => {
+  it('does the same for a chunked body whose last chunk never comes', { timeout: 30_000 }, async ({ expect }) => {
     const received = await sendAndWaitForClose(
       port,
       `POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Transfer-Encoding: chunked\r\n\r\n4\r\n{"na\r\n`,
     );
-    timedOut(received);
+    timedOut(expect, received);
   });
 
-  it('closes a connection whose request was answered early (401) but whose body never ends', { timeout: 30_000 }, async () => {
+  it('closes a connection whose request was answered early (401) but whose body never ends', { timeout: 30_000 }, async ({ expect }) => {
     const received = await sendAndWaitForClose(
       port,
       'POST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
@@ -266,22 +267,22 @@ describe('connections that stall (REQUEST_TIMEOUT_MS at its minimum, 1 s)', () =
     expect(received.startsWith('HTTP/1.1 401 ')).toBe(true);
   });
 
-  it('answers headers that never finish with a 408 problem and closes the connection', { timeout: 30_000 }, async () => {
+  it('answers headers that never finish with a 408 problem and closes the connection', { timeout: 30_000 }, async ({ expect }) => {
     const received = await sendAndWaitForClose(port, 'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Slow: a');
     expect(received.startsWith('HTTP/1.1 408 ')).toBe(true);
-    timedOut(received);
+    timedOut(expect, received);
   });
 
-  it('times out the second request of a kept-alive connection too', { timeout: 30_000 }, async () => {
+  it('times out the second request of a kept-alive connection too', { timeout: 30_000 }, async ({ expect }) => {
     const received = await sendAndWaitForClose(
       port,
       `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nPOST /api/v1/workspaces HTTP/1.1\r\nHost: x\r\n${json}Content-Length: 100\r\n\r\n{"na`,
     );
     expect(received.startsWith('HTTP/1.1 200 ')).toBe(true);
-    timedOut(received);
+    timedOut(expect, received);
   });
 
-  it('answers bytes that are not HTTP with a 400 problem', { timeout: 30_000 }, async () => {
+  it('answers bytes that are not HTTP with a 400 problem', { timeout: 30_000 }, async ({ expect }) => {
     const received = await sendAndWaitForClose(port, 'NOT HTTP AT ALL\r\n\r\n');
     expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(received).toContain('application/problem+json');
