@@ -265,6 +265,18 @@ describe.skipIf(!hasChromium)('Time and Settings in Chromium', () => {
           return out;
         })()`);
         expect(overlaps, `entry form at ${width} px`).toEqual([]);
+        // Below 40rem each entry is a block (its description under its time); the table keeps its
+        // rows, cells and column headers for assistive technology either way.
+        const row = sized.page.locator('table.entries tr.entry-row').filter({ hasText: 'Wireframes' });
+        const start = await row.locator('td.start').boundingBox();
+        const description = await row.locator('td.description').boundingBox();
+        if (width <= 390) expect(description!.y, `stacked at ${width} px`).toBeGreaterThanOrEqual(start!.y + start!.height);
+        else expect(description!.y, `one row at ${width} px`).toBeLessThan(start!.y + start!.height);
+        const cdp = await sized.context.newCDPSession(sized.page);
+        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value?: string }; ignored?: boolean }[] };
+        const exposed = (role: string) => nodes.filter((n) => !n.ignored && n.role?.value === role).length;
+        expect([exposed('table'), exposed('columnheader')], `table semantics at ${width} px`).toEqual([1, 8]);
+        expect(exposed('row'), `rows at ${width} px`).toBe(await sized.page.locator('table.entries tr').count());
         if (width !== 1440) await screen(sized.page, `time-${width}`);
         await sized.context.close();
       }

@@ -392,17 +392,31 @@ function EntryTable({
     }
     const when = formats.full.format(new Date(e.start));
     rows.push(
-      <tr key={e.id}>
-        <td>
+      <tr key={e.id} className="entry-row">
+        <td className="start">
           <time dateTime={e.start}>{formats.time.format(new Date(e.start))}</time>
         </td>
-        <td className="num">{formatMinutes(e.minutes)}</td>
-        <td>{e.billable ? <span className="tag billable">Billable</span> : <span className="muted">No</span>}</td>
+        <td className="num duration">{formatMinutes(e.minutes)}</td>
+        <td className={e.billable ? 'billable' : 'billable no'}>
+          {e.billable ? <span className="tag billable">Billable</span> : <span className="muted">No</span>}
+        </td>
         <td className="description">{e.description}</td>
-        <td>{e.projectId ? (names.projects.get(e.projectId) ?? '…') : '—'}</td>
-        {showPerson ? <td>{names.people.get(e.userId) ?? '…'}</td> : null}
-        {showWorkspace ? <td>{names.workspaces.get(e.workspaceId) ?? ''}</td> : null}
-        <td>{e.tags.join(', ')}</td>
+        <td className="project" data-label="Project">
+          {e.projectId ? (names.projects.get(e.projectId) ?? '…') : '—'}
+        </td>
+        {showPerson ? (
+          <td className="person" data-label="Person">
+            {names.people.get(e.userId) ?? '…'}
+          </td>
+        ) : null}
+        {showWorkspace ? (
+          <td className="workspace" data-label="Workspace">
+            {names.workspaces.get(e.workspaceId) ?? ''}
+          </td>
+        ) : null}
+        <td className={e.tags.length > 0 ? 'tags' : 'tags none'} data-label="Tags">
+          {e.tags.join(', ')}
+        </td>
         <td className="actions">
           <button
             type="button"
