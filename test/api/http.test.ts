@@ -170,7 +170,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('database down (PostgreSQL)', () =
 });
 
 /** Polls until no backend of `database` (other than `admin`'s own) is left, or only `pid` is gone. */
-async function waitForBackendsGone(admin: { query: (text: string, values: unknown[]) => Promise<{ rowCount: number | null }> }, database: string, pid?: number) {
+async function waitForBackendsGone(
+  admin: { query: (text: string, values: unknown[]) => Promise<{ rowCount: number | null }> },
+  database: string,
+  pid?: number,
+) {
   for (;;) {
     const left = await admin.query(
       'select 1 from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and ($2::int is null or pid = $2)',
