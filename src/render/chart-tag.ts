@@ -5,6 +5,7 @@ import {
   CHART_LIMITS,
   chartLabel,
   chartLocale,
+  phrase,
   writeChart,
   type ChartData,
   type ChartKind,
@@ -60,31 +61,35 @@ export const MAX_LIMIT = 50;
 const KIND_LIST = CHART_KINDS.map((k) => `"${k}"`).join(', ');
 const isKind = (name: string): name is ChartKind => (CHART_KINDS as readonly string[]).includes(name);
 
-const HOURS_SERIES = ['Billable', 'Not billable'];
+/** The two series of an hours chart, in the report's language. */
+const hoursSeries = (locale: string): string[] => [phrase(locale, 'Billable'), phrase(locale, 'Not billable')];
 
 /**
  * The charts the tag writes for a context: none when there is nothing to chart; one per currency
- * for amounts. A report in a locale other than `en` names it in each chart, which is then drawn
+ * for amounts. Titles, series and the "Other" bar are in the report's language (packages/document
+ * phrases.ts). A report in a locale other than `en` names it in each chart, which is then drawn
  * with that locale's numbers, dates and amounts (English charts keep the bytes they had).
  */
 export function chartsOf(kind: ChartKind, limit: number, scope: Record<string, unknown>): ChartData[] {
-  const charts = chartsOfKind(kind, limit, scope);
   const locale = record(record(scope.report).options).locale;
+  const charts = chartsOfKind(kind, limit, scope, typeof locale === 'string' ? locale : 'en');
   const tag = typeof locale === 'string' && locale !== 'en' ? chartLocale(locale) : null;
   return tag === null ? charts : charts.map((chart) => ({ ...chart, locale: tag }));
 }
 
-function chartsOfKind(kind: ChartKind, limit: number, scope: Record<string, unknown>): ChartData[] {
+function chartsOfKind(kind: ChartKind, limit: number, scope: Record<string, unknown>, locale: string): ChartData[] {
   const groups = record(scope.groups);
   switch (kind) {
     case 'hours_by_day':
-      return nonEmpty(daysChart(list(groups.byDay), record(record(scope.report).period)));
+      return nonEmpty(daysChart(list(groups.byDay), record(record(scope.report).period), locale));
     case 'hours_by_project':
-      return nonEmpty(namesChart(kind, 'Hours by project', list(groups.byProject), limit, 'project'));
+      return nonEmpty(namesChart(kind, list(groups.byProject), limit, 'project', locale));
     case 'hours_by_person':
-      return nonEmpty(namesChart(kind, 'Hours by person', list(groups.byUser), limit, 'person'));
+      return nonEmpty(namesChart(kind, list(groups.byUser), limit, 'person', locale));
     case 'amount_by_client':
-      return record(scope.report).showsMoney === true ? amountCharts(list(groups.byClient), list(record(scope.totals).amounts), limit) : [];
+      return record(scope.report).showsMoney === true
+        ? amountCharts(list(groups.byClient), list(record(scope.totals).amounts), limit, locale)
+        : [];
   }
 }
 
@@ -104,12 +109,12 @@ function hoursOf(group: Record<string, unknown>): number[] {
  * Every day of the period, days without time included, so the axis is time; a period of more than
  * 400 days is charted by month, and one of more than 400 months by year.
  */
-function daysChart(byDay: Record<string, unknown>[], period: Record<string, unknown>): ChartData {
+function daysChart(byDay: Record<string, unknown>[], period: Record<string, unknown>, locale: string): ChartData {
   const days = byDay.filter((d) => typeof d.date === 'string' && ISO_DAY.test(d.date));
   const dates = days.map((d) => d.date as string);
   for (const end of [period.from, period.to]) if (typeof end === 'string' && ISO_DAY.test(end)) dates.push(end);
   if (days.length === 0 || dates.length === 0)
-    return { kind: 'hours_by_day', title: 'Hours by day', unit: 'minutes', series: HOURS_SERIES, rows: [] };
+    return { kind: 'hours_by_day', title: phrase(locale, 'Hours by day'), unit: 'minutes', series: hoursSeries(locale), rows: [] };
   const first = dates.reduce((a, b) => (a < b ? a : b));
   const last = dates.reduce((a, b) => (a > b ? a : b));
   const spanDays = Math.round((Date.parse(last) - Date.parse(first)) / DAY_MS) + 1;
@@ -125,7 +130,8 @@ function daysChart(byDay: Record<string, unknown>[], period: Record<string, unkn
   }
   const keys = unit === 'day' ? dayKeys(first, spanDays) : unit === 'month' ? monthKeys(first, monthsSpan) : yearKeys(first, last);
   const rows = keys.slice(-CHART_LIMITS.rows).map((key) => ({ label: key, values: sums.get(key) ?? [0, 0] }));
-  return { kind: 'hours_by_day', title: `Hours by ${unit}`, unit: 'minutes', series: HOURS_SERIES, rows };
+  const title = phrase(locale, unit === 'day' ? 'Hours by day' : unit === 'month' ? 'Hours by month' : 'Hours by year');
+  return { kind: 'hours_by_day', title, unit: 'minutes', series: hoursSeries(locale), rows };
 }
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -149,32 +155,42 @@ function yearKeys(first: string, last: string): string[] {
 }
 
 /** The first `limit` groups (the context orders them by minutes), the rest summed as one "Other" bar. */
-function namesChart(kind: ChartKind, title: string, groups: Record<string, unknown>[], limit: number, noun: string): ChartData {
-  const shown = groups.slice(0, limit).map((g) => ({ label: chartLabel(nameOf(g)), values: hoursOf(g) }));
+function namesChart(kind: ChartKind, groups: Record<string, unknown>[], limit: number, noun: Noun, locale: string): ChartData {
+  const none = phrase(locale, 'No project');
+  const shown = groups.slice(0, limit).map((g) => ({ label: chartLabel(nameOf(g, none)), values: hoursOf(g) }));
   const rest = groups.slice(limit);
-  return { kind, title, unit: 'minutes', series: HOURS_SERIES, rows: withOther(shown, rest.map(hoursOf), noun) };
+  const title = phrase(locale, noun === 'project' ? 'Hours by project' : 'Hours by person');
+  return { kind, title, unit: 'minutes', series: hoursSeries(locale), rows: withOther(shown, rest.map(hoursOf), noun, locale) };
 }
 
 /**
  * One chart per currency (amounts in different currencies share no axis), in the order of
  * `totals.amounts`: each client's amount in it, largest first, clients without one left out.
  */
-function amountCharts(byClient: Record<string, unknown>[], totals: Record<string, unknown>[], limit: number): ChartData[] {
+function amountCharts(byClient: Record<string, unknown>[], totals: Record<string, unknown>[], limit: number, locale: string): ChartData[] {
   const charts: ChartData[] = [];
+  const none = phrase(locale, 'No client');
   for (const total of totals) {
     const currency = total.currency;
     if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) continue;
     const clients = byClient
-      .map((c) => ({ label: chartLabel(nameOf(c)), values: [amountIn(c, currency)] }))
+      .map((c) => ({ label: chartLabel(nameOf(c, none)), values: [amountIn(c, currency)] }))
       .filter((c) => (c.values[0] ?? 0) > 0)
       .sort((a, b) => (b.values[0] ?? 0) - (a.values[0] ?? 0) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
     const rows = withOther(
       clients.slice(0, limit),
       clients.slice(limit).map((c) => c.values),
       'client',
+      locale,
     );
     if (rows.length > 0)
-      charts.push({ kind: 'amount_by_client', title: `Amount by client (${currency})`, unit: currency, series: ['Amount'], rows });
+      charts.push({
+        kind: 'amount_by_client',
+        title: phrase(locale, 'Amount by client ({currency})', { currency }),
+        unit: currency,
+        series: [phrase(locale, 'Amount')],
+        rows,
+      });
   }
   return charts;
 }
@@ -184,14 +200,21 @@ function amountIn(client: Record<string, unknown>, currency: string): number {
   return amount ? whole(amount.minor) : 0;
 }
 
-function withOther(shown: ChartRow[], rest: number[][], noun: string): ChartRow[] {
+type Noun = 'project' | 'person' | 'client';
+
+const OTHER = { project: 'Other ({count} projects)', person: 'Other ({count} people)', client: 'Other ({count} clients)' } as const;
+
+function withOther(shown: ChartRow[], rest: number[][], noun: Noun, locale: string): ChartRow[] {
   if (rest.length === 0) return shown;
   const values = (shown[0]?.values ?? rest[0] ?? []).map((_, s) => rest.reduce((sum, r) => add(sum, r[s]), 0));
-  const nouns = noun === 'person' ? 'people' : `${noun}s`;
-  return [...shown, { label: `Other (${rest.length} ${rest.length === 1 ? noun : nouns})`, values }];
+  return [...shown, { label: phrase(locale, OTHER[noun], { count: String(rest.length) }), values }];
 }
 
-const nameOf = (group: Record<string, unknown>): string => (typeof group.name === 'string' ? group.name : '');
+/** A group's name; the group of entries without a project (or a client) is named `none`, in the report's language. */
+function nameOf(group: Record<string, unknown>, none: string): string {
+  if (group.id === null) return none;
+  return typeof group.name === 'string' ? group.name : '';
+}
 
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -1,9 +1,12 @@
 /**
  * The words Chronicle prints around a document, on its share page and in its PDF, in the language
  * of the report's locale: English, German, French, Spanish, Japanese and Korean (billing.md §3: the
- * locale is how a document is printed). The document's own text is the template's. A locale of
- * another language reads as English.
+ * locale is how a document is printed). The document's own text is the template's; the built-in
+ * templates' words are packages/document phrases.ts, whose languages (`documentLanguage`) these
+ * are. A locale of another language reads as English.
  */
+import { documentLanguage, type DocumentLanguage } from '../../packages/document/src/index.js';
+
 export interface DocumentLabels {
   period: string;
   owner: string;
@@ -92,32 +95,9 @@ const LABELS = {
     frozenCopy: 'Chronicle로 공유된 보고서입니다. 위 버전의 고정된 사본이므로 나중에 보고서를 수정해도 이 페이지는 바뀌지 않습니다.',
     follows: (at) => `이 링크는 항상 보고서의 최신 버전을 보여 줍니다.${at === null ? '' : ` 다음 버전은 ${at}에 예정되어 있습니다.`}`,
   },
-} satisfies Record<string, DocumentLabels>;
-
-type LabelLanguage = keyof typeof LABELS;
-
-const isLabelLanguage = (language: string): language is LabelLanguage => Object.hasOwn(LABELS, language);
-
-/** Locales read, kept: a share page asks for each view's links, and reading a tag costs microseconds. */
-const languages = new Map<string, LabelLanguage>();
-const LANGUAGES_KEPT = 256;
-
-/** The language of `locale` that has labels, English for any other or an unreadable tag. */
-function labelLanguage(locale: string): LabelLanguage {
-  let language = languages.get(locale);
-  if (language) return language;
-  try {
-    const tag = new Intl.Locale(locale).language;
-    language = isLabelLanguage(tag) ? tag : 'en';
-  } catch {
-    language = 'en';
-  }
-  if (languages.size >= LANGUAGES_KEPT) languages.clear();
-  languages.set(locale, language);
-  return language;
-}
+} satisfies Record<DocumentLanguage, DocumentLabels>;
 
 /** The labels in `locale`'s language (a BCP 47 tag; English for a language without labels). */
 export function documentLabels(locale: string): DocumentLabels {
-  return LABELS[labelLanguage(locale)];
+  return LABELS[documentLanguage(locale)];
 }

@@ -1,3 +1,4 @@
+import { phrase } from '../../packages/document/src/index.js';
 import { formatMoney } from '../../packages/money/src/index.js';
 import { ChartTag } from './chart-tag.js';
 import { accelerate, directEngine } from './liquid-fast-path.js';
@@ -163,6 +164,29 @@ function amountText(item: unknown, locale: string): string {
   const amount: unknown = toValue(item);
   if (!isAmount(amount)) throw new Error(`money expects an amount ({ currency, minor }), got ${describeValue(amount)}`);
   return formatMoney(amount, locale);
+}
+
+/**
+ * `t`: one of Chronicle's phrases in the render's language (packages/document phrases.ts), `{name}`s
+ * filled from named arguments: `{{ "Total:" | t }}`, `{{ "{count} entries" | t: count: totals.entryCount }}`.
+ * `count` picks a plural form. A phrase Chronicle does not know prints as written, filled the same
+ * way. Arguments are printed as given: user text goes through `md` first (a `capture`).
+ */
+function translateFilter(this: FilterImpl, key: unknown, ...args: unknown[]): string {
+  const text: unknown = toValue(key);
+  if (typeof text !== 'string') throw new Error(`t expects a phrase in quotes, got ${describeValue(text)}`);
+  const values: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const arg of args) {
+    if (!Array.isArray(arg) || typeof arg[0] !== 'string') throw new Error('t takes named arguments only: t: count: 3');
+    const value: unknown = toValue(arg[1]);
+    if (value === null || value === undefined) values[arg[0]] = '';
+    else if (typeof value === 'string') values[arg[0]] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') values[arg[0]] = String(value);
+    else throw new Error(`t: the value of ${arg[0].slice(0, 40)} must be text or a number, got ${describeValue(value)}`);
+  }
+  const out = phrase(formatOf(this).locale, text, values);
+  this.context.memoryLimit.use(out.length);
+  return out;
 }
 
 const DATE_STYLES = new Set(['short', 'medium', 'long', 'full']);
@@ -371,6 +395,7 @@ function createEngine(): Liquid {
   liquid.registerFilter('money', moneyFilter);
   liquid.registerFilter('date', dateFilter);
   liquid.registerFilter('md', escapeMarkdown);
+  liquid.registerFilter('t', translateFilter);
   return liquid;
 }
 

@@ -126,4 +126,28 @@ describe('built-in templates of an earlier release', () => {
     expect(upgraded.body).toContain('{% chart "amount_by_client" %}');
     expect((await byName('Summary')).body).toBe('Edited: {{ totals.minutes }}');
   });
+  it('speak the report’s language once the release that translated them starts: the Timesheet of the release before, unedited, is replaced', async () => {
+    const database = await testDatabase();
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const app = await start();
+    const call = async (method: string, url: string, payload?: object) =>
+      JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
+    const byName = async (name: string) =>
+      (
+        (await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string; nameTemplate: string }[]
+      ).find((t) => t.name === name)!;
+    const v5 = readFileSync(new URL('../fixtures/timesheet-v5.liquid', import.meta.url), 'utf8');
+    const v5Name = 'Timesheet {{ report.period.from | date: "%-d %b %Y" }} – {{ report.period.to | date: "%-d %b %Y" }}';
+    expect(v5).not.toContain('| t }}');
+    const timesheet = await byName('Timesheet');
+    await call('PATCH', `/api/v1/templates/${timesheet.id}`, { body: v5, nameTemplate: v5Name });
+    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v6'`);
+
+    await start();
+    const upgraded = await byName('Timesheet');
+    const current = BUILTIN_TEMPLATES.find((t) => t.key === 'timesheet')!;
+    expect(upgraded.body).toBe(current.body);
+    expect(upgraded.nameTemplate).toBe(current.nameTemplate);
+    expect(upgraded.body).toContain('{{ "Day total" | t }}');
+  });
 });

@@ -229,9 +229,9 @@ describe('money in a render', () => {
     const report = await create(f.owner, { templateId: invoice, filters, options: { ...QUARTER_UP, locale: 'de' } });
     const body = bodyOf(report.renderedMarkdown);
     expect(body).toContain(
-      '```chart\namount_by_client: Amount by client (EUR)\nunit: EUR\nlocale: de\nseries: Amount\nNorthwind: 49500\n```\n',
+      '```chart\namount_by_client: Betrag pro Kunde (EUR)\nunit: EUR\nlocale: de\nseries: Betrag\nNorthwind: 49500\n```\n',
     );
-    expect(body).toContain('| **Total due in EUR** | | **495,00\u00a0€** |');
+    expect(body).toContain('| **Fälliger Gesamtbetrag in EUR** | | **495,00\u00a0€** |');
     const link = await t.post(`/api/v1/reports/${report.id}/shares`, {}, f.owner.token);
     expect(link.status).toBe(201);
     const page = await t.request('GET', `/share/${link.body.token as string}`, { token: null });

@@ -125,7 +125,26 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
           '100,00\u00a0€/h',
           '275,00\u00a0€',
         ]);
-        await checkScreen(page, 'invoice-summary-share-de');
+        // The document's own words are German too: its headings, columns, sentences and charts.
+        expect(await page.locator('.document table').first().locator('th').allTextContents()).toEqual([
+          'Projekt',
+          'Person',
+          'Stunden',
+          'Satz',
+          'Betrag',
+        ]);
+        const text = (await page.locator('.document').textContent()) ?? '';
+        for (const german of [
+          'Gesamt:',
+          'Abrechenbare Zeit wird je Eintrag auf volle 15 Minuten aufgerundet.',
+          'Betrag pro Kunde (EUR)',
+          'Fälliger Gesamtbetrag in USD',
+          'Zeit erfasst in',
+        ]) {
+          expect(text).toContain(german);
+        }
+        for (const english of ['Total', 'Billable', 'Amount', 'Hours', 'Rate', 'Project', 'Time tracked', 'Data'])
+          expect(text).not.toContain(english);
         expect(cspErrors).toEqual([]);
       } finally {
         await context.close();

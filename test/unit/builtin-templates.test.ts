@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_TEMPLATES } from '../../src/render/builtin-templates.js';
 import { buildRenderContext, type EntryTuple, type RenderInput } from '../../src/render/render-context.js';
 import { entryTuple, type TestEntry } from '../helpers/entry-tuples.js';
-import { checkTemplateSyntax, renderTemplate } from '../../src/render/template-engine.js';
+import { BASE_LIMITS, checkTemplateSyntax, renderTemplate } from '../../src/render/template-engine.js';
+import { DOCUMENT_LANGUAGES, PHRASE_KEYS, phraseForms } from '../../packages/document/src/index.js';
 
 const markdown = new MarkdownIt({ html: false, linkify: true });
 const EMPTY_MESSAGE = 'No time was tracked in this period.';
@@ -121,7 +122,9 @@ describe('BUILTIN_TEMPLATES', () => {
     const userWritten = /\b(name|description|tags?|timezone)\b/;
     for (const t of BUILTIN_TEMPLATES) {
       for (const [output] of t.body.matchAll(/\{\{.*?\}\}/g)) {
-        if (userWritten.test(output)) expect(output, `${t.key}: ${output}`).toMatch(/\|\s*md\s*\}\}$/);
+        // A phrase's own words (`{{ "No description" | t }}`) are Chronicle's, not a user's.
+        const read = output.replace(/"[^"]*"/g, '""');
+        if (userWritten.test(read)) expect(output, `${t.key}: ${output}`).toMatch(/\|\s*md\s*\}\}$/);
       }
     }
   });
@@ -237,5 +240,77 @@ describe('BUILTIN_TEMPLATES', () => {
     expect(await renderTemplate(template('summary').nameTemplate, context)).toBe('Summary 9 Mar 2026 – 15 Mar 2026');
     expect(await renderTemplate(template('weekly-status').nameTemplate, context)).toBe('Weekly status 9 Mar 2026 – 15 Mar 2026');
     expect(await renderTemplate(template('weekly-status').noteTemplate, context)).toContain('**Next**');
+  });
+});
+
+describe('the built-ins in the report’s language', () => {
+  /** A render of `source` in `locale`, as a report with that locale renders it (its charts read the context's). */
+  const renderIn = (source: string, base: RenderInput, locale: string) =>
+    renderTemplate(
+      source,
+      buildRenderContext({
+        ...base,
+        options: { rounding: { mode: 'up', minutes: 15 }, hideAmounts: false, billable: 'all', durationFormat: 'hm', locale },
+      }),
+      BASE_LIMITS,
+      { locale, durationFormat: 'hm' },
+    );
+
+  it('write every word of their own through t', () => {
+    for (const t of BUILTIN_TEMPLATES) {
+      for (const [part, text] of [
+        ['body', t.body],
+        ['name template', t.nameTemplate],
+      ] as const) {
+        // What is left outside Liquid is Markdown and punctuation; `h` is the unit of hours (`7.08 h`, `€90.00/h`).
+        const own = text.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g, '').replace(/\bh\b/g, '');
+        expect(own.match(/\p{L}+/gu), `${t.key}, ${part}`).toBeNull();
+      }
+    }
+  });
+
+  /** The English text of every phrase that reads otherwise in `language`, cut at its names, the longer pieces only. */
+  function englishLeftIn(language: (typeof DOCUMENT_LANGUAGES)[number]): string[] {
+    const pieces = new Set<string>();
+    for (const key of PHRASE_KEYS) {
+      const english = phraseForms('en', key)!;
+      const translated = phraseForms(language, key)!;
+      for (const form of typeof english === 'string' ? [english] : [english.one, english.other]) {
+        const theirs = typeof translated === 'string' ? [translated] : [translated.one, translated.other];
+        if (theirs.includes(form)) continue;
+        for (const piece of form.split(/\{\w+\}/))
+          if (piece.trim().length >= 5 && !theirs.some((t) => t.includes(piece.trim()))) pieces.add(piece.trim());
+      }
+    }
+    return [...pieces];
+  }
+
+  it.each(DOCUMENT_LANGUAGES.filter((l) => l !== 'en'))(
+    '%s: no English phrase is left in a built-in or its suggested name',
+    async (language) => {
+      const left = englishLeftIn(language);
+      expect(left.length).toBeGreaterThan(20);
+      for (const t of BUILTIN_TEMPLATES) {
+        for (const base of [twoPeople(input(true)), input(true), input(false)]) {
+          const out = (await renderIn(t.body, base, language)) + (await renderIn(t.nameTemplate, base, language));
+          for (const piece of left) expect(out, `${t.key} in ${language}: "${piece}"`).not.toContain(piece);
+        }
+      }
+    },
+  );
+
+  it('prints the same text as before in English, and in German its own words', async () => {
+    const base = twoPeople(input(true));
+    const english = await renderIn(template('summary').body, base, 'en');
+    expect(english).toContain('**Total:** 9h 20m (9.33 h) in 3 entries over 2 days');
+    expect(english).toContain('## By project\n\n| Project | Entries | Duration | Hours | Share |');
+    expect(english).toContain('| _No project_ | 1 |');
+    const german = await renderIn(template('summary').body, base, 'de');
+    expect(german).toContain('**Gesamt:** 9h 20m (9,33 h) · 3 Einträge · 2 Tage');
+    expect(german).toContain('## Nach Projekt\n\n| Projekt | Einträge | Dauer | Stunden | Anteil |');
+    expect(german).toContain('| _Kein Projekt_ | 1 |');
+    expect(german).toContain('_Zeit erfasst in Acme \\| \\[Corp\\](http');
+    expect(await renderIn(template('timesheet').nameTemplate, base, 'de')).toBe('Stundenzettel 9 Mär 2026 – 15 Mär 2026');
+    expect(await renderIn(template('invoice-summary').nameTemplate, base, 'fr')).toMatch(/^Récapitulatif de facturation 9 mars? 2026/);
   });
 });

@@ -168,7 +168,8 @@ describe('a chart in a locale', () => {
   it('writes amounts, the axis and the data table in it', () => {
     const html = chartHtml(writeChart({ ...amounts, locale: 'de-DE' }), '1') ?? '';
     expect(texts(html)).toEqual(expect.arrayContaining(['0 €', '500 €', '1.000 €', '1.500 €', '1.500,00 €', '495,50 €'].map(nb)));
-    expect(html).toContain(nb('<desc>Bar chart of 2 clients. Total 1.995,50 €. Largest: Acme, 1.500,00 €.</desc>'));
+    // What a screen reader hears is in the chart's language too.
+    expect(html).toContain(nb('<desc>Balkendiagramm mit 2 Kunden. Gesamt 1.995,50 €. Größter Wert: Acme, 1.500,00 €.</desc>'));
     expect(html).toContain(nb('<td class="align-right">495,50 €</td>'));
     expect(html).toContain(nb('<strong>1.995,50 €</strong>'));
     expect(html).not.toContain('€1,500');
@@ -436,10 +437,16 @@ describe('the chart tag', () => {
     const source = '{% chart "hours_by_day" %}\n\n{% chart "amount_by_client" %}';
     const german = await render(source, data('de-DE'));
     expect(chartsIn(german).map((c) => c?.locale)).toEqual(['de-DE', 'de-DE']);
-    expect(german).toContain('unit: EUR\nlocale: de-DE\nseries: Amount\n');
+    // Its title, series and data table in German too (packages/document phrases.ts).
+    expect(german).toContain('amount_by_client: Betrag pro Kunde (EUR)\nunit: EUR\nlocale: de-DE\nseries: Betrag\n');
+    expect(german).toContain('hours_by_day: Stunden pro Tag\nunit: minutes\nlocale: de-DE\nseries: Abrechenbar | Nicht abrechenbar\n');
+    expect(markdownToSafeHtml(german)).toContain('<summary>Daten</summary>');
+    expect(markdownToSafeHtml(german)).toContain('<th scope="col">Kunde</th>');
     expect(markdownToSafeHtml(german)).toContain('<td class="align-right">495,00\u00a0€</td>');
     const english = await render(source, data('en'));
     expect(english).not.toContain('locale:');
+    expect(english).toContain('amount_by_client: Amount by client (EUR)\nunit: EUR\nseries: Amount\n');
+    expect(markdownToSafeHtml(english)).toContain('<summary>Data</summary>');
     expect(chartsIn(english).map((c) => c?.locale)).toEqual([undefined, undefined]);
   });
 

@@ -1,6 +1,7 @@
 import { nice, ticks } from 'd3-array';
 import { currencyExponent, formatMoney } from '../../money/src/index.js';
 import { CHART_INFO, parseChart, shortenText, type ChartData } from './chart-format.js';
+import { phrase } from './phrases.js';
 
 /**
  * A chart fence (chart-format.ts) drawn as SVG, with no script and no style attribute or element:
@@ -61,7 +62,7 @@ export function chartHtml(body: string, key: string): string | null {
     `<figcaption>${escapeXml(data.title)}</figcaption>`,
     // Focusable, as a table's wrapper is, so a keyboard can scroll a chart wider than a phone.
     `<div class="chart-scroll" tabindex="0">${drawChart(data, CSS_PAINT, id)}</div>`,
-    `<details class="chart-data"><summary>Data</summary>${dataTable(data)}</details>`,
+    `<details class="chart-data"><summary>${escapeXml(phrase(data.locale ?? 'en', 'Data'))}</summary>${dataTable(data)}</details>`,
     `</figure>\n`,
   ].join('\n');
 }
@@ -201,9 +202,12 @@ function bars(data: ChartData, paint: Paint, hatchId: string): Plot {
 }
 
 /** The data as a table: a row per category, a column per series (and their total), a total row. */
+/** The chart's numbers as a table, its headings in the chart's language. */
 function dataTable(data: ChartData): string {
+  const locale = data.locale ?? 'en';
+  const total = phrase(locale, 'Total');
   const both = data.series.length > 1;
-  const head = [firstColumn(data), ...data.series, ...(both ? ['Total'] : [])];
+  const head = [phrase(locale, firstColumn(data)), ...data.series, ...(both ? [total] : [])];
   const cells = (values: number[], open: string, close: string): string => {
     let out = '';
     for (const value of values) out += `<td class="align-right">${open}${escapeXml(formatValue(data, value))}${close}</td>`;
@@ -214,27 +218,47 @@ function dataTable(data: ChartData): string {
   const totals = data.series.map((_, s) => sumOf(data.rows.map((r) => r.values[s] ?? 0)));
   return (
     `<div class="table-wrap" tabindex="0"><table><thead><tr>${head.map((h) => `<th scope="col">${escapeXml(h)}</th>`).join('')}</tr></thead>` +
-    `<tbody>${body}<tr class="total grand-total"><td><strong>Total</strong></td>${cells(totals, '<strong>', '</strong>')}</tr></tbody></table></div>`
+    `<tbody>${body}<tr class="total grand-total"><td><strong>${escapeXml(total)}</strong></td>${cells(totals, '<strong>', '</strong>')}</tr></tbody></table></div>`
   );
 }
 
-/** The text a screen reader hears: what is charted, over how many categories, the total and the largest. */
+/** The text a screen reader hears, in the chart's language: what is charted, over how many categories, the total and the largest. */
 function describe(data: ChartData): string {
-  const n = data.rows.length;
-  const noun = firstColumn(data).toLowerCase();
+  const locale = data.locale ?? 'en';
+  const count = String(data.rows.length);
   const totals = data.series.map((_, s) => sumOf(data.rows.map((r) => r.values[s] ?? 0)));
   const kind =
     data.kind === 'hours_by_day'
-      ? `Column chart of ${n} ${plural(noun, n)}, ${data.rows[0]?.label ?? ''} to ${data.rows.at(-1)?.label ?? ''}`
-      : `Bar chart of ${n} ${plural(noun, n)}`;
-  const series = data.series.length > 1 ? `, ${data.series.join(' and ')} stacked` : '';
+      ? phrase(locale, COLUMN_CHART[firstColumn(data) as 'Day' | 'Month' | 'Year'], {
+          count,
+          from: data.rows[0]?.label ?? '',
+          to: data.rows.at(-1)?.label ?? '',
+        })
+      : phrase(locale, BAR_CHART[firstColumn(data) as 'Project' | 'Person' | 'Client'], { count });
+  const [first, second] = data.series;
+  const series = first !== undefined && second !== undefined ? phrase(locale, ', {first} and {second} stacked', { first, second }) : '';
   let largest = data.rows[0];
   for (const row of data.rows) if (largest && rowTotal(row) > rowTotal(largest)) largest = row;
-  const most = largest ? ` Largest: ${largest.label}, ${formatValue(data, rowTotal(largest))}.` : '';
-  return `${kind}${series}. Total ${rowSummary(data, totals)}.${most}`;
+  const most = largest
+    ? ` ${phrase(locale, 'Largest: {label}, {value}.', { label: largest.label, value: formatValue(data, rowTotal(largest)) })}`
+    : '';
+  return `${kind}${series}. ${phrase(locale, 'Total {total}.', { total: rowSummary(data, totals) })}${most}`;
 }
 
-function firstColumn(data: ChartData): string {
+const COLUMN_CHART = {
+  Day: 'Column chart of {count} days, {from} to {to}',
+  Month: 'Column chart of {count} months, {from} to {to}',
+  Year: 'Column chart of {count} years, {from} to {to}',
+} as const;
+
+const BAR_CHART = {
+  Project: 'Bar chart of {count} projects',
+  Person: 'Bar chart of {count} persons',
+  Client: 'Bar chart of {count} clients',
+} as const;
+
+/** What the chart's categories are: the English of a phrase (packages/document phrases.ts). */
+function firstColumn(data: ChartData): 'Day' | 'Month' | 'Year' | 'Project' | 'Person' | 'Client' {
   switch (data.kind) {
     case 'hours_by_day': {
       const first = data.rows[0]?.label ?? '';
@@ -248,8 +272,6 @@ function firstColumn(data: ChartData): string {
       return 'Client';
   }
 }
-
-const plural = (noun: string, n: number) => (n === 1 ? noun : `${noun}s`);
 
 /** `7h 05m (billable 5h 00m, not billable 2h 05m)`, or the amount. */
 function rowSummary(data: ChartData, values: number[]): string {

@@ -10,4 +10,5 @@ export * from './chart-format.js';
 export * from './document.js';
 export * from './document-css.js';
 export * from './markdown.js';
+export * from './phrases.js';
 export * from './reactions.js';

@@ -34,7 +34,13 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
     );
   });
   // One marker per release that changed the built-ins; the upgrade itself is the same each time.
-  for (const release of ['builtin_templates_v2', 'builtin_templates_v3', 'builtin_templates_v4', 'builtin_templates_v5']) {
+  for (const release of [
+    'builtin_templates_v2',
+    'builtin_templates_v3',
+    'builtin_templates_v4',
+    'builtin_templates_v5',
+    'builtin_templates_v6',
+  ]) {
     await ctx.db.transaction(async (tx) => {
       if (!(await repo.claimOnce(tx, release, now))) return;
       await upgradeBuiltInTemplates(tx, now);
