@@ -64,6 +64,61 @@ function input(withEntries: boolean): RenderInput {
   };
 }
 
+/** The same entries billed: an hourly rate of €100, rounded up to 15 minutes, the project-less entry included. */
+function priced(base: RenderInput): RenderInput {
+  const eur = (minor: number) => ({ currency: 'EUR', minor });
+  const amounts = (minutes: number) => [eur(Math.round((minutes * 10000) / 60))];
+  return {
+    ...base,
+    entries: (base.entries ?? []).map((e): EntryTuple => [
+      e[0],
+      e[1],
+      e[2],
+      e[3],
+      e[4],
+      e[5],
+      e[6],
+      e[7],
+      e[8],
+      e[9],
+      true,
+      e[4],
+      'EUR',
+      10000,
+      Math.round((e[4] * 10000) / 60),
+    ]),
+    options: { rounding: { mode: 'up', minutes: 15 }, hideAmounts: false, billable: 'all', durationFormat: 'hm', locale: 'en' },
+    aggregates: {
+      ...base.aggregates,
+      moneyVisible: true,
+      billableMinutes: 560,
+      nonBillableMinutes: 0,
+      amounts: amounts(560),
+      byProject: base.aggregates.byProject.map((g) => ({
+        ...g,
+        billableMinutes: g.minutes,
+        nonBillableMinutes: 0,
+        amounts: amounts(g.minutes),
+      })),
+      byUser: base.aggregates.byUser.map((g) => ({ ...g, billableMinutes: g.minutes, nonBillableMinutes: 0, amounts: amounts(g.minutes) })),
+      byDay: base.aggregates.byDay.map((g) => ({ ...g, billableMinutes: g.minutes, nonBillableMinutes: 0, amounts: amounts(g.minutes) })),
+      byClient: (base.aggregates.byClient ?? []).map((g) => ({
+        ...g,
+        billableMinutes: g.minutes,
+        nonBillableMinutes: 0,
+        amounts: amounts(g.minutes),
+      })),
+      lines: (base.aggregates.lines ?? []).map((l) => ({
+        ...l,
+        billable: true,
+        rate: eur(10000),
+        billableMinutes: l.minutes,
+        amount: amounts(l.minutes)[0]!,
+      })),
+    },
+  };
+}
+
 /** The same period with the second entry tracked by Grace instead of Ada. */
 function twoPeople(base: RenderInput): RenderInput {
   const grace = { id: 'u2', name: 'Grace Hopper' };
@@ -291,13 +346,30 @@ describe('the built-ins in the report’s language', () => {
       const left = englishLeftIn(language);
       expect(left.length).toBeGreaterThan(20);
       for (const t of BUILTIN_TEMPLATES) {
-        for (const base of [twoPeople(input(true)), input(true), input(false)]) {
-          const out = (await renderIn(t.body, base, language)) + (await renderIn(t.nameTemplate, base, language));
+        for (const base of [twoPeople(input(true)), input(true), input(false), priced(input(true))]) {
+          // A chart fence's first word names its kind (`amount_by_client`): an identifier, not a word of the document.
+          const out = ((await renderIn(t.body, base, language)) + (await renderIn(t.nameTemplate, base, language))).replace(
+            /^(hours_by_day|hours_by_project|hours_by_person|amount_by_client):/gm,
+            '',
+          );
           for (const piece of left) expect(out, `${t.key} in ${language}: "${piece}"`).not.toContain(piece);
         }
       }
     },
   );
+
+  it.each(DOCUMENT_LANGUAGES)('%s: every heading, bold and italic phrase renders as Markdown, nothing left over', async (language) => {
+    for (const t of BUILTIN_TEMPLATES) {
+      for (const base of [priced(input(true)), twoPeople(input(true)), input(false)]) {
+        const html = markdown.render(await renderIn(t.body, base, language));
+        const text = html.replace(/<pre>[\s\S]*?<\/pre>/g, '').replace(/<[^>]+>/g, ' ');
+        expect(text.match(/\*\*|(^|\s)_\S|\S_(\s|$)/g), `${t.key} in ${language}`).toBeNull();
+      }
+    }
+    const invoice = await renderIn(template('invoice-summary').body, priced(input(true)), language);
+    expect(invoice).toContain('€');
+    expect(tables(markdown.render(invoice)).length).toBeGreaterThanOrEqual(2);
+  });
 
   it('prints the same text as before in English, and in German its own words', async () => {
     const base = twoPeople(input(true));

@@ -415,7 +415,7 @@ const JA: Catalog = {
   'Total:': '合計：',
   '{count} entries': '{count} 件',
   '{count} days': '{count} 日',
-  'in {entries} over {days}': '、{days}間で {entries}',
+  'in {entries} over {days}': '・{days}間・{entries}',
   'Billable:': '請求対象：',
   'Amount:': '金額：',
   'not billable:': '請求対象外：',
