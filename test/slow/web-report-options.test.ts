@@ -145,7 +145,9 @@ describe.skipIf(!hasChromium)('report options and the client filter in Chromium'
 
       await until(() => preview().textContent()).toContain(`250,00${NBSP}€`);
       const shown = (await preview().textContent()) ?? '';
-      expect(shown).toContain('Billable time is rounded up to 15 minutes per entry.');
+      // The document's own words are German too (docs/templates.md, `t`).
+      expect(shown).toContain('Abrechenbare Zeit wird je Eintrag auf volle 15 Minuten aufgerundet.');
+      expect(shown).toContain('Fälliger Gesamtbetrag in EUR');
       expect(shown).toContain(`100,00${NBSP}€/h`);
       expect(shown).toContain('Website');
       // Globex's project is filtered out.

@@ -214,6 +214,16 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
           if (width === 320) expect(scroll.fits).toBe(false);
           if (path.endsWith('/edit'))
             await until(() => view.getByRole('region', { name: 'Preview' }).getAttribute('aria-busy')).toBe('false');
+          else {
+            // Below 40rem each version is a block: its number and Show button, then when it was rendered, under them.
+            const row = view.locator('table.versions tbody tr').first();
+            await until(() => row.count()).toBe(1);
+            const version = (await row.locator('td.version').boundingBox())!;
+            const rendered = (await row.locator('td[data-label="Rendered"]').boundingBox())!;
+            if (width <= 390) expect(rendered.y, `versions at ${width}px`).toBeGreaterThanOrEqual(version.y + version.height);
+            else expect(rendered.y, `versions at ${width}px`).toBeLessThan(version.y + version.height);
+            expect(await view.getByRole('region', { name: 'Version list' }).getByRole('columnheader').count()).toBe(6);
+          }
           await screen(view, `report-${path.endsWith('/edit') ? 'edit' : 'page'}-${width}`);
         }
         await sized.close();

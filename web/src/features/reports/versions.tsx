@@ -59,7 +59,7 @@ export function VersionHistory({
 function VersionTable({ versions, shownId, onShow }: { versions: Version[]; shownId: string | null; onShow: (id: string) => void }) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label="Version list">
-      <table>
+      <table className="versions stacked">
         <thead>
           <tr>
             <th scope="col" className="num">
@@ -79,14 +79,18 @@ function VersionTable({ versions, shownId, onShow }: { versions: Version[]; show
         <tbody>
           {versions.map((v) => (
             <tr key={v.reportContentId} aria-current={v.reportContentId === shownId ? 'true' : undefined}>
-              <td className="num">{v.version}</td>
-              <td>
+              <td className="num version">{v.version}</td>
+              <td data-label="Rendered">
                 <Time instant={v.createdAt} />
               </td>
-              <td>{v.filters ? `${formatDate(v.filters.dateRange.from)} – ${formatDate(v.filters.dateRange.to)}` : '—'}</td>
-              <td className="num">{formatMinutes(v.totalMinutes)}</td>
-              <td>{v.sent ? 'Sent' : '—'}</td>
-              <td>
+              <td data-label="Period">
+                {v.filters ? `${formatDate(v.filters.dateRange.from)} – ${formatDate(v.filters.dateRange.to)}` : '—'}
+              </td>
+              <td className="num" data-label="Total">
+                {formatMinutes(v.totalMinutes)}
+              </td>
+              <td className={v.sent ? 'sent' : 'narrow-hidden'}>{v.sent ? 'Sent' : '—'}</td>
+              <td className="actions">
                 <button
                   type="button"
                   className="secondary"

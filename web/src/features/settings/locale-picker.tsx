@@ -39,7 +39,10 @@ function describe(tag: string): string {
 
 export function LocalePicker({ value, onChange }: { value: string; onChange: (locale: string) => void }) {
   return (
-    <Field label="Locale" hint={`Chosen: ${value}. The language and region for dates, numbers and money.`}>
+    <Field
+      label="Locale"
+      hint={`Chosen: ${value}. The language and region of documents: their dates, numbers and money, and the built-in templates’ words.`}
+    >
       {(id, describedBy, invalid) => (
         <select
           id={id}

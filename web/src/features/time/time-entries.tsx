@@ -397,7 +397,7 @@ function EntryTable({
           <time dateTime={e.start}>{formats.time.format(new Date(e.start))}</time>
         </td>
         <td className="num duration">{formatMinutes(e.minutes)}</td>
-        <td className={e.billable ? 'billable' : 'billable no'}>
+        <td className={e.billable ? 'billable' : 'billable narrow-hidden'}>
           {e.billable ? <span className="tag billable">Billable</span> : <span className="muted">No</span>}
         </td>
         <td className="description">{e.description}</td>
@@ -445,7 +445,7 @@ function EntryTable({
   }
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label="Time entries">
-      <table className="entries">
+      <table className="entries stacked">
         <thead>
           <tr>
             <th scope="col">Start</th>
