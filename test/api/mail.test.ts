@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildPeerApp, buildTestApp, newUser, readOnlyToken, type TestContext, type TestUser } from '../helpers/test-app.js';
 import { addMember, newWorkspace } from '../helpers/factories.js';
-import { newReport, type TestReport } from '../helpers/report-factories.js';
+import { builtInTemplateId, newReport, type TestReport } from '../helpers/report-factories.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp.js';
 import { rowsOf } from '../../src/db/rows.js';
 
@@ -445,6 +445,44 @@ describe('scheduled runs', () => {
     // The owner's links list them, by address; a recipient's view of the history does not.
     const links = (await t.get(`/api/v1/reports/${report.id}/shares`, owner.token)).body;
     expect(links.map((l: any) => l.emailAddress).sort()).toEqual(['books@example.org', 'client@example.com']);
+  });
+
+  it('writes an outside address’s mail in the language of the version it carries', async () => {
+    const german = await t.post(
+      '/api/v1/reports',
+      {
+        name: 'Wochenstunden',
+        templateId: await builtInTemplateId(t),
+        filters: { workspaceIds: [ws], dateRange: { from: '2026-10-19', to: '2026-10-25' } },
+        options: { locale: 'de' },
+      },
+      owner.token,
+    );
+    expect(german.status).toBe(201);
+    const saved = await t.put(
+      `/api/v1/reports/${german.body.id as string}/schedule`,
+      { frequency: 'weekly', weekday: 'monday', time: '09:00', emails: ['kunde@example.de'], attachPdf: true },
+      owner.token,
+    );
+    expect(saved.status).toBe(201);
+    const run = await t.post(`/api/v1/reports/${german.body.id as string}/schedule/run-now`, undefined, owner.token);
+    await t.app.chronicle.scheduler.execute(run.body.id);
+    await drain();
+    const [mail] = smtp.received.filter((m) => m.to === 'kunde@example.de');
+    const text = mail!.parsed.text ?? '';
+    expect(text).toMatch(/^Olga Owner hat Ihnen „Wochenstunden“ für 12\.10\.2026 – 18\.10\.2026 gesendet\. Das PDF ist angehängt\.$/m);
+    expect(text).toContain('Der Link zeigt diese Version des Berichts.');
+    expect(text).toMatch(/^Bericht ansehen: https:\/\/chronicle\.example\/share\/[\w-]{22}$/m);
+    expect(text).toContain('Sie erhalten diese E-Mail, weil Olga Owner den Versand dieses Berichts an kunde@example.de geplant hat.');
+    expect(text).toMatch(/^Abmelden: https:\/\/chronicle\.example\/mail\/unsubscribe\//m);
+    const html = mail!.parsed.html || '';
+    expect(html).toContain('<html lang="de">');
+    expect(html).toMatch(/>Bericht ansehen<\/a>/);
+    expect(html).toContain('Oder öffnen Sie https://chronicle.example/share/');
+    expect(html).toMatch(/>Abmelden<\/a>/);
+    expect(`${text}${html}`).not.toMatch(/sent you|View the report|Unsubscribe|Or open|You get this mail/);
+    // The subject is the version's name and period (the run's: last week), in its language's dates.
+    expect(mail!.parsed.subject).toBe('Wochenstunden (12.10.2026 – 18.10.2026)');
   });
 
   it('mails one following link per address with emailLink latest, reused by every run', async () => {

@@ -108,7 +108,7 @@ export interface PdfSource {
  */
 export async function pdfFile(ctx: AppContext, gateKey: string, source: PdfSource, chargeTo: string | null = gateKey): Promise<Uint8Array> {
   const meta = parseDocument(source.markdown).frontMatter;
-  const locale = (await findDatasetLocale(ctx.db, source.contentId)) ?? localeOf(source.report.options);
+  const locale = await versionLocale(ctx, source.contentId, source.report);
   const pdf = {
     markdown: source.markdown,
     title: source.identity.name,
@@ -134,8 +134,11 @@ async function pdfBranding(ctx: AppContext, workspaceId: string | undefined): Pr
   return empty ? null : branding;
 }
 
-function localeOf(options: unknown): string {
-  const locale = (options as { locale?: unknown } | null)?.locale;
+/** The locale a version was rendered in: its dataset records it; an older version takes its report's. */
+export async function versionLocale(ctx: AppContext, contentId: string, report: { options: unknown }): Promise<string> {
+  const recorded = await findDatasetLocale(ctx.db, contentId);
+  if (recorded) return recorded;
+  const locale = (report.options as { locale?: unknown } | null)?.locale;
   return typeof locale === 'string' ? locale : 'en';
 }
 

@@ -11,7 +11,8 @@ import { formatIsoDay } from '../../lib/locale.js';
 import { escapeHtml } from '../../lib/text.js';
 import * as repo from '../../repositories/mail.repository.js';
 import { brandingOf } from '../branding/branding.service.js';
-import { exportFileName, fileIdentity, pdfFile, type FileIdentity } from '../exports/exports.service.js';
+import { exportFileName, fileIdentity, pdfFile, versionLocale, type FileIdentity } from '../exports/exports.service.js';
+import { documentLabels } from '../../render/document-labels.js';
 import { LOGO_CID, mailHtml, mailText, para, type MailBrand, type MailParts } from './mail-layout.js';
 import { unsubscribeKey, unsubscribeToken, type MailEvent, type Unsubscribe } from './unsubscribe.js';
 
@@ -48,9 +49,10 @@ export interface PasswordLinkSecret {
   expiresAt: string;
 }
 
-function periodText(identity: FileIdentity): string {
+/** The version's period, its days written as `locale` writes them (a teammate's mail: `en`). */
+function periodText(identity: FileIdentity, locale = 'en'): string {
   const { from, to } = identity.period;
-  return from === to ? formatIsoDay(from, 'en') : `${formatIsoDay(from, 'en')} \u2013 ${formatIsoDay(to, 'en')}`;
+  return from === to ? formatIsoDay(from, locale) : `${formatIsoDay(from, locale)} \u2013 ${formatIsoDay(to, locale)}`;
 }
 
 /** A PNG's width and height from its header. */
@@ -159,21 +161,24 @@ async function composeAddress(ctx: AppContext, message: repo.MessageRow): Promis
     : [];
   const { message: sendMessage = null } = message.data as { message?: string | null };
   const note = quoted(sendMessage);
-  const period = periodText(identity);
+  // A client reads the mail in the language its document was rendered in (docs/email.md).
+  const locale = await versionLocale(ctx, contentId, share.report);
+  const words = documentLabels(locale).mail;
+  const period = periodText(identity, locale);
   const link = `${ctx.config.publicBaseUrl}/share/${decryptSecret(ctx.shareKey, share.tokenEncrypted)}`;
-  const follows =
-    share.follows === 'latest' ? 'The link always shows the newest version of the report.' : 'The link shows this version of the report.';
-  const attached = pdf.length > 0 ? ' The PDF is attached.' : '';
-  const intro = `${share.ownerName} sent you \u201c${identity.name}\u201d for ${period}.${attached}`;
+  const follows = share.follows === 'latest' ? words.linkFollows : words.linkFixed;
+  const attached = pdf.length > 0 ? ` ${words.pdfAttached}` : '';
+  const intro = `${words.sentYou(share.ownerName, identity.name, period)}${attached}`;
   const parts: MailParts = {
     preheader: intro,
     heading: identity.name,
     bodyHtml: para(intro) + note.html + para(follows, true),
     bodyText: `${intro}\n\n${note.text}${follows}`,
-    action: { href: link, label: 'View the report' },
-    reason: `You get this mail because ${share.ownerName} scheduled this report to be sent to ${message.toAddress}.`,
+    action: { href: link, label: words.viewReport },
+    reason: words.why(share.ownerName, message.toAddress),
     unsubscribeUrl: unsubscribeUrl(ctx, { kind: 'address', shareId: share.id }),
     brand: brand.brand,
+    language: { lang: locale, unsubscribe: words.unsubscribe, orOpen: words.orOpen },
   };
   return finish(`${identity.name} (${period})`, parts, brand, pdf);
 }

@@ -33,7 +33,11 @@ export interface MailParts {
   reason: string;
   unsubscribeUrl: string | null;
   brand: MailBrand;
+  /** The mail's language (`lang`) and the layout's own words in it; English when absent. */
+  language?: { lang: string; unsubscribe: string; orOpen: (href: string) => string };
 }
+
+const ENGLISH: NonNullable<MailParts['language']> = { lang: 'en', unsubscribe: 'Unsubscribe', orOpen: (href) => `Or open ${href}` };
 
 const DEFAULT_ACCENT = '#1f5fbf';
 /** The logo's box in the header: wide logos are common, tall ones are kept small. */
@@ -98,18 +102,19 @@ function headerHtml(brand: MailBrand): string {
 }
 
 /** The one thing to do: a button in the accent, and the address written out for clients that show no button. */
-function actionHtml(action: NonNullable<MailParts['action']>, accent: string): string {
+function actionHtml(action: NonNullable<MailParts['action']>, accent: string, words: NonNullable<MailParts['language']>): string {
   const href = escapeHtml(action.href);
   return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:24px 0 12px"><tr><td style="background:${accent};border-radius:6px"><a class="button" href="${href}" style="display:inline-block;background:${accent};color:#ffffff;text-decoration:none;font:600 15px/20px ${FONT};padding:12px 22px;border-radius:6px">${escapeHtml(action.label)}</a></td></tr></table>
-<p class="muted" style="margin:0;color:${MUTED};font:13px/1.5 ${FONT};word-break:break-all">Or open ${href}</p>`;
+<p class="muted" style="margin:0;color:${MUTED};font:13px/1.5 ${FONT};word-break:break-all">${escapeHtml(words.orOpen(action.href))}</p>`;
 }
 
 export function mailHtml(parts: MailParts): string {
   const { brand } = parts;
   const accent = brand.accentColor && isReadableAccent(brand.accentColor) ? brand.accentColor : DEFAULT_ACCENT;
-  const unsubscribe = parts.unsubscribeUrl ? ` <a href="${escapeHtml(parts.unsubscribeUrl)}">Unsubscribe</a>` : '';
+  const words = parts.language ?? ENGLISH;
+  const unsubscribe = parts.unsubscribeUrl ? ` <a href="${escapeHtml(parts.unsubscribeUrl)}">${escapeHtml(words.unsubscribe)}</a>` : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(words.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -126,7 +131,7 @@ ${headerHtml(brand)}
 <tr><td class="pad ink" style="padding:24px 32px 28px;color:${INK};font:15px/1.6 ${FONT};overflow-wrap:anywhere">
 <h1 style="margin:0 0 16px;font:600 22px/1.3 ${FONT}">${escapeHtml(parts.heading)}</h1>
 ${parts.bodyHtml}
-${parts.action ? actionHtml(parts.action, accent) : ''}
+${parts.action ? actionHtml(parts.action, accent, words) : ''}
 </td></tr>
 </table>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px"><tr><td class="pad muted" align="center" style="padding:16px 32px 0;color:${MUTED};font:12px/1.6 ${FONT};text-align:center;overflow-wrap:anywhere">${escapeHtml(parts.reason)}${unsubscribe}</td></tr></table>
@@ -140,7 +145,7 @@ export function mailText(parts: MailParts): string {
   const lines = [parts.heading, '', parts.bodyText.trim()];
   if (parts.action) lines.push('', `${parts.action.label}: ${parts.action.href}`);
   lines.push('', '-- ', parts.reason);
-  if (parts.unsubscribeUrl) lines.push(`Unsubscribe: ${parts.unsubscribeUrl}`);
+  if (parts.unsubscribeUrl) lines.push(`${(parts.language ?? ENGLISH).unsubscribe}: ${parts.unsubscribeUrl}`);
   return `${lines.join('\n')}\n`;
 }
 
