@@ -77,17 +77,22 @@ describe('the share key at start-up', () => {
   });
 });
 
+/** An admin's calls to `app`, and its built-in templates by name (disabled ones included). */
+function adminOf(app: App) {
+  const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const call = async (method: string, url: string, payload?: object) =>
+    JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
+  const byName = async (name: string) =>
+    (
+      (await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string; nameTemplate: string }[]
+    ).find((t) => t.name === name)!;
+  return { call, byName };
+}
+
 describe('built-in templates of an earlier release', () => {
   it('get the current text at start-up when unedited, and keep an admin’s edits', async () => {
     const database = await testDatabase();
-    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const app = await start();
-    const call = async (method: string, url: string, payload?: object) =>
-      JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
-    const byName = async (name: string) =>
-      ((await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string }[]).find(
-        (t) => t.name === name,
-      )!;
+    const { call, byName } = adminOf(await start());
     // As an installation seeded by the earlier release: the timesheet as it was, the summary edited.
     const v1 = readFileSync(new URL('../fixtures/timesheet-v1.liquid', import.meta.url), 'utf8');
     const timesheet = await byName('Timesheet');
@@ -104,14 +109,7 @@ describe('built-in templates of an earlier release', () => {
 
   it('get their charts at start-up: the Invoice summary of the release before them, unedited, is replaced', async () => {
     const database = await testDatabase();
-    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const app = await start();
-    const call = async (method: string, url: string, payload?: object) =>
-      JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
-    const byName = async (name: string) =>
-      ((await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string }[]).find(
-        (t) => t.name === name,
-      )!;
+    const { call, byName } = adminOf(await start());
     const v3 = readFileSync(new URL('../fixtures/invoice-summary-v3.liquid', import.meta.url), 'utf8');
     expect(v3).not.toContain('{% chart');
     const invoice = await byName('Invoice summary');
@@ -128,14 +126,7 @@ describe('built-in templates of an earlier release', () => {
   });
   it('speak the report’s language once the release that translated them starts: the Timesheet of the release before, unedited, is replaced', async () => {
     const database = await testDatabase();
-    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const app = await start();
-    const call = async (method: string, url: string, payload?: object) =>
-      JSON.parse((await app.inject({ method: method as 'PATCH', url, headers: auth, ...(payload ? { payload } : {}) })).body);
-    const byName = async (name: string) =>
-      (
-        (await call('GET', '/api/v1/templates?includeDisabled=true')) as { id: string; name: string; body: string; nameTemplate: string }[]
-      ).find((t) => t.name === name)!;
+    const { call, byName } = adminOf(await start());
     const v5 = readFileSync(new URL('../fixtures/timesheet-v5.liquid', import.meta.url), 'utf8');
     const v5Name = 'Timesheet {{ report.period.from | date: "%-d %b %Y" }} – {{ report.period.to | date: "%-d %b %Y" }}';
     expect(v5).not.toContain('| t }}');
