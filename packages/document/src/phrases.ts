@@ -496,7 +496,7 @@ const KO: Catalog = {
   'Total:': '합계:',
   '{count} entries': '{count}개 항목',
   '{count} days': '{count}일',
-  'in {entries} over {days}': '({days} 동안 {entries})',
+  'in {entries} over {days}': '· {days} 동안 {entries}',
   'Billable:': '청구 대상:',
   'Amount:': '금액:',
   'not billable:': '청구 제외:',
