@@ -184,10 +184,18 @@ function translateFilter(this: FilterImpl, key: unknown, ...args: unknown[]): st
     else if (typeof value === 'number' || typeof value === 'boolean') values[arg[0]] = String(value);
     else throw new Error(`t: the value of ${arg[0].slice(0, 40)} must be text or a number, got ${describeValue(value)}`);
   }
-  const out = phrase(formatOf(this).locale, text, values);
-  this.context.memoryLimit.use(out.length);
-  return out;
+  // Charged before the text is made: a phrase of many `{name}`s filled with a long value would
+  // otherwise build a huge string before the memory limit saw it. A translation names each of its
+  // values at most as often as the English does, and is never much longer than it.
+  let size = text.length + TRANSLATION_ALLOWANCE;
+  for (const [, name = ''] of text.matchAll(/\{(\w+)\}/g)) size += values[name]?.length ?? 0;
+  for (const value of Object.values(values)) size += value.length;
+  this.context.memoryLimit.use(size);
+  return phrase(formatOf(this).locale, text, values);
 }
+
+/** What a translated phrase may add to its English text, in characters (the catalog's longest is far under it). */
+const TRANSLATION_ALLOWANCE = 256;
 
 const DATE_STYLES = new Set(['short', 'medium', 'long', 'full']);
 

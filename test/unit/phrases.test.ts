@@ -88,6 +88,24 @@ describe('the t filter', () => {
     expect(await render('{{ "Hello {who}{none}" | t: who: name, none: missing }}', 'de', { name: 'Ada' })).toBe('Hello Ada');
   });
 
+  it('counts what a phrase will print against the memory limit before it makes it', async () => {
+    // Filled, this would be 10^9 characters: past what V8 holds in one string, so making it first
+    // would fail as a runtime error after gigabytes of work, not as the limit it is.
+    const many = '{a}'.repeat(10_000);
+    const limits = { ...BASE_LIMITS, memory: 1_000_000 };
+    const error = await renderTemplate(`{{ "${many}" | t: a: big }}`, { big: 'x'.repeat(100_000) }, limits, {
+      locale: 'en',
+      durationFormat: 'hm',
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TemplateError);
+    expect((error as TemplateError).kind).toBe('limit');
+    // Within the limit it prints in full.
+    expect(await renderTemplate('{{ "{a}-{a}" | t: a: "xy" }}', {}, limits, { locale: 'en', durationFormat: 'hm' })).toBe('xy-xy');
+  });
+
   it('refuses what is not a phrase with named arguments of text or numbers, as a template error', async () => {
     for (const source of [
       '{{ "Total:" | t: 3 }}',
