@@ -245,6 +245,44 @@ describe('GET /api/v1/report-contents/:id/export?format=xlsx', () => {
     expect(byName.get('Person Bob')?.slice(3)).toEqual([27, 0.45, 27, 40.67, 'EUR']);
     expect(byName.get('Report Total')?.slice(3, 6)).toEqual([353, 5.88, 233]);
   });
+
+  it('names its sheets, headings and groups in the version’s language, the cells as before', async () => {
+    const f = await firm(t);
+    const r = await report(f, { options: { locale: 'de' } });
+    const res = await bytes(exportOf(r.reportContentId, 'xlsx'), f.owner.token);
+    expect(res.status).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.body as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Einträge', 'Summen']);
+    const sheet = workbook.getWorksheet('Einträge')!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual([
+      'Datum',
+      'Beginn',
+      'Person',
+      'Kunde',
+      'Projekt',
+      'Beschreibung',
+      'Schlagwörter',
+      'Minuten',
+      'Abrechenbar',
+      'Abrechenbare Minuten',
+      'Satz',
+      'Betrag',
+      'Währung',
+    ]);
+    // A heading longer than its column's values widens the column.
+    expect((sheet.getColumn(10).width ?? 0) >= 'Abrechenbare Minuten'.length).toBe(true);
+    expect(sheet.getRow(6).getCell(12).value).toBe(122);
+    const rows = workbook
+      .getWorksheet('Summen')!
+      .getSheetValues()
+      .filter(Boolean)
+      .map((row) => (row as unknown[]).slice(1));
+    expect(rows[0]).toEqual(['Gruppe', 'Name', 'Kunde', 'Minuten', 'Stunden', 'Abrechenbare Minuten', 'Betrag', 'Währung']);
+    const byName = new Map(rows.slice(1).map((row) => [`${String(row[0])} ${String(row[1])}`, row]));
+    expect(byName.get('Projekt Website')).toEqual(['Projekt', 'Website', 'Northwind', 213, 3.55, 213, 377.66, 'EUR']);
+    expect(byName.get('Bericht Gesamt')?.slice(3, 6)).toEqual([353, 5.88, 233]);
+  });
 });
 
 describe('GET /api/v1/report-contents/:id/export?format=pdf', () => {

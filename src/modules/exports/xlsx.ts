@@ -6,6 +6,7 @@
  */
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { phrase } from '../../../packages/document/src/index.js';
 import { currencyExponent, type Money } from '../../../packages/money/src/index.js';
 import type { Dataset, DatasetEntry } from './dataset.js';
 
@@ -23,6 +24,18 @@ const HEADERS = [
   'Rate',
   'Amount',
   'Currency',
+] as const;
+
+/** The Totals sheet's columns: their headings' English (a phrase) and their keys and widths. */
+const TOTALS_COLUMNS = [
+  ['Group', 'group', 12],
+  ['Name', 'name', 30],
+  ['Client', 'client', 24],
+  ['Minutes', 'minutes', 10],
+  ['Hours', 'hours', 10],
+  ['Billable minutes', 'billable', 17],
+  ['Amount', 'amount', 18],
+  ['Currency', 'currency', 10],
 ] as const;
 
 /** Widest a column is made, in characters; longer text wraps to the cell when opened. */
@@ -68,13 +81,14 @@ function addTo(groups: Map<string, Totals>, key: string, name: string, detail: s
   if (e.amount) group.amounts.set(e.amount.currency, (group.amounts.get(e.amount.currency) ?? 0) + e.amount.minor);
 }
 
-/** Totals per project and per person, each largest first, then by name. */
-function totalsOf(entries: readonly DatasetEntry[]): { projects: Totals[]; people: Totals[]; all: Totals } {
+/** Totals per project and per person, each largest first, then by name; their words in `locale`'s language. */
+function totalsOf(entries: readonly DatasetEntry[], locale: string): { projects: Totals[]; people: Totals[]; all: Totals } {
   const projects = new Map<string, Totals>();
   const people = new Map<string, Totals>();
-  const all: Totals = { name: 'Total', detail: '', minutes: 0, billableMinutes: 0, amounts: new Map() };
+  const all: Totals = { name: phrase(locale, 'Total'), detail: '', minutes: 0, billableMinutes: 0, amounts: new Map() };
+  const noProject = phrase(locale, 'No project');
   for (const e of entries) {
-    addTo(projects, e.project?.id ?? '', e.project?.name ?? 'No project', e.client?.name ?? '', e);
+    addTo(projects, e.project?.id ?? '', e.project?.name ?? noProject, e.client?.name ?? '', e);
     addTo(people, e.user.id, e.user.name, '', e);
     all.minutes += e.minutes;
     all.billableMinutes += e.billableMinutes;
@@ -103,9 +117,9 @@ function entryRow(e: DatasetEntry): ExcelJS.CellValue[] {
   ];
 }
 
-/** Each column as wide as its longest value (in a first pass), within bounds. */
-function widthsOf(entries: readonly DatasetEntry[]): number[] {
-  const widths: number[] = HEADERS.map((h) => h.length);
+/** Each column as wide as its longest value or heading (in a first pass), within bounds. */
+function widthsOf(entries: readonly DatasetEntry[], headers: readonly string[]): number[] {
+  const widths: number[] = headers.map((h) => h.length);
   widths[0] = Math.max(widths[0] ?? 0, 10);
   widths[1] = Math.max(widths[1] ?? 0, 5);
   const grow = (i: number, text: string) => {
@@ -140,9 +154,12 @@ export async function datasetXlsx(dataset: Dataset, meta: { title: string; creat
   workbook.creator = 'Chronicle';
   workbook.title = meta.title;
 
-  const sheet = workbook.addWorksheet('Entries', { views: [{ state: 'frozen', ySplit: 1 }] });
-  const widths = widthsOf(dataset.entries);
-  sheet.columns = HEADERS.map((header, i) => ({ header, key: String(i), width: widths[i] ?? 10 }));
+  // Sheets and headings in the version's language, as its document and PDF are.
+  const words = (english: string) => phrase(dataset.locale, english);
+  const headers = HEADERS.map(words);
+  const sheet = workbook.addWorksheet(words('Entries'), { views: [{ state: 'frozen', ySplit: 1 }] });
+  const widths = widthsOf(dataset.entries, headers);
+  sheet.columns = headers.map((header, i) => ({ header, key: String(i), width: widths[i] ?? 10 }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   for (const e of dataset.entries) {
@@ -158,18 +175,12 @@ export async function datasetXlsx(dataset: Dataset, meta: { title: string; creat
   }
   sheet.commit();
 
-  const totals = totalsOf(dataset.entries);
-  const sheet2 = workbook.addWorksheet('Totals', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet2.columns = [
-    { header: 'Group', key: 'group', width: 12 },
-    { header: 'Name', key: 'name', width: 30 },
-    { header: 'Client', key: 'client', width: 24 },
-    { header: 'Minutes', key: 'minutes', width: 10 },
-    { header: 'Hours', key: 'hours', width: 10 },
-    { header: 'Billable minutes', key: 'billable', width: 17 },
-    { header: 'Amount', key: 'amount', width: 18 },
-    { header: 'Currency', key: 'currency', width: 10 },
-  ];
+  const totals = totalsOf(dataset.entries, dataset.locale);
+  const sheet2 = workbook.addWorksheet(words('Totals'), { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet2.columns = TOTALS_COLUMNS.map(([english, key, width]) => {
+    const header = words(english);
+    return { header, key, width: Math.max(width, header.length) };
+  });
   sheet2.getRow(1).font = { bold: true };
   sheet2.getRow(1).commit();
   const write = (group: string, t: Totals, bold = false) => {
@@ -193,9 +204,9 @@ export async function datasetXlsx(dataset: Dataset, meta: { title: string; creat
       row.commit();
     }
   };
-  for (const t of totals.projects) write('Project', t);
-  for (const t of totals.people) write('Person', t);
-  write('Report', totals.all, true);
+  for (const t of totals.projects) write(words('Project'), t);
+  for (const t of totals.people) write(words('Person'), t);
+  write(words('Report'), totals.all, true);
   sheet2.commit();
   await workbook.commit();
   await finished;
