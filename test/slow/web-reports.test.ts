@@ -218,8 +218,15 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
             // Below 40rem each version is a block: its number and Show button, then when it was rendered, under them.
             const row = view.locator('table.versions tbody tr').first();
             await until(() => row.count()).toBe(1);
-            const version = (await row.locator('td.version').boundingBox())!;
-            const rendered = (await row.locator('td[data-label="Rendered"]').boundingBox())!;
+            // Both boxes in one snapshot: the page above may still grow between two separate reads.
+            const { version, rendered } = await view.evaluate<{
+              version: { y: number; height: number };
+              rendered: { y: number; height: number };
+            }>(`(() => {
+              const row = document.querySelector('table.versions tbody tr');
+              const box = (el) => { const r = el.getBoundingClientRect(); return { y: r.y, height: r.height }; };
+              return { version: box(row.querySelector('td.version')), rendered: box(row.querySelector('td[data-label="Rendered"]')) };
+            })()`);
             if (width <= 390) expect(rendered.y, `versions at ${width}px`).toBeGreaterThanOrEqual(version.y + version.height);
             else expect(rendered.y, `versions at ${width}px`).toBeLessThan(version.y + version.height);
             expect(await view.getByRole('region', { name: 'Version list' }).getByRole('columnheader').count()).toBe(6);

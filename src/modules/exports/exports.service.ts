@@ -99,6 +99,8 @@ export interface PdfSource {
   report: { name: string; periodFrom: string; periodTo: string; options: unknown; workspaceIds: string[] };
   identity: FileIdentity;
   contentId: string;
+  /** The version's locale when the caller has read it already (`versionLocale`). */
+  locale?: string;
 }
 
 /**
@@ -108,7 +110,7 @@ export interface PdfSource {
  */
 export async function pdfFile(ctx: AppContext, gateKey: string, source: PdfSource, chargeTo: string | null = gateKey): Promise<Uint8Array> {
   const meta = parseDocument(source.markdown).frontMatter;
-  const locale = await versionLocale(ctx, source.contentId, source.report);
+  const locale = source.locale ?? (await versionLocale(ctx, source.contentId, source.report));
   const pdf = {
     markdown: source.markdown,
     title: source.identity.name,

@@ -11,7 +11,7 @@ import { formatIsoDay } from '../../lib/locale.js';
 import { escapeHtml } from '../../lib/text.js';
 import * as repo from '../../repositories/mail.repository.js';
 import { brandingOf } from '../branding/branding.service.js';
-import { exportFileName, fileIdentity, pdfFile, versionLocale, type FileIdentity } from '../exports/exports.service.js';
+import { exportFileName, fileIdentity, pdfFile, versionLocale, type FileIdentity, type PdfSource } from '../exports/exports.service.js';
 import { documentLabels } from '../../render/document-labels.js';
 import { LOGO_CID, mailHtml, mailText, para, type MailBrand, type MailParts } from './mail-layout.js';
 import { unsubscribeKey, unsubscribeToken, type MailEvent, type Unsubscribe } from './unsubscribe.js';
@@ -113,10 +113,7 @@ function quoted(message: string | null): { html: string; text: string } {
 }
 
 /** The version's PDF, made in a worker behind the render gate of the mail sender (not charged to anyone). */
-async function pdfAttachment(
-  ctx: AppContext,
-  source: { markdown: string; report: Parameters<typeof pdfFile>[2]['report']; contentId: string; identity: FileIdentity },
-): Promise<MailAttachment> {
+async function pdfAttachment(ctx: AppContext, source: PdfSource): Promise<MailAttachment> {
   const content = await pdfFile(ctx, 'mail', source, null);
   return { filename: exportFileName(source.identity, 'pdf'), content, contentType: 'application/pdf' };
 }
@@ -156,13 +153,13 @@ async function composeAddress(ctx: AppContext, message: repo.MessageRow): Promis
   const contentId = message.reportContentId ?? share.reportContentId;
   const identity = fileIdentity(document.markdown, share.report, document.version);
   const brand = await brandOf(ctx, share.report.workspaceIds);
+  // A client reads the mail in the language its document was rendered in (docs/email.md), as its PDF is.
+  const locale = await versionLocale(ctx, contentId, share.report);
   const pdf = message.attachPdf
-    ? [await pdfAttachment(ctx, { markdown: document.markdown, report: share.report, contentId, identity })]
+    ? [await pdfAttachment(ctx, { markdown: document.markdown, report: share.report, contentId, identity, locale })]
     : [];
   const { message: sendMessage = null } = message.data as { message?: string | null };
   const note = quoted(sendMessage);
-  // A client reads the mail in the language its document was rendered in (docs/email.md).
-  const locale = await versionLocale(ctx, contentId, share.report);
   const words = documentLabels(locale).mail;
   const period = periodText(identity, locale);
   const link = `${ctx.config.publicBaseUrl}/share/${decryptSecret(ctx.shareKey, share.tokenEncrypted)}`;
