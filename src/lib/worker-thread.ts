@@ -19,12 +19,41 @@ export async function workerEntryUrl(importMetaUrl: string, name: string): Promi
 }
 
 /**
- * A worker thread running `url`, with the process's Node options except `--input-type`, which a
- * worker refuses for an entry that is a file (a process started with `node --input-type=module -e`).
+ * The process's Node options a worker takes. A worker refuses `--input-type` for an entry that is a
+ * file (a process started with `node --input-type=module -e`), and refuses, by name, options that
+ * belong to the whole process: V8's (`--max-old-space-size`, `--perf-basic-prof`) and a few of
+ * Node's (`--title`). V8's apply to every thread of the process already. Each refused option is
+ * learnt from the first refusal and left out from then on.
+ */
+let workerExecArgv: readonly string[] | null = null;
+
+/** The options named in a worker's ERR_WORKER_INVALID_EXEC_ARGV ("... invalid execArgv flags: --a, --b"). */
+export function refusedOptions(error: unknown): string[] {
+  if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return [];
+  const list = /flags: (.*)$/.exec(error.message)?.[1] ?? '';
+  return list.split(', ').filter((option) => option.startsWith('-'));
+}
+
+/**
+ * A worker thread running `url`, with the process's Node options that a worker takes
+ * (`workerExecArgv`): `node --max-old-space-size=512 dist/src/server.js` starts its engine's and
+ * render threads like any other start.
  */
 export function startWorker(url: URL, options: WorkerOptions): Worker {
-  const execArgv = process.execArgv.filter((option) => !option.startsWith('--input-type'));
-  return new Worker(url, { execArgv, ...options });
+  let execArgv = workerExecArgv ?? process.execArgv.filter((option) => !option.startsWith('--input-type'));
+  for (;;) {
+    try {
+      const worker = new Worker(url, { execArgv: [...execArgv], ...options });
+      workerExecArgv = execArgv;
+      return worker;
+    } catch (error) {
+      const refused = refusedOptions(error);
+      const kept = execArgv.filter((option) => !refused.includes(option));
+      // Nothing named that we pass: not ours to mend.
+      if (kept.length === execArgv.length) throw error;
+      execArgv = kept;
+    }
+  }
 }
 
 /** Where bundles are kept: the project's own package cache, so that their package imports resolve from it. */

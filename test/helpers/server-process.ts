@@ -26,9 +26,14 @@ export function entryArgs(script: string): string[] {
   return bundle ? [bundle] : ['--import', 'tsx', script];
 }
 
-/** Starts `script` (default: the server); `args` follow the script. */
-export function startServerProcess(env: NodeJS.ProcessEnv, script = 'src/server.ts', args: readonly string[] = []): ServerProcess {
-  const child = spawn(process.execPath, [...entryArgs(script), ...args], {
+/** Starts `script` (default: the server); `args` follow the script, `nodeArgs` (Node's own options) precede it. */
+export function startServerProcess(
+  env: NodeJS.ProcessEnv,
+  script = 'src/server.ts',
+  args: readonly string[] = [],
+  nodeArgs: readonly string[] = [],
+): ServerProcess {
+  const child = spawn(process.execPath, [...nodeArgs, ...entryArgs(script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -77,6 +77,50 @@ describe('server process', () => {
     expect(logLines.join('\n')).not.toContain(token!);
   });
 
+  it.runIf(embeddedPass)("starts and renders with V8's options on Node's command line, which worker threads refuse", async () => {
+    // `node --max-old-space-size=... dist/src/server.js` is how operators size a process's heap. A
+    // worker given such an option does not start, and both the embedded engine and the renders
+    // run in workers.
+    const port = await freePort();
+    const ownDir = mkdtempSync(join(tmpdir(), 'chronicle-options-'));
+    const server = startServerProcess(
+      {
+        DATA_DIR: ownDir,
+        DATABASE_URL: '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        BOOTSTRAP_ADMIN_TOKEN: '',
+      },
+      'src/server.ts',
+      [],
+      ['--max-old-space-size=1024', '--max-semi-space-size=16'],
+    );
+    try {
+      await server.waitFor('Server listening');
+      const token = /^\s+(chr_[A-Za-z0-9_-]+)$/m.exec(server.output())?.[1];
+      const base = `http://127.0.0.1:${port}`;
+      const json = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const ws = (await (
+        await fetch(`${base}/api/v1/workspaces`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'W' }) })
+      ).json()) as { id: string };
+      const listed = await fetch(`${base}/api/v1/templates`, { headers: { authorization: json.authorization } });
+      const templates = (await listed.json()) as { id: string; name: string }[];
+      expect(listed.status, JSON.stringify(templates)).toBe(200);
+      const timesheet = templates.find((template) => template.name === 'Timesheet')!;
+      const preview = await fetch(`${base}/api/v1/reports/preview`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'Week', templateId: timesheet.id, filters: { workspaceIds: [ws.id], dateRange: 'this_week' } }),
+      });
+      expect(preview.status).toBe(200);
+      expect(((await preview.json()) as { renderedMarkdown: string }).renderedMarkdown).toContain('No time was tracked in this period.');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+
   it.runIf(embeddedPass)('refuses bad configuration with one line naming the variable', async () => {
     const server = startServerProcess({ PORT: '99999', DATA_DIR: dataDir });
     expect(await server.exited).toBe(1);
