@@ -197,8 +197,12 @@ ${MONEY}
 {% endif -%}
 {% endif %}${FOOTER}`;
 
-/** The period as the share page shows it: `9 Mar 2026 – 15 Mar 2026`. */
-const PERIOD = '{{ report.period.from | date: "%-d %b %Y" }} – {{ report.period.to | date: "%-d %b %Y" }}';
+/**
+ * The period, each day as the report's language writes one: `9 Mar 2026 – 15 Mar 2026`,
+ * `9. März 2026 – 15. März 2026`, `2026年3月9日 – 2026年3月15日`.
+ */
+const PERIOD =
+  '{% assign day_format = "%-d %b %Y" | t %}{{ report.period.from | date: day_format }} – {{ report.period.to | date: day_format }}';
 
 export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
   {
@@ -219,6 +223,7 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
       nameTemplate: [
         'fe575e17e23f40fddb2091884f1238494f76cf60b095eae9d60762f58cc1d3dd',
         'c51e50fa27ef20743b415b9343f71cdc813a35d37214c4311f0ab39f3d617029',
+        'cfcf7d7bd33b0c30bac6b5f628c1a23a35229f2045c818d2f32ff9c8407fdcd3',
       ],
     },
   },
@@ -239,6 +244,7 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
       nameTemplate: [
         '9385271db6101086a4ed1e9c72cec18a54a71b51e56188ecbaa651571b8a7a0e',
         'f2049f687e781b1e8cd18fc6de59b104d7601ba80b1cd3fd46de8356ed11e17b',
+        '4fb609b33f855edb1733ce5f2587158b42c5d070d1b6ac24f174af57908a4cba',
       ],
     },
   },
@@ -257,6 +263,7 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
       nameTemplate: [
         'e9ce14128500039f623767b909b41a1707159b86d04533782343e4261c9cc9ca',
         '1290412f8585a4fa6b78c9ebf4531eefb729064927e3071251591b14cd651b24',
+        '6fc6e015bb7efd276dc5863fefae8d2d13f6c2b1235697649aa099d9b0370032',
       ],
     },
   },
@@ -273,7 +280,10 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
         'fc31686075ab97909c31ac5094be472297eedaeae211722de09761559e5d8137',
         'e9db842a1ac97e36896a07880a91be21e314c4e0cb646efd7dc85e6858e0cdd7',
       ],
-      nameTemplate: ['2b9d2177a004d17e719c41f344edd28bf9507380c063456fdbb2597dff211a9c'],
+      nameTemplate: [
+        '2b9d2177a004d17e719c41f344edd28bf9507380c063456fdbb2597dff211a9c',
+        'd389ff0fd37b997bc6ed2f78d6ff36baba4dcd5b45adaa1b04bb08ba7595a24a',
+      ],
     },
   },
 ];

@@ -141,4 +141,19 @@ describe('built-in templates of an earlier release', () => {
     expect(upgraded.nameTemplate).toBe(current.nameTemplate);
     expect(upgraded.body).toContain('{{ "Day total" | t }}');
   });
+  it('suggest names whose days read in the report’s language once the release that made them so starts; an edited name stays', async () => {
+    const database = await testDatabase();
+    const { call, byName } = adminOf(await start());
+    const day = (field: string) => `{{ report.period.${field} | date: "%-d %b %Y" }}`;
+    const v6Name = (word: string) => `{{ "${word}" | t }} ${day('from')} – ${day('to')}`;
+    await call('PATCH', `/api/v1/templates/${(await byName('Timesheet')).id}`, { nameTemplate: v6Name('Timesheet') });
+    await call('PATCH', `/api/v1/templates/${(await byName('Summary')).id}`, { nameTemplate: `Summary ${day('from')}` });
+    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v7'`);
+
+    await start();
+    const current = BUILTIN_TEMPLATES.find((t) => t.key === 'timesheet')!;
+    expect((await byName('Timesheet')).nameTemplate).toBe(current.nameTemplate);
+    expect(current.nameTemplate).toContain('{% assign day_format = "%-d %b %Y" | t %}');
+    expect((await byName('Summary')).nameTemplate).toBe(`Summary ${day('from')}`);
+  });
 });

@@ -382,7 +382,17 @@ describe('the built-ins in the report’s language', () => {
     expect(german).toContain('## Nach Projekt\n\n| Projekt | Einträge | Dauer | Stunden | Anteil |');
     expect(german).toContain('| _Kein Projekt_ | 1 |');
     expect(german).toContain('_Zeit erfasst in Acme \\| \\[Corp\\](http');
-    expect(await renderIn(template('timesheet').nameTemplate, base, 'de')).toBe('Stundenzettel 9 Mär 2026 – 15 Mär 2026');
-    expect(await renderIn(template('invoice-summary').nameTemplate, base, 'fr')).toMatch(/^Récapitulatif de facturation 9 mars? 2026/);
+  });
+
+  it('suggests a name whose days read as the language writes a date', async () => {
+    const base = twoPeople(input(true));
+    const name = (key: string, locale: string) => renderIn(template(key).nameTemplate, base, locale);
+    expect(await name('timesheet', 'en')).toBe('Timesheet 9 Mar 2026 – 15 Mar 2026');
+    expect(await name('timesheet', 'en-US')).toBe('Timesheet 9 Mar 2026 – 15 Mar 2026');
+    expect(await name('timesheet', 'de')).toBe('Stundenzettel 9. März 2026 – 15. März 2026');
+    expect(await name('invoice-summary', 'fr')).toBe('Récapitulatif de facturation 9 mars 2026 – 15 mars 2026');
+    expect(await name('summary', 'es')).toBe('Resumen 9 de marzo de 2026 – 15 de marzo de 2026');
+    expect(await name('timesheet', 'ja')).toBe('タイムシート 2026年3月9日 – 2026年3月15日');
+    expect(await name('weekly-status', 'ko')).toMatch(/ 2026년 3월 9일 – 2026년 3월 15일$/);
   });
 });
