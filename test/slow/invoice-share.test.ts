@@ -94,6 +94,11 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
         ]);
         expect(await page.locator('figure.chart svg[role="img"]').count()).toBe(2);
         await checkScreen(page, 'invoice-summary-share');
+        // On a phone the client reads each line's amount without scrolling sideways: the tables fit
+        // (with Debian's DejaVu Sans, wider than a phone's own font).
+        await page.setViewportSize({ width: 390, height: 844 });
+        const overflow = `[...document.querySelectorAll('.document > .table-wrap')].map((w) => w.scrollWidth - w.clientWidth)`;
+        await expect.poll(() => page.evaluate(overflow), { message: 'tables wider than the page at 390 px' }).toEqual([0, 0, 0]);
         expect(cspErrors).toEqual([]);
       } finally {
         await context.close();
