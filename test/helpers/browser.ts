@@ -163,6 +163,12 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
         message: `${name} at ${width} px scrolls sideways by this many pixels`,
       })
       .toBeLessThanOrEqual(0);
+    if (width < 640) {
+      // On a phone the app's header (brand, sections, Sign out) takes at most a fifth of an 844 px
+      // screen: with its links one per line beside the brand it took 215 px, and 290 for an admin.
+      const header = await page.evaluate<number | null>(`document.querySelector('header.top')?.getBoundingClientRect().height ?? null`);
+      if (header !== null) expect(header, `${name}: the header's height at ${width} px`).toBeLessThanOrEqual(180);
+    }
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
   }
   await resizeTo(page, size.width, size.height);
