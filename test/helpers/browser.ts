@@ -165,7 +165,7 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
       .toBeLessThanOrEqual(0);
     if (width < 640) {
       // On a phone the app's header (brand, sections, Sign out) takes at most a fifth of an 844 px
-      // screen: with its links one per line beside the brand it took 215 px, and 290 for an admin.
+      // screen: with its links one per line beside the brand it took 217 px at 390 px.
       const header = await page.evaluate<number | null>(`document.querySelector('header.top')?.getBoundingClientRect().height ?? null`);
       if (header !== null) expect(header, `${name}: the header's height at ${width} px`).toBeLessThanOrEqual(180);
     }
