@@ -28,7 +28,7 @@ export async function workerEntryUrl(importMetaUrl: string, name: string): Promi
 let workerExecArgv: readonly string[] | null = null;
 
 /** The options named in a worker's ERR_WORKER_INVALID_EXEC_ARGV ("... invalid execArgv flags: --a, --b"). */
-export function refusedOptions(error: unknown): string[] {
+function refusedOptions(error: unknown): string[] {
   if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return [];
   const list = /flags: (.*)$/.exec(error.message)?.[1] ?? '';
   return list.split(', ').filter((option) => option.startsWith('-'));
