@@ -167,7 +167,9 @@ describe('a chart on a share page', () => {
     expect(page.status).toBe(200);
     expectViewerHeaders(page);
     expect(page.headers['content-security-policy']).toBe(other.headers['content-security-policy']);
-    expect(occurrences(page.text, '<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg"')).toBe(2);
+    // Each chart drawn wide and narrow; the page's stylesheet shows the one that fits.
+    expect(occurrences(page.text, '<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg chart-wide"')).toBe(2);
+    expect(occurrences(page.text, '<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg chart-narrow"')).toBe(2);
     expect(page.text).toMatch(
       /<svg [^>]*role="img"[^>]*><title>Hours by day<\/title><desc>Column chart of 30 days, 2026-11-01 to 2026-11-30/,
     );

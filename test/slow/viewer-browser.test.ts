@@ -267,13 +267,18 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
     await page.close();
   });
 
-  /** The timesheet's chart as the browser shows it. */
+  /** The timesheet's chart as the browser shows it: the one of its two drawings that is shown. */
   const CHART = `(() => {
-    const svg = document.querySelector('figure.chart svg');
+    const shown = [...document.querySelectorAll('figure.chart svg')].filter((s) => s.getBoundingClientRect().width > 0);
+    const svg = shown[0];
     const box = svg.getBoundingClientRect();
     const text = svg.querySelector('text');
+    const holder = svg.parentElement;
     return {
+      shown: shown.map((s) => s.getAttribute('class')),
       width: Math.round(box.width),
+      column: Math.round(holder.clientWidth),
+      scrolls: holder.scrollWidth > holder.clientWidth,
       height: Math.round(box.height),
       title: svg.querySelector('title').textContent,
       legend: [...svg.querySelectorAll('g > text')].slice(0, 2).map((t) => t.textContent),
@@ -306,10 +311,16 @@ describe.skipIf(!hasChromium)('public share page layout in Chromium', () => {
         styled: 0,
         data: 'block',
       });
-      expect(String(chart.notBillable)).toMatch(/^url\("#chart-hatch-[a-z0-9]+-1"\)$/);
-      expect(chart.width).toBeGreaterThanOrEqual(width < 600 ? 470 : 640);
-      expect(chart.textPx).toBeGreaterThanOrEqual(9);
-      // The page never scrolls sideways; a chart wider than a phone scrolls in its own box.
+      // A phone shows the narrow drawing, filling the column; a wide screen the wide one, at its size.
+      expect(chart.shown).toEqual([width < 600 ? 'chart-svg chart-narrow' : 'chart-svg chart-wide']);
+      expect(String(chart.notBillable)).toMatch(
+        width < 600 ? /^url\("#chart-hatch-[a-z0-9]+-1-n"\)$/ : /^url\("#chart-hatch-[a-z0-9]+-1"\)$/,
+      );
+      if (width < 600) expect(chart.width).toBe(chart.column);
+      else expect(chart.width).toBeGreaterThanOrEqual(640);
+      expect(chart.scrolls).toBe(false);
+      expect(chart.textPx).toBeGreaterThanOrEqual(width < 600 ? 9.5 : 12);
+      // Neither the page nor the chart scrolls sideways.
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await page.click('figure.chart summary');
       expect(await page.locator('figure.chart table tbody tr').count()).toBe(31);

@@ -161,7 +161,8 @@ const CHART_ATTRIBUTES = new Set([
   'shape-rendering',
   'text-anchor',
 ]);
-const CHART_SVG = /<div class="chart-scroll" tabindex="0">(<svg [\s\S]*?<\/svg>)<\/div>/g;
+/** A chart's box: its wide drawing, then its narrow one. */
+const CHART_SVG = /<div class="chart-box">(<svg [\s\S]*?<\/svg>)(<svg [\s\S]*?<\/svg>)<\/div>/g;
 
 /** What in a chart's SVG is not the drawing chart.ts writes; every name in it must be escaped text. */
 function chartProblems(svg: string): string[] {
@@ -174,7 +175,7 @@ function chartProblems(svg: string): string[] {
     }
     for (const [, attribute = '', value = ''] of (match[2] ?? '').matchAll(/\s([a-zA-Z0-9-]+)="([^"]*)"/g)) {
       if (!CHART_ATTRIBUTES.has(attribute)) problems.push(`unexpected chart attribute: ${tag}`);
-      if (attribute === 'fill' && !/^url\(#chart-hatch-[a-z0-9]+-\d+\)$/.test(value)) problems.push(`unexpected fill: ${tag}`);
+      if (attribute === 'fill' && !/^url\(#chart-hatch-[a-z0-9]+-\d+(-n)?\)$/.test(value)) problems.push(`unexpected fill: ${tag}`);
       if (attribute === 'xmlns' && value !== 'http://www.w3.org/2000/svg') problems.push(`unexpected namespace: ${tag}`);
     }
   }
@@ -188,8 +189,8 @@ function chartProblems(svg: string): string[] {
 function liveMarkupProblems(page: string): string[] {
   const problems: string[] = [];
   // Charts are checked on their own terms, then the page without them.
-  const html = page.replace(CHART_SVG, (_, svg: string) => {
-    problems.push(...chartProblems(svg));
+  const html = page.replace(CHART_SVG, (_, wide: string, narrow: string) => {
+    problems.push(...chartProblems(wide), ...chartProblems(narrow));
     return '';
   });
   for (const pattern of [

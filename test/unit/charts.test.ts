@@ -38,6 +38,24 @@ const projects: ChartData = {
 
 const fence = (body: string) => `\`\`\`chart\n${body}\`\`\`\n`;
 
+/** The texts of a drawing, in order. */
+const texts = (svg: string | null) => [...(svg ?? '').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1] ?? '');
+
+/** A page's chart drawings: its wide one, then its narrow one. */
+const drawings = (html: string) => [...html.matchAll(/<svg [\s\S]*?<\/svg>/g)].map((m) => m[0]);
+
+/** Each text of a drawing where it stands: x, the baseline's y and its anchor. */
+function placedTexts(svg: string): { text: string; x: number; y: number; anchor: string }[] {
+  return [...svg.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)"(?: text-anchor="(\w+)")?[^>]*>([^<]*)<\/text>/g)].map((m) => ({
+    x: Number(m[1]),
+    y: Number(m[2]),
+    anchor: m[3] ?? 'start',
+    text: m[4] ?? '',
+  }));
+}
+
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
 /** The fences of a rendered Markdown document, parsed. */
 function chartsIn(markdown: string): (ChartData | null)[] {
   return [...markdown.matchAll(/^```chart\n([\s\S]*?)^```$/gm)].map((m) => parseChart(m[1] ?? ''));
@@ -161,7 +179,6 @@ describe('a chart in a locale', () => {
       { label: 'Globex', values: [49550] },
     ],
   };
-  const texts = (svg: string | null) => [...(svg ?? '').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
   // German puts a no-break space between the amount and its sign.
   const nb = (text: string) => text.replaceAll(' €', '\u00a0€');
 
@@ -256,8 +273,90 @@ describe('a chart on a page', () => {
     const id = /<pattern id="(chart-hatch-[a-z0-9]+-1)"/.exec(html)?.[1];
     expect(id).toBeDefined();
     expect(html).toContain(`class="chart-s2" fill="url(#${id})"`);
+    // Two charts, each drawn wide and narrow: four patterns, none sharing an id.
     const two = markdownToSafeHtml(`${fence(writeChart(projects))}\n${fence(writeChart(projects))}`);
-    expect(new Set([...two.matchAll(/<pattern id="([^"]+)"/g)].map((m) => m[1])).size).toBe(2);
+    expect(new Set([...two.matchAll(/<pattern id="([^"]+)"/g)].map((m) => m[1])).size).toBe(4);
+  });
+
+  it('draws each chart twice, 640 and 360 wide, the same figures in both', () => {
+    for (const data of [days, projects]) {
+      const page = chartHtml(writeChart(data), '1') ?? '';
+      const [wide = '', narrow = ''] = drawings(page);
+      expect(wide).toMatch(/^<svg [^>]*class="chart-svg chart-wide" viewBox="0 0 640 \d+" width="640"/);
+      expect(narrow).toMatch(/^<svg [^>]*class="chart-svg chart-narrow" viewBox="0 0 360 \d+" width="360"/);
+      // One title and description a screen reader hears, the same rectangles, the same totals.
+      const heard = (svg: string) => /<title>.*?<\/desc>/.exec(svg)?.[0];
+      expect(heard(narrow)).toBe(heard(wide));
+      expect(occurrences(narrow, '<rect ')).toBe(occurrences(wide, '<rect '));
+      expect(texts(narrow).filter((t) => /\dh \d\dm$/.test(t))).toEqual(texts(wide).filter((t) => /\dh \d\dm$/.test(t)));
+      expect(narrow).toContain(`fill="url(#${/<pattern id="([^"]+)"/.exec(narrow)?.[1] ?? 'none'})"`);
+    }
+  });
+
+  it("keeps every text of the narrow drawing inside it, a bar's name above its bar", () => {
+    const long = {
+      ...projects,
+      rows: [
+        { label: 'A project with a name long enough to be shortened', values: [6_000, 600] },
+        { label: 'Short', values: [60, 0] },
+      ],
+    };
+    const money: ChartData = {
+      ...long,
+      kind: 'amount_by_client',
+      unit: 'EUR',
+      series: ['Amount'],
+      rows: [{ label: 'Client', values: [123_456_789] }],
+    };
+    for (const data of [days, long, money]) {
+      const narrow = drawings(chartHtml(writeChart(data), '1') ?? '')[1] ?? '';
+      for (const text of placedTexts(narrow)) {
+        // Reckoned at 7 px a character of 12 px type, as the legend is.
+        const width = text.text.length * 7;
+        const [from, to] =
+          text.anchor === 'end'
+            ? [text.x - width, text.x]
+            : text.anchor === 'middle'
+              ? [text.x - width / 2, text.x + width / 2]
+              : [text.x, text.x + width];
+        expect({ text: text.text, from: from >= 0, to: to <= 360 }).toEqual({ text: text.text, from: true, to: true });
+      }
+    }
+    const narrow = drawings(chartHtml(writeChart(long), '1') ?? '')[1] ?? '';
+    const name = placedTexts(narrow).find((t) => t.text.startsWith('A project'));
+    const bar = /<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"[^>]*class="chart-s1"/.exec(narrow.slice(narrow.indexOf('</g>')));
+    expect(name?.anchor).toBe('start');
+    expect(Number(bar?.[1])).toBe(name?.x);
+    expect(Number(bar?.[2])).toBeGreaterThan(name?.y ?? Infinity);
+    // The largest bar takes most of the phone's width, not what a column of names leaves it.
+    expect(Number(bar?.[3])).toBeGreaterThan(200);
+  });
+
+  it('puts a legend too wide for the narrow drawing on a second line, the wide one on one', () => {
+    const series = ['Billable time of the team members', 'Time nobody bills to a client'];
+    const body = writeChart({ ...days, series });
+    const [wide = '', narrow = ''] = drawings(chartHtml(body, '1') ?? '');
+    const legendY = (svg: string) =>
+      placedTexts(svg)
+        .filter((t) => series.includes(t.text))
+        .map((t) => t.y);
+    expect(legendY(wide)).toEqual([17.5, 17.5]);
+    expect(legendY(narrow)).toEqual([17.5, 37.5]);
+    // The plot moves down by the line it added.
+    const gridTop = (svg: string) =>
+      Math.min(...[...svg.matchAll(/<line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"/g)].map((m) => Number(m[1])));
+    expect(gridTop(narrow) - gridTop(wide)).toBe(20);
+  });
+
+  it("names at most four columns along the narrow drawing's axis, seven along the wide one", () => {
+    const month = {
+      ...days,
+      rows: Array.from({ length: 30 }, (_, i) => ({ label: `2026-11-${String(i + 1).padStart(2, '0')}`, values: [60, 0] })),
+    };
+    const [wide = '', narrow = ''] = drawings(chartHtml(writeChart(month), '1') ?? '');
+    const axis = (svg: string) => placedTexts(svg).filter((t) => / Nov$/.test(t.text)).length;
+    expect(axis(wide)).toBe(6);
+    expect(axis(narrow)).toBe(4);
   });
 
   it('gives the same bytes for the same data', () => {

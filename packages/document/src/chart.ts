@@ -10,11 +10,20 @@ import { phrase } from './phrases.js';
  * with explicit presentation attributes. The second series (not billable) is hatched by a pattern
  * inside the SVG, so the series differ without colour. d3-array gives the axes their round ends
  * and ticks; positions and markup are computed here, so the same data gives the same bytes.
+ *
+ * A page carries each chart drawn twice: wide, and narrow for a phone, where the wide drawing
+ * scaled down would set its text too small to read. DOCUMENT_CSS shows the one that fits the
+ * chart's box (a container query), so a chart never scrolls sideways; print and the PDF use the
+ * wide one.
  */
 
-const WIDTH = 640;
+/** The wide drawing's width, in CSS pixels at its natural size: a page's column, a PDF's page. */
+const WIDE = 640;
+/** The narrow drawing's: a phone's column (358 px at 390 px), shown where the wide one would shrink below 30rem. */
+const NARROW = 360;
 const FONT_SIZE = 12;
 const LEGEND_HEIGHT = 30;
+const LEGEND_LINE = 20;
 const HATCH = 'chart-hatch';
 
 type Role = 'text' | 'muted' | 'grid' | 'axis' | 's1' | 's2' | 'hatch-bg' | 'hatch';
@@ -25,10 +34,12 @@ interface Paint {
   attrs: (role: Role) => string;
 }
 
-const CSS_PAINT: Paint = {
-  root: ' class="chart-svg"',
+const cssPaint = (variant: 'wide' | 'narrow'): Paint => ({
+  root: ` class="chart-svg chart-${variant}"`,
   attrs: (role) => ` class="chart-${role}"`,
-};
+});
+const WIDE_PAINT = cssPaint('wide');
+const NARROW_PAINT = cssPaint('narrow');
 
 /** Greys and black on white, legible when printed without colour. */
 const PRINT_ATTRS: Record<Role, string> = {
@@ -49,9 +60,10 @@ const PRINT_PAINT: Paint = {
 
 /**
  * The HTML of a chart fence for a page: a figure with a visible caption, the SVG (`role="img"`,
- * `<title>`, `<desc>`, a legend) and its data in a table the reader can open. Null when `body` is
- * not a chart (the caller shows the code block). `key` makes the hatch pattern's id unique on a
- * page that shows several charts or several documents.
+ * `<title>`, `<desc>`, a legend; wide and narrow, of which the page shows one) and its data in a
+ * table the reader can open. Null when `body` is not a chart (the caller shows the code block).
+ * `key` makes the hatch patterns' ids unique on a page that shows several charts or several
+ * documents.
  */
 export function chartHtml(body: string, key: string): string | null {
   const data = parseChart(body);
@@ -60,8 +72,7 @@ export function chartHtml(body: string, key: string): string | null {
   return [
     `<figure class="chart">`,
     `<figcaption>${escapeXml(data.title)}</figcaption>`,
-    // Focusable, as a table's wrapper is, so a keyboard can scroll a chart wider than a phone.
-    `<div class="chart-scroll" tabindex="0">${drawChart(data, CSS_PAINT, id)}</div>`,
+    `<div class="chart-box">${drawChart(data, WIDE_PAINT, id, WIDE)}${drawChart(data, NARROW_PAINT, `${id}-n`, NARROW)}</div>`,
     `<details class="chart-data"><summary>${escapeXml(phrase(data.locale ?? 'en', 'Data'))}</summary>${dataTable(data)}</details>`,
     `</figure>\n`,
   ].join('\n');
@@ -75,34 +86,45 @@ export function chartHtml(body: string, key: string): string | null {
 export function chartSvgForPrint(info: string, body: string): string | null {
   if (info.trim() !== CHART_INFO) return null;
   const data = parseChart(body);
-  return data ? drawChart(data, PRINT_PAINT, `${HATCH}-${hashOf(body)}`) : null;
+  return data ? drawChart(data, PRINT_PAINT, `${HATCH}-${hashOf(body)}`, WIDE) : null;
 }
 
-function drawChart(data: ChartData, paint: Paint, hatchId: string): string {
-  const plot = data.kind === 'hours_by_day' ? columns(data, paint, hatchId) : bars(data, paint, hatchId);
+function drawChart(data: ChartData, paint: Paint, hatchId: string, width: number): string {
+  const key = legend(data, paint, hatchId, width);
+  const plot =
+    data.kind === 'hours_by_day' ? columns(data, paint, hatchId, width, key.height) : bars(data, paint, hatchId, width, key.height);
   const height = plot.height;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg"${paint.root} viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" font-size="${FONT_SIZE}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg"${paint.root} viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" font-size="${FONT_SIZE}">` +
     `<title>${escapeXml(data.title)}</title><desc>${escapeXml(describe(data))}</desc>` +
     `<defs><pattern id="${hatchId}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">` +
     `<rect width="6" height="6"${paint.attrs('hatch-bg')}/><path d="M1.5 0V6"${paint.attrs('hatch')}/></pattern></defs>` +
-    legend(data, paint, hatchId) +
+    key.markup +
     plot.markup +
     `</svg>`
   );
 }
 
-/** Series swatches and names along the top. */
-function legend(data: ChartData, paint: Paint, hatchId: string): string {
+/**
+ * Series swatches and names along the top, a name's width reckoned at 7 px a character; a name
+ * that would pass the drawing's edge starts a line of its own.
+ */
+function legend(data: ChartData, paint: Paint, hatchId: string, width: number): Plot {
   let x = 0;
+  let y = 0;
   let out = '';
   data.series.forEach((name, i) => {
     const label = data.unit === 'minutes' ? name : `${name} (${data.unit})`;
-    out += `<rect x="${x}" y="6" width="14" height="14"${segmentPaint(paint, i, hatchId)}/>`;
-    out += `<text x="${x + 20}" y="17.5"${paint.attrs('text')}>${escapeXml(label)}</text>`;
-    x += 20 + label.length * 7 + 24;
+    const size = 20 + label.length * 7;
+    if (x > 0 && x + size > width) {
+      x = 0;
+      y += LEGEND_LINE;
+    }
+    out += `<rect x="${x}" y="${y + 6}" width="14" height="14"${segmentPaint(paint, i, hatchId)}/>`;
+    out += `<text x="${x + 20}" y="${y + 17.5}"${paint.attrs('text')}>${escapeXml(label)}</text>`;
+    x += size + 24;
   });
-  return `<g>${out}</g>`;
+  return { markup: `<g>${out}</g>`, height: LEGEND_HEIGHT + y };
 }
 
 const segmentPaint = (paint: Paint, series: number, hatchId: string): string =>
@@ -113,12 +135,15 @@ interface Plot {
   height: number;
 }
 
-/** Days (or months, years) as stacked columns along a time axis, hours up the side. */
-function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
-  const top = LEGEND_HEIGHT + 8;
+/**
+ * Days (or months, years) as stacked columns along a time axis, hours up the side, under a legend
+ * `legendHeight` tall; the axis names every so many columns, at most seven (four when narrow).
+ */
+function columns(data: ChartData, paint: Paint, hatchId: string, width: number, legendHeight: number): Plot {
+  const top = legendHeight + 8;
   const bottom = top + 180;
   const left = 52;
-  const right = WIDTH - 8;
+  const right = width - 8;
   const n = data.rows.length;
   const x = band(n, left, right, n > 62 ? 0.1 : 0.25, 0.1);
   const y = linear(Math.max(1, ...data.rows.map(rowTotal)) / 60, bottom, top);
@@ -127,7 +152,7 @@ function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
     out += `<line x1="${left}" x2="${right}" y1="${num(y(tick))}" y2="${num(y(tick))}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
     out += `<text x="${left - 6}" y="${num(y(tick) + 4)}" text-anchor="end"${paint.attrs('muted')}>${escapeXml(hoursTick(tick, data.locale))}</text>`;
   }
-  const width = num(x.width);
+  const columnWidth = num(x.width);
   data.rows.forEach((row, i) => {
     let sum = 0;
     let rects = '';
@@ -136,13 +161,13 @@ function columns(data: ChartData, paint: Paint, hatchId: string): Plot {
       const y0 = y(sum / 60);
       sum += value;
       const y1 = y(sum / 60);
-      rects += `<rect x="${num(x.at(i))}" y="${num(y1)}" width="${width}" height="${num(y0 - y1)}"${segmentPaint(paint, s, hatchId)}/>`;
+      rects += `<rect x="${num(x.at(i))}" y="${num(y1)}" width="${columnWidth}" height="${num(y0 - y1)}"${segmentPaint(paint, s, hatchId)}/>`;
     });
     // No tooltip per column: up to 400 of them would double the drawing, and the table has the values.
     out += rects;
   });
   out += `<line x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`;
-  const step = Math.max(1, Math.ceil(n / 7));
+  const step = Math.max(1, Math.ceil(n / (width < WIDE ? 4 : 7)));
   for (let i = 0; i < n; i += step) {
     const label = timeLabel(data.rows[i]?.label ?? '', data.locale);
     out += `<text x="${num(x.at(i) + x.width / 2)}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
@@ -163,15 +188,25 @@ function band(n: number, from: number, to: number, inner: number, outer: number)
   return { at: (i) => from + step * outer + step * i, width: step * (1 - inner) };
 }
 
-const ROW_HEIGHT = 24;
 const LABEL_CHARS = 24;
+const BAR_HEIGHT = 14;
 
-/** Named categories as stacked horizontal bars, largest first, with each bar's total at its end. */
-function bars(data: ChartData, paint: Paint, hatchId: string): Plot {
-  const top = LEGEND_HEIGHT + 6;
-  const left = 176;
-  const right = WIDTH - 96;
-  const bottom = top + data.rows.length * ROW_HEIGHT;
+/**
+ * Named categories as stacked horizontal bars, largest first, with each bar's total at its end,
+ * under a legend `legendHeight` tall. Wide, the names stand in a column left of the bars; narrow,
+ * each name stands above its bar, which then has the drawing's width.
+ */
+function bars(data: ChartData, paint: Paint, hatchId: string, width: number, legendHeight: number): Plot {
+  const narrow = width < WIDE;
+  const rowHeight = narrow ? 40 : 24;
+  // Where a row's bar and texts sit below its top.
+  const barY = narrow ? 20 : 5;
+  const textY = barY + 11;
+  const top = legendHeight + 6;
+  // Narrow, the axis starts far enough in for its first tick's label to stay whole.
+  const left = narrow ? 12 : 176;
+  const right = width - (narrow ? 80 : 96);
+  const bottom = top + data.rows.length * rowHeight;
   const money = data.unit !== 'minutes';
   const scale = money ? 10 ** currencyExponent(data.unit) : 60;
   const x = linear(Math.max(1, ...data.rows.map(rowTotal)) / scale, left, right);
@@ -182,20 +217,22 @@ function bars(data: ChartData, paint: Paint, hatchId: string): Plot {
     out += `<text x="${num(x(tick))}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
   }
   data.rows.forEach((row, i) => {
-    const y = top + i * ROW_HEIGHT;
+    const y = top + i * rowHeight;
     let sum = 0;
     let rects = '';
     row.values.forEach((value, s) => {
       if (value === 0) return;
       const x0 = x(sum / scale);
       sum += value;
-      rects += `<rect x="${num(x0)}" y="${y + 5}" width="${num(x(sum / scale) - x0)}" height="${ROW_HEIGHT - 10}"${segmentPaint(paint, s, hatchId)}/>`;
+      rects += `<rect x="${num(x0)}" y="${y + barY}" width="${num(x(sum / scale) - x0)}" height="${BAR_HEIGHT}"${segmentPaint(paint, s, hatchId)}/>`;
     });
-    const label = shortenText(row.label, LABEL_CHARS);
+    const label = escapeXml(shortenText(row.label, LABEL_CHARS));
+    const name = narrow
+      ? `<text x="${left}" y="${y + 14}"${paint.attrs('text')}>${label}</text>`
+      : `<text x="${left - 8}" y="${y + textY}" text-anchor="end"${paint.attrs('text')}>${label}</text>`;
     out +=
-      `<g><title>${escapeXml(`${row.label}: ${rowSummary(data, row.values)}`)}</title>` +
-      `<text x="${left - 8}" y="${y + 16}" text-anchor="end"${paint.attrs('text')}>${escapeXml(label)}</text>${rects}` +
-      `<text x="${num(x(sum / scale) + 6)}" y="${y + 16}"${paint.attrs('muted')}>${escapeXml(formatValue(data, sum))}</text></g>`;
+      `<g><title>${escapeXml(`${row.label}: ${rowSummary(data, row.values)}`)}</title>${name}${rects}` +
+      `<text x="${num(x(sum / scale) + 6)}" y="${y + textY}"${paint.attrs('muted')}>${escapeXml(formatValue(data, sum))}</text></g>`;
   });
   out += `<line x1="${left}" x2="${left}" y1="${top}" y2="${bottom}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`;
   return { markup: out, height: bottom + 24 };

@@ -21,11 +21,11 @@
  * - Header cells never break inside a word and ignore the host page's own table styling; rows the
  *   Markdown renderer marks `total` / `grand-total` stand out (their shade replaces the zebra).
  * - Alignment classes replace markdown-it's inline `style` (which a strict CSP blocks).
- * - A chart (chart.ts) is coloured here by its classes alone: its SVG carries no style. It keeps a
- *   legible size on a phone by scrolling sideways in its own box, with the tables' shadow hint,
- *   rather than shrinking; the second series is
- *   hatched and outlined, and print turns the fills into greys and black, so the series differ
- *   without colour.
+ * - A chart (chart.ts) is coloured here by its classes alone: its SVG carries no style. It comes
+ *   drawn wide and narrow, and its box (a size container) shows the narrow drawing where the wide
+ *   one would shrink below 30rem, so its text stays legible on a phone without scrolling
+ *   sideways; the second series is hatched and outlined, and print shows the wide drawing and
+ *   turns the fills into greys and black, so the series differ without colour.
  * - Print drops the scrolling, lets tables use the page width and keeps every row whole; the page
  *   around the document drops its own chrome.
  */
@@ -39,7 +39,7 @@ export const DOCUMENT_CSS = `
 .document pre{overflow-x:auto;padding:.75rem;border:1px solid var(--doc-line);border-radius:8px;background:var(--doc-zebra)}
 .document hr{border:0;border-top:1px solid var(--doc-line);margin:2rem 0}
 .document .table-wrap{margin:0 0 1.5rem}
-.document :is(.table-wrap,.chart-scroll){overflow-x:auto;background-color:var(--doc-surface);background-image:linear-gradient(to right,var(--doc-surface) 35%,transparent),linear-gradient(to left,var(--doc-surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--doc-shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--doc-shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
+.document .table-wrap{overflow-x:auto;background-color:var(--doc-surface);background-image:linear-gradient(to right,var(--doc-surface) 35%,transparent),linear-gradient(to left,var(--doc-surface) 35%,transparent),radial-gradient(farthest-side at 0 50%,var(--doc-shade),transparent),radial-gradient(farthest-side at 100% 50%,var(--doc-shade),transparent);background-position:left center,right center,left center,right center;background-size:2.5rem 100%,2.5rem 100%,.9rem 100%,.9rem 100%;background-repeat:no-repeat;background-attachment:local,local,scroll,scroll}
 .document table{border-collapse:collapse;width:max-content;min-width:min(100%,var(--doc-measure));font-variant-numeric:tabular-nums}
 .document :is(th,td){border:1px solid var(--doc-line);padding:.4rem .7rem;text-align:left;vertical-align:top;max-width:40rem}
 .document th{white-space:nowrap;word-break:keep-all;overflow-wrap:normal;hyphens:manual;font-size:inherit;text-transform:none;letter-spacing:normal;color:inherit}
@@ -57,9 +57,11 @@ export const DOCUMENT_CSS = `
 .document .image-alt{font-style:italic;color:var(--doc-muted)}
 .document .image-alt::before{content:"[image: "}
 .document .image-alt::after{content:"]"}
-.document .chart{margin:0 0 1.5rem;max-width:var(--doc-measure)}
+.document .chart{margin:0 0 1.5rem;max-width:var(--doc-measure);container-type:inline-size}
 .document .chart figcaption{font-weight:600;margin:0 0 .25rem}
-.document .chart-svg{display:block;width:100%;min-width:30rem;height:auto;font-variant-numeric:tabular-nums}
+.document .chart-svg{display:block;width:100%;height:auto;font-variant-numeric:tabular-nums}
+.document .chart-narrow{display:none}
+@container (max-width:29.99rem){.document .chart-wide{display:none}.document .chart-narrow{display:block}}
 .document .chart-text{fill:var(--doc-ink)}
 .document .chart-muted{fill:var(--doc-muted)}
 .document .chart-grid{stroke:var(--doc-line);stroke-width:1}
@@ -71,7 +73,7 @@ export const DOCUMENT_CSS = `
 .document .chart-data summary{cursor:pointer;color:var(--doc-muted);font-size:.925rem}
 .document .chart-data .table-wrap{margin:.5rem 0 0}
 @media print{
-.document :is(.table-wrap,.chart-scroll){overflow:visible}
+.document .table-wrap{overflow:visible}
 .document table{width:100%;min-width:0;font-size:9pt}
 .document :is(th,td){max-width:none;white-space:normal;overflow-wrap:anywhere;padding:.2rem .4rem}
 .document th{overflow-wrap:normal}
@@ -81,7 +83,9 @@ export const DOCUMENT_CSS = `
 .document :is(tr,pre,blockquote){break-inside:avoid}
 .document :is(h1,h2,h3,h4,h5,h6){break-after:avoid}
 .document .chart{break-inside:avoid;max-width:none}
-.document .chart-svg{min-width:0;max-width:40rem}
+.document .chart-svg{max-width:40rem}
+.document .chart-wide{display:block}
+.document .chart-narrow{display:none}
 .document .chart-data{display:none}
 .document .chart-text{fill:#000}
 .document .chart-muted{fill:#333}
