@@ -92,13 +92,27 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
           'Amount by client (EUR)',
           'Amount by client (USD)',
         ]);
-        expect(await page.locator('figure.chart svg[role="img"]').count()).toBe(2);
+        // Each drawn wide and narrow; a wide screen shows the wide drawings.
+        const shownCharts = () => page.locator('figure.chart svg[role="img"]').filter({ visible: true });
+        expect(await shownCharts().evaluateAll((svgs) => svgs.map((s) => s.getAttribute('class')))).toEqual([
+          'chart-svg chart-wide',
+          'chart-svg chart-wide',
+        ]);
         await checkScreen(page, 'invoice-summary-share');
         // On a phone the client reads each line's amount without scrolling sideways: the tables fit
         // (with Debian's DejaVu Sans, wider than a phone's own font).
         await page.setViewportSize({ width: 390, height: 844 });
         const overflow = `[...document.querySelectorAll('.document > .table-wrap')].map((w) => w.scrollWidth - w.clientWidth)`;
         await expect.poll(() => page.evaluate(overflow), { message: 'tables wider than the page at 390 px' }).toEqual([0, 0, 0]);
+        // And each chart is its narrow drawing, the column's width.
+        await expect
+          .poll(() =>
+            shownCharts().evaluateAll((svgs) => svgs.map((s) => [s.getAttribute('class'), s.clientWidth === s.parentElement?.clientWidth])),
+          )
+          .toEqual([
+            ['chart-svg chart-narrow', true],
+            ['chart-svg chart-narrow', true],
+          ]);
         expect(cspErrors).toEqual([]);
       } finally {
         await context.close();

@@ -211,8 +211,21 @@ function bars(data: ChartData, paint: Paint, hatchId: string, width: number, leg
   const scale = money ? 10 ** currencyExponent(data.unit) : 60;
   const x = linear(Math.max(1, ...data.rows.map(rowTotal)) / scale, left, right);
   let out = '';
+  // Narrow, the grid and the axis stand beside the bars only, one path each, so no line crosses a name.
+  let grid = '';
+  let axis = '';
+  if (narrow) {
+    for (let i = 0; i < data.rows.length; i++) {
+      const y = top + i * rowHeight + barY - 3;
+      for (const tick of x.ticks) grid += `M${num(x(tick))} ${y}v${BAR_HEIGHT + 6}`;
+      axis += `M${left} ${y}v${BAR_HEIGHT + 6}`;
+    }
+    out += `<path d="${grid}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
+  }
   for (const tick of x.ticks) {
-    out += `<line x1="${num(x(tick))}" x2="${num(x(tick))}" y1="${top}" y2="${bottom}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
+    if (!narrow) {
+      out += `<line x1="${num(x(tick))}" x2="${num(x(tick))}" y1="${top}" y2="${bottom}"${paint.attrs('grid')} shape-rendering="crispEdges"/>`;
+    }
     const label = money ? tickMoney(tick, data.unit, data.locale ?? 'en') : hoursTick(tick, data.locale);
     out += `<text x="${num(x(tick))}" y="${bottom + 16}" text-anchor="middle"${paint.attrs('muted')}>${escapeXml(label)}</text>`;
   }
@@ -234,7 +247,9 @@ function bars(data: ChartData, paint: Paint, hatchId: string, width: number, leg
       `<g><title>${escapeXml(`${row.label}: ${rowSummary(data, row.values)}`)}</title>${name}${rects}` +
       `<text x="${num(x(sum / scale) + 6)}" y="${y + textY}"${paint.attrs('muted')}>${escapeXml(formatValue(data, sum))}</text></g>`;
   });
-  out += `<line x1="${left}" x2="${left}" y1="${top}" y2="${bottom}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`;
+  out += narrow
+    ? `<path d="${axis}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`
+    : `<line x1="${left}" x2="${left}" y1="${top}" y2="${bottom}"${paint.attrs('axis')} shape-rendering="crispEdges"/>`;
   return { markup: out, height: bottom + 24 };
 }
 
