@@ -164,6 +164,11 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
         }
         for (const english of ['Total', 'Billable', 'Amount', 'Hours', 'Rate', 'Project', 'Time tracked', 'Data'])
           expect(text).not.toContain(english);
+        await checkScreen(page, 'invoice-summary-share-de');
+        // German's longer words fit a phone too: no table scrolls sideways at 390 px.
+        await page.setViewportSize({ width: 390, height: 844 });
+        const overflow = `[...document.querySelectorAll('.document > .table-wrap')].map((w) => w.scrollWidth - w.clientWidth)`;
+        await expect.poll(() => page.evaluate(overflow), { message: 'tables wider than the page at 390 px' }).toEqual([0, 0, 0]);
         expect(cspErrors).toEqual([]);
       } finally {
         await context.close();

@@ -16,8 +16,10 @@
  *   token ("09:00", "2026-11-11", "Wednesday") while the screen has room. A table wider than its
  *   column scrolls inside its own `.table-wrap`, whose edges show a shadow while there is more to
  *   scroll to (backgrounds that scroll with the content cover the shadows at the ends: CSS alone,
- *   no script). Below 40rem tables set 13 px type in tighter cells, so that a table of five short
- *   columns (an invoice's project, person, hours, rate and amount) fits a 390 px phone whole.
+ *   no script). Below 40rem tables set 13 px type in tighter cells and wrap a cell past 12rem, so
+ *   that a table of five short columns (an invoice's project, person, hours, rate and amount) and
+ *   one with a long label ("Fälliger Gesamtbetrag in EUR") fit a 390 px phone whole; 12rem still
+ *   holds a day's label ("Wednesday 2026-11-04") on one line.
  * - Header cells never break inside a word and ignore the host page's own table styling; rows the
  *   Markdown renderer marks `total` / `grand-total` stand out (their shade replaces the zebra).
  * - Alignment classes replace markdown-it's inline `style` (which a strict CSP blocks).
@@ -50,7 +52,7 @@ export const DOCUMENT_CSS = `
 .document tr.total td{border-top:2px solid var(--doc-muted)}
 .document tr.grand-total td{border-top:3px double var(--doc-ink)}
 .document :is(td.align-right,td.align-center){white-space:nowrap}
-@media screen and (max-width:40rem){.document table{font-size:.8125rem}.document :is(th,td){max-width:15rem;padding:.3rem .35rem}}
+@media screen and (max-width:40rem){.document table{font-size:.8125rem}.document :is(th,td){max-width:12rem;padding:.3rem .25rem}}
 .document .align-left{text-align:left}
 .document .align-center{text-align:center}
 .document .align-right{text-align:right}
