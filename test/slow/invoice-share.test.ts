@@ -176,4 +176,29 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
     },
     STEP_TIMEOUT,
   );
+
+  // A dollar line is wider in French and Spanish ("150,00 $US/h", "150,00 US$/h"): there the
+  // Contoso table is 42 and 27 px wider than a 390 px phone and scrolls inside its own box.
+  it.each(['fr', 'es', 'ja', 'ko'])(
+    'fits a 390 px phone in %s too: the page never scrolls sideways, and the euro lines and the totals fit whole',
+    async (locale) => {
+      const report = await t.post('/api/v1/reports', { ...invoice, options: { ...invoice.options, locale } }, ownerToken);
+      expect(report.status).toBe(201);
+      const share = await t.post(`/api/v1/reports/${report.body.id as string}/shares`, {}, ownerToken);
+      const cspErrors: string[] = [];
+      const { context, page } = await newPage(browser, cspErrors, { width: 390 });
+      try {
+        expect((await page.goto(`${base}/share/${share.body.token as string}`))?.status()).toBe(200);
+        expect(await page.getAttribute('html', 'lang')).toBe(locale);
+        // Northwind's lines (euros) and the totals.
+        const overflow = `[...document.querySelectorAll('.document > .table-wrap')].filter((w, i) => i !== 1).map((w) => w.scrollWidth - w.clientWidth)`;
+        await expect.poll(() => page.evaluate(overflow), { message: `${locale} tables wider than the page at 390 px` }).toEqual([0, 0]);
+        expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+        expect(cspErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    STEP_TIMEOUT,
+  );
 });
