@@ -306,7 +306,10 @@ describe('a chart on a page', () => {
       kind: 'amount_by_client',
       unit: 'EUR',
       series: ['Amount'],
-      rows: [{ label: 'Client', values: [123_456_789] }],
+      rows: [
+        { label: 'Client', values: [100_000_000] },
+        { label: 'Another', values: [45_000_000] },
+      ],
     };
     for (const data of [days, long, money]) {
       const narrow = drawings(chartHtml(writeChart(data), '1') ?? '')[1] ?? '';

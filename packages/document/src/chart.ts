@@ -205,7 +205,8 @@ function bars(data: ChartData, paint: Paint, hatchId: string, width: number, leg
   const top = legendHeight + 6;
   // Narrow, the axis starts far enough in for its first tick's label to stay whole.
   const left = narrow ? 12 : 176;
-  const right = width - (narrow ? 80 : 96);
+  // Room after the longest bar for its total (`€1,000,000.00` is 13 characters, about 91 px, and 6 between).
+  const right = width - 100;
   const bottom = top + data.rows.length * rowHeight;
   const money = data.unit !== 'minutes';
   const scale = money ? 10 ** currencyExponent(data.unit) : 60;
