@@ -56,6 +56,35 @@ function placedTexts(svg: string): { text: string; x: number; y: number; anchor:
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
+/** A text's width at 12 px, reckoned as a browser's fonts take it at most: 12 px a Chinese, Japanese or Korean character, 7 any other. */
+function reckoned(text: string): number {
+  let width = 0;
+  for (const c of text) width += /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u30FF]/u.test(c) ? 12 : 7;
+  return width;
+}
+
+/** The texts of a drawing `width` wide that reach past either edge. */
+function outside(svg: string, width: number): string[] {
+  return placedTexts(svg).flatMap((text) => {
+    const size = reckoned(text.text);
+    const from = text.anchor === 'end' ? text.x - size : text.anchor === 'middle' ? text.x - size / 2 : text.x;
+    return from < 0 || from + size > width ? [text.text] : [];
+  });
+}
+
+/** Hours by project in Japanese, one name far longer than a column of names holds. */
+const japanese: ChartData = {
+  kind: 'hours_by_project',
+  title: 'プロジェクト別の時間',
+  unit: 'minutes',
+  locale: 'ja',
+  series: ['請求対象', '請求対象外'],
+  rows: [
+    { label: '顧客ポータルの全面リニューアルと決済フローの改善作業', values: [5400, 600] },
+    { label: 'モバイルアプリ', values: [2400, 300] },
+  ],
+};
+
 /** The fences of a rendered Markdown document, parsed. */
 function chartsIn(markdown: string): (ChartData | null)[] {
   return [...markdown.matchAll(/^```chart\n([\s\S]*?)^```$/gm)].map((m) => parseChart(m[1] ?? ''));
@@ -311,19 +340,9 @@ describe('a chart on a page', () => {
         { label: 'Another', values: [45_000_000] },
       ],
     };
-    for (const data of [days, long, money]) {
+    for (const data of [days, long, money, japanese]) {
       const narrow = drawings(chartHtml(writeChart(data), '1') ?? '')[1] ?? '';
-      for (const text of placedTexts(narrow)) {
-        // Reckoned at 7 px a character of 12 px type, as the legend is.
-        const width = text.text.length * 7;
-        const [from, to] =
-          text.anchor === 'end'
-            ? [text.x - width, text.x]
-            : text.anchor === 'middle'
-              ? [text.x - width / 2, text.x + width / 2]
-              : [text.x, text.x + width];
-        expect({ text: text.text, from: from >= 0, to: to <= 360 }).toEqual({ text: text.text, from: true, to: true });
-      }
+      expect(outside(narrow, 360)).toEqual([]);
     }
     const narrow = drawings(chartHtml(writeChart(long), '1') ?? '')[1] ?? '';
     const name = placedTexts(narrow).find((t) => t.text.startsWith('A project'));
@@ -333,6 +352,19 @@ describe('a chart on a page', () => {
     expect(Number(bar?.[2])).toBeGreaterThan(name?.y ?? Infinity);
     // The largest bar takes most of the phone's width, not what a column of names leaves it.
     expect(Number(bar?.[3])).toBeGreaterThan(200);
+  });
+
+  it('fits a Chinese, Japanese or Korean name to its room, wide and narrow, and spaces the legend for it', () => {
+    const [wide = '', narrow = ''] = drawings(chartHtml(writeChart(japanese), '1') ?? '');
+    expect(outside(wide, 640)).toEqual([]);
+    expect(outside(narrow, 360)).toEqual([]);
+    const name = (svg: string) => placedTexts(svg).find((t) => t.text.startsWith('顧客'))?.text;
+    // Wide, the column of names holds 13 of its 26 characters; narrow, the line above the bar all of them.
+    expect(name(wide)).toBe('顧客ポータルの全面リニュー…');
+    expect(name(narrow)).toBe('顧客ポータルの全面リニューアルと決済フローの改善作業');
+    // The second swatch starts past the first name: 20 px of swatch, 48 px of name, a gap.
+    const swatches = [...wide.matchAll(/<rect x="([\d.]+)" y="6" width="14"/g)].map((m) => Number(m[1]));
+    expect(swatches[1]).toBeGreaterThanOrEqual(20 + 48 + 16);
   });
 
   it('puts a legend too wide for the narrow drawing on a second line, the wide one on one', () => {

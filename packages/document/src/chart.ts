@@ -1,6 +1,6 @@
 import { nice, ticks } from 'd3-array';
 import { currencyExponent, formatMoney } from '../../money/src/index.js';
-import { CHART_INFO, parseChart, shortenText, type ChartData } from './chart-format.js';
+import { CHART_INFO, parseChart, type ChartData } from './chart-format.js';
 import { phrase } from './phrases.js';
 
 /**
@@ -106,8 +106,8 @@ function drawChart(data: ChartData, paint: Paint, hatchId: string, width: number
 }
 
 /**
- * Series swatches and names along the top, a name's width reckoned at 7 px a character; a name
- * that would pass the drawing's edge starts a line of its own.
+ * Series swatches and names along the top (textWidth reckons each name); a name that would pass
+ * the drawing's edge starts a line of its own.
  */
 function legend(data: ChartData, paint: Paint, hatchId: string, width: number): Plot {
   let x = 0;
@@ -115,7 +115,7 @@ function legend(data: ChartData, paint: Paint, hatchId: string, width: number): 
   let out = '';
   data.series.forEach((name, i) => {
     const label = data.unit === 'minutes' ? name : `${name} (${data.unit})`;
-    const size = 20 + label.length * 7;
+    const size = 20 + textWidth(label);
     if (x > 0 && x + size > width) {
       x = 0;
       y += LEGEND_LINE;
@@ -188,7 +188,6 @@ function band(n: number, from: number, to: number, inner: number, outer: number)
   return { at: (i) => from + step * outer + step * i, width: step * (1 - inner) };
 }
 
-const LABEL_CHARS = 24;
 const BAR_HEIGHT = 14;
 
 /**
@@ -240,7 +239,8 @@ function bars(data: ChartData, paint: Paint, hatchId: string, width: number, leg
       sum += value;
       rects += `<rect x="${num(x0)}" y="${y + barY}" width="${num(x(sum / scale) - x0)}" height="${BAR_HEIGHT}"${segmentPaint(paint, s, hatchId)}/>`;
     });
-    const label = escapeXml(shortenText(row.label, LABEL_CHARS));
+    // Wide, a name fits the column left of the axis; narrow, the line above its bar.
+    const label = escapeXml(fitText(row.label, narrow ? width - left : left - 8));
     const name = narrow
       ? `<text x="${left}" y="${y + 14}"${paint.attrs('text')}>${label}</text>`
       : `<text x="${left - 8}" y="${y + textY}" text-anchor="end"${paint.attrs('text')}>${label}</text>`;
@@ -403,6 +403,34 @@ function timeLabel(label: string, locale: string | undefined): string {
   if (day) return `${Number(day[3])} ${MONTHS[Number(day[2]) - 1] ?? day[2]}`;
   if (month) return `${MONTHS[Number(month[2]) - 1] ?? month[2]} ${month[1]}`;
   return label.length > 12 ? `${label.slice(0, 11)}…` : label;
+}
+
+/**
+ * A text's width at the chart's 12 px type, reckoned without a font: 12 px for a character of
+ * Chinese, Japanese or Korean (or a full-width form or an emoji), 7 px for any other, which is a
+ * little more than most Latin letters take. The drawings lay legends and names out by it.
+ */
+function textWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += WIDE_CHARACTER.test(char) ? FONT_SIZE : 7;
+  return width;
+}
+
+const WIDE_CHARACTER =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u30FF\uFF01-\uFF60\uFFE0-\uFFE6\p{Extended_Pictographic}]/u;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** `text` cut between characters (graphemes) to at most `room` px by textWidth, ended with `…` when cut. */
+function fitText(text: string, room: number): string {
+  if (textWidth(text) <= room) return text;
+  let out = '';
+  let width = textWidth('…');
+  for (const { segment } of graphemes.segment(text)) {
+    width += textWidth(segment);
+    if (width > room) break;
+    out += segment;
+  }
+  return `${out.trimEnd()}…`;
 }
 
 /** A coordinate with one decimal: enough on screen and in print, and the same bytes everywhere. */
