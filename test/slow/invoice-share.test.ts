@@ -2,7 +2,9 @@
  * An Invoice summary as a client receives it: a month of two people's time in two workspaces and
  * two currencies, two rates with one changing mid-month, rounded up to a quarter hour, on the
  * public share page in Chromium (its tables and totals as a reader sees them, axe in light and
- * dark, no sideways scroll at 320, 390 and 1440 px; pictures with SCREENSHOTS_DIR).
+ * dark, no sideways scroll at 320, 390 and 1440 px, its charts drawn for the width; in English and
+ * German, and on a 390 px phone in French, Spanish, Japanese and Korean; pictures with
+ * SCREENSHOTS_DIR).
  */
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
