@@ -67,24 +67,27 @@ const FOOTER = `
 
 /** A Person column, only when the entries are more than one person's. */
 const IF_PEOPLE = (text: string): string => `{% if people > 1 %}${text}{% endif %}`;
+/** A Tags column, only when an entry has a tag: a column of empty cells says nothing and takes a phone's width. */
+const IF_TAGS = (text: string): string => `{% if tagged %}${text}{% endif %}`;
 
 const TIMESHEET = `${HEADER}${NOTE}
 {% if entries.size == 0 -%}
 ${EMPTY}
 {% else -%}
 {%- assign people = groups.byUser.size -%}
+{%- assign tagged = false -%}{%- if groups.byTag.size > 0 -%}{%- assign tagged = true -%}{%- endif -%}
 ${MONEY}
 {% chart "hours_by_day" %}
 
-| ${T('Date')} | ${T('Time')} |${IF_PEOPLE(` ${T('Person')} |`)} ${T('Project')} | ${T('Description')} | ${T('Tags')} | ${T('Duration')} |${IF_MONEY(` ${T('Billable')} | ${T('Amount')} |`)}
-|---|---|${IF_PEOPLE('---|')}---|---|---|---:|${IF_MONEY('---:|---:|')}
+| ${T('Date')} | ${T('Time')} |${IF_PEOPLE(` ${T('Person')} |`)} ${T('Project')} | ${T('Description')} |${IF_TAGS(` ${T('Tags')} |`)} ${T('Duration')} |${IF_MONEY(` ${T('Billable')} | ${T('Amount')} |`)}
+|---|---|${IF_PEOPLE('---|')}---|---|${IF_TAGS('---|')}---:|${IF_MONEY('---:|---:|')}
 {% for day in groups.byDay -%}
 {% for e in day.entries -%}
-| {{ e.date }} | {{ e.time }} |${IF_PEOPLE(' {{ e.user.name | md }} |')} {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} | {{ e.tags | join: ", " | md }} | {{ e.minutes | duration }} |${IF_MONEY(' {% if e.billable %}{{ e.billableMinutes | duration }}{% endif %} | {{ e.amount | money }} |')}
+| {{ e.date }} | {{ e.time }} |${IF_PEOPLE(' {{ e.user.name | md }} |')} {% if e.project %}{{ e.project.name | md }}{% else %}—{% endif %} | {{ e.description | md }} |${IF_TAGS(' {{ e.tags | join: ", " | md }} |')} {{ e.minutes | duration }} |${IF_MONEY(' {% if e.billable %}{{ e.billableMinutes | duration }}{% endif %} | {{ e.amount | money }} |')}
 {% endfor -%}
-| **{{ day.weekdayName }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **${T('Day total')}** | | **{{ day.minutes | duration }}** |${IF_MONEY(` **{{ day.billableMinutes | duration }}** | ${BOLD_AMOUNTS('day.amounts')} |`)}
+| **{{ day.weekdayName }} {{ day.date }}** | |${IF_PEOPLE(' |')} | **${T('Day total')}** |${IF_TAGS(' |')} **{{ day.minutes | duration }}** |${IF_MONEY(` **{{ day.billableMinutes | duration }}** | ${BOLD_AMOUNTS('day.amounts')} |`)}
 {% endfor -%}
-| **${T('Total')}** | |${IF_PEOPLE(' |')} | **${DAYS}, ${ENTRIES}** | | **{{ totals.minutes | duration }}** |${IF_MONEY(' **{{ totals.billableMinutes | duration }}** | **{{ totals.amounts | money }}** |')}
+| **${T('Total')}** | |${IF_PEOPLE(' |')} | **${DAYS}, ${ENTRIES}** |${IF_TAGS(' |')} **{{ totals.minutes | duration }}** |${IF_MONEY(' **{{ totals.billableMinutes | duration }}** | **{{ totals.amounts | money }}** |')}
 {% endif %}${FOOTER}`;
 
 const GROUP_TABLE = (title: string, column: string, list: string, label: string): string => `
@@ -219,6 +222,7 @@ export const BUILTIN_TEMPLATES: ReadonlyArray<BuiltinTemplate> = [
         '8826a361ffa90da2c9864b6ec5946b86b678e3fcdc32b5095ea82091d845fde1',
         '5dd73c1e0c103848fadd2e9b464b1d4b8a24320dc67136e9d02377cd4c880c8e',
         '5c36254ed6a054db181ab723d46d8701ae00c92bf331896d5b48b5b192393621',
+        'c401b42b56279473c0f247e1cc8daa0d451fc156d31c107aea4c95939d9c41a1',
       ],
       nameTemplate: [
         'fe575e17e23f40fddb2091884f1238494f76cf60b095eae9d60762f58cc1d3dd',

@@ -277,15 +277,16 @@ describe('money in a render', () => {
   it('gives the Timesheet Billable and Amount columns only when there is money to show', async () => {
     const timesheet = await builtInTemplateId(t);
     const filters = { workspaceIds: [f.acme.id], dateRange: MONTH };
+    // No entry here has a tag: no Tags column.
     const withMoney = bodyOf((await create(f.owner, { templateId: timesheet, filters })).renderedMarkdown);
-    expect(withMoney).toContain('| Date | Time | Project | Description | Tags | Duration | Billable | Amount |');
-    expect(withMoney).toContain('| 2026-11-03 | 09:00 | Website | a1 |  | 0h 50m | 0h 50m | €83.33 |');
-    expect(withMoney).toContain('| **Tuesday 2026-11-03** | | | **Day total** | | **0h 50m** | **0h 50m** | **€83.33** |');
+    expect(withMoney).toContain('| Date | Time | Project | Description | Duration | Billable | Amount |');
+    expect(withMoney).toContain('| 2026-11-03 | 09:00 | Website | a1 | 0h 50m | 0h 50m | €83.33 |');
+    expect(withMoney).toContain('| **Tuesday 2026-11-03** | | | **Day total** | **0h 50m** | **0h 50m** | **€83.33** |');
     // A day of only non-billable time has no amount: an empty cell, not bold markers around nothing.
-    expect(withMoney).toContain('| **Thursday 2026-11-05** | | | **Day total** | | **2h 00m** | **0h 00m** |  |');
+    expect(withMoney).toContain('| **Thursday 2026-11-05** | | | **Day total** | **2h 00m** | **0h 00m** |  |');
     expect(withMoney).not.toContain('****');
     const hidden = bodyOf((await create(f.owner, { templateId: timesheet, filters, options: { hideAmounts: true } })).renderedMarkdown);
-    expect(hidden).toContain('| Date | Time | Project | Description | Tags | Duration |\n');
+    expect(hidden).toContain('| Date | Time | Project | Description | Duration |\n');
     expect(hidden).not.toMatch(/€|Amount/);
   });
 });

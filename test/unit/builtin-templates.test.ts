@@ -259,6 +259,29 @@ describe('BUILTIN_TEMPLATES', () => {
     expect(out).toContain('| **Total** | | | | **2 days, 3 entries** | | **9h 20m** |');
   });
 
+  it('leaves the timesheet’s Tags column out when no entry has a tag', async () => {
+    const base = input(true);
+    const untagged: RenderInput = {
+      ...base,
+      entries: (base.entries ?? []).map((e): EntryTuple => {
+        const copy = [...e] as EntryTuple;
+        copy[6] = [];
+        return copy;
+      }),
+      aggregates: { ...base.aggregates, byTag: [] },
+    };
+    const out = await renderTemplate(template('timesheet').body, buildRenderContext(untagged));
+    // Header, 3 entries, 2 day subtotals and the grand total, five cells each.
+    expect(tables(markdown.render(out))).toEqual([Array(7).fill(5)]);
+    expect(out).toContain('| Date | Time | Project | Description | Duration |\n|---|---|---|---|---:|\n');
+    expect(out).toContain(
+      '| 2026-03-11 | 10:30 | Website \\!\\[x\\](http\\:\\//t/x\\.png) | \\[click\\](javascript\\:alert(1)) | 7h 05m |',
+    );
+    expect(out).toContain('| **Monday 2026-03-09** | | | **Day total** | **2h 15m** |');
+    expect(out).toContain('| **Total** | | | **2 days, 3 entries** | **9h 20m** |');
+    // With a tag on any entry, every row has the column, as the test above shows.
+  });
+
   it('summarises by project, user and tag with hours and shares', async () => {
     const out = await renderTemplate(template('summary').body, buildRenderContext(input(true)));
     // Projects (2 + total), users (1 + total), tags (3); five columns each.

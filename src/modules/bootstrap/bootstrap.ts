@@ -41,6 +41,7 @@ export async function bootstrap(ctx: AppContext): Promise<BootstrapResult> {
     'builtin_templates_v5',
     'builtin_templates_v6',
     'builtin_templates_v7',
+    'builtin_templates_v8',
   ]) {
     await ctx.db.transaction(async (tx) => {
       if (!(await repo.claimOnce(tx, release, now))) return;
