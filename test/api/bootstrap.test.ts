@@ -141,6 +141,22 @@ describe('built-in templates of an earlier release', () => {
     expect(upgraded.nameTemplate).toBe(current.nameTemplate);
     expect(upgraded.body).toContain('{{ "Day total" | t }}');
   });
+  it('print a Tags column only for tagged entries once the release that made it so starts: the Timesheet of the release before, unedited, is replaced; an edited one stays', async () => {
+    const database = await testDatabase();
+    const { call, byName } = adminOf(await start());
+    const v7 = readFileSync(new URL('../fixtures/timesheet-v7.liquid', import.meta.url), 'utf8');
+    expect(v7).toContain('| {{ "Tags" | t }} |');
+    expect(v7).not.toContain('tagged');
+    await call('PATCH', `/api/v1/templates/${(await byName('Timesheet')).id}`, { body: v7 });
+    await call('PATCH', `/api/v1/templates/${(await byName('Summary')).id}`, { body: `${v7}\nEdited.` });
+    await database.db.execute(sql`delete from instance_state where key = 'builtin_templates_v8'`);
+
+    await start();
+    const current = BUILTIN_TEMPLATES.find((t) => t.key === 'timesheet')!;
+    expect((await byName('Timesheet')).body).toBe(current.body);
+    expect(current.body).toContain('{% if tagged %} {{ "Tags" | t }} |{% endif %}');
+    expect((await byName('Summary')).body).toBe(`${v7}\nEdited.`);
+  });
   it('suggest names whose days read in the report’s language once the release that made them so starts; an edited name stays', async () => {
     const database = await testDatabase();
     const { call, byName } = adminOf(await start());
