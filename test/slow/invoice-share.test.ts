@@ -53,6 +53,21 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
     await t.close();
   });
 
+  /** How far each of the document's tables is wider than its box, in px (0: it fits), in order. */
+  const OVERFLOW = `[...document.querySelectorAll('.document > .table-wrap')].map((w) => w.scrollWidth - w.clientWidth)`;
+
+  /** The invoice rendered in `locale`, shared, and its page open at `width` (close the context when done). */
+  async function openIn(locale: string, width: number) {
+    const report = await t.post('/api/v1/reports', { ...invoice, options: { ...invoice.options, locale } }, ownerToken);
+    expect(report.status).toBe(201);
+    const share = await t.post(`/api/v1/reports/${report.body.id as string}/shares`, {}, ownerToken);
+    const cspErrors: string[] = [];
+    const opened = await newPage(browser, cspErrors, { width });
+    expect((await opened.page.goto(`${base}/share/${share.body.token as string}`))?.status()).toBe(200);
+    expect(await opened.page.getAttribute('html', 'lang')).toBe(locale);
+    return { ...opened, cspErrors };
+  }
+
   it(
     'shows each client’s lines and totals, the total due per currency, and fits every width',
     async () => {
@@ -104,8 +119,7 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
         // On a phone the client reads each line's amount without scrolling sideways: the tables fit
         // (with Debian's DejaVu Sans, wider than a phone's own font).
         await page.setViewportSize({ width: 390, height: 844 });
-        const overflow = `[...document.querySelectorAll('.document > .table-wrap')].map((w) => w.scrollWidth - w.clientWidth)`;
-        await expect.poll(() => page.evaluate(overflow), { message: 'tables wider than the page at 390 px' }).toEqual([0, 0, 0]);
+        await expect.poll(() => page.evaluate(OVERFLOW), { message: 'tables wider than the page at 390 px' }).toEqual([0, 0, 0]);
         // And each chart is its narrow drawing, the column's width.
         await expect
           .poll(() =>
@@ -128,14 +142,8 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
   it(
     'is written in German for a German invoice, the page around the document included',
     async () => {
-      const report = await t.post('/api/v1/reports', { ...invoice, options: { ...invoice.options, locale: 'de' } }, ownerToken);
-      expect(report.status).toBe(201);
-      const share = await t.post(`/api/v1/reports/${report.body.id as string}/shares`, {}, ownerToken);
-      const cspErrors: string[] = [];
-      const { context, page } = await newPage(browser, cspErrors, { width: 1440 });
+      const { context, page, cspErrors } = await openIn('de', 1440);
       try {
-        expect((await page.goto(`${base}/share/${share.body.token as string}`))?.status()).toBe(200);
-        expect(await page.getAttribute('html', 'lang')).toBe('de');
         expect(await page.locator('.provenance dt').allTextContents()).toEqual(['Zeitraum', 'Verantwortlich', 'Erstellt', 'Version']);
         expect(await page.locator('.provenance dd').first().textContent()).toBe('01.11.2026 – 30.11.2026');
         expect((await page.locator('.downloads').textContent())?.trim()).toBe('Herunterladen PDF CSV');
@@ -169,8 +177,7 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
         await checkScreen(page, 'invoice-summary-share-de');
         // German's longer words fit a phone too: no table scrolls sideways at 390 px.
         await page.setViewportSize({ width: 390, height: 844 });
-        const overflow = `[...document.querySelectorAll('.document > .table-wrap')].map((w) => w.scrollWidth - w.clientWidth)`;
-        await expect.poll(() => page.evaluate(overflow), { message: 'tables wider than the page at 390 px' }).toEqual([0, 0, 0]);
+        await expect.poll(() => page.evaluate(OVERFLOW), { message: 'tables wider than the page at 390 px' }).toEqual([0, 0, 0]);
         expect(cspErrors).toEqual([]);
       } finally {
         await context.close();
@@ -184,17 +191,11 @@ describe.skipIf(!hasChromium)('an Invoice summary on its share page', () => {
   it.each(['fr', 'es', 'ja', 'ko'])(
     'fits a 390 px phone in %s too: the page never scrolls sideways, and the euro lines and the totals fit whole',
     async (locale) => {
-      const report = await t.post('/api/v1/reports', { ...invoice, options: { ...invoice.options, locale } }, ownerToken);
-      expect(report.status).toBe(201);
-      const share = await t.post(`/api/v1/reports/${report.body.id as string}/shares`, {}, ownerToken);
-      const cspErrors: string[] = [];
-      const { context, page } = await newPage(browser, cspErrors, { width: 390 });
+      const { context, page, cspErrors } = await openIn(locale, 390);
       try {
-        expect((await page.goto(`${base}/share/${share.body.token as string}`))?.status()).toBe(200);
-        expect(await page.getAttribute('html', 'lang')).toBe(locale);
-        // Northwind's lines (euros) and the totals.
-        const overflow = `[...document.querySelectorAll('.document > .table-wrap')].filter((w, i) => i !== 1).map((w) => w.scrollWidth - w.clientWidth)`;
-        await expect.poll(() => page.evaluate(overflow), { message: `${locale} tables wider than the page at 390 px` }).toEqual([0, 0]);
+        // Northwind's lines (euros) and the totals; Contoso's (dollars) is the second.
+        const fits = async () => (await page.evaluate<number[]>(OVERFLOW)).filter((_, i) => i !== 1);
+        await expect.poll(fits, { message: `${locale} tables wider than the page at 390 px` }).toEqual([0, 0]);
         expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
         expect(cspErrors).toEqual([]);
       } finally {
