@@ -159,12 +159,18 @@ export function chartLabel(name: string): string {
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
-/** `text` in at most `max` UTF-16 units: cut between characters (graphemes) and ended with `…` when cut. */
-export function shortenText(text: string, max: number): string {
-  if (text.length <= max) return text;
+/**
+ * `text` at most `max` long as `measure` counts (UTF-16 units unless told): cut between characters
+ * (graphemes) and ended with `…` when cut.
+ */
+export function shortenText(text: string, max: number, measure: (text: string) => number = (t) => t.length): string {
+  if (measure(text) <= max) return text;
+  const room = max - measure('…');
   let out = '';
+  let used = 0;
   for (const { segment } of graphemes.segment(text)) {
-    if (out.length + segment.length > max - 1) break;
+    used += measure(segment);
+    if (used > room) break;
     out += segment;
   }
   return `${out.trimEnd()}…`;

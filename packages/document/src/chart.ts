@@ -1,6 +1,6 @@
 import { nice, ticks } from 'd3-array';
 import { currencyExponent, formatMoney } from '../../money/src/index.js';
-import { CHART_INFO, parseChart, type ChartData } from './chart-format.js';
+import { CHART_INFO, parseChart, shortenText, type ChartData } from './chart-format.js';
 import { phrase } from './phrases.js';
 
 /**
@@ -240,7 +240,7 @@ function bars(data: ChartData, paint: Paint, hatchId: string, width: number, leg
       rects += `<rect x="${num(x0)}" y="${y + barY}" width="${num(x(sum / scale) - x0)}" height="${BAR_HEIGHT}"${segmentPaint(paint, s, hatchId)}/>`;
     });
     // Wide, a name fits the column left of the axis; narrow, the line above its bar.
-    const label = escapeXml(fitText(row.label, narrow ? width - left : left - 8));
+    const label = escapeXml(shortenText(row.label, narrow ? width - left : left - 8, textWidth));
     const name = narrow
       ? `<text x="${left}" y="${y + 14}"${paint.attrs('text')}>${label}</text>`
       : `<text x="${left - 8}" y="${y + textY}" text-anchor="end"${paint.attrs('text')}>${label}</text>`;
@@ -418,21 +418,6 @@ function textWidth(text: string): number {
 
 const WIDE_CHARACTER =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u30FF\uFF01-\uFF60\uFFE0-\uFFE6\p{Extended_Pictographic}]/u;
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
-/** `text` cut between characters (graphemes) to at most `room` px by textWidth, ended with `…` when cut. */
-function fitText(text: string, room: number): string {
-  if (textWidth(text) <= room) return text;
-  let out = '';
-  let width = textWidth('…');
-  for (const { segment } of graphemes.segment(text)) {
-    width += textWidth(segment);
-    if (width > room) break;
-    out += segment;
-  }
-  return `${out.trimEnd()}…`;
-}
-
 /** A coordinate with one decimal: enough on screen and in print, and the same bytes everywhere. */
 function num(value: number): string {
   // Integers print fast and the same everywhere; a float's shortest form is slower to find.
