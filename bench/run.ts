@@ -14,6 +14,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { runUpkeep } from '../src/db/embedded-upkeep.js';
 import { BENCH_USER, generate, RENDER_USERS, SCALES, tokenOf, type Scale } from './generate.js';
 import { capture, load, startBaseline, type LoadResult } from './load.js';
 import { printHostile, runHostile, type HostileOutcome } from './hostile.js';
@@ -44,6 +45,38 @@ interface Figure {
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * The embedded engine's upkeep (embedded-upkeep.ts) over the freshly generated data, as the
+ * server's first pass would find it (every entry inserted since the last vacuum), against a plain
+ * `ANALYZE` of the whole database measured just before; then a pass that finds nothing due, the
+ * cost of every later minute on a quiet instance. The server the bench starts runs its own passes.
+ */
+async function embeddedUpkeepFigure(database: Database, scale: Scale): Promise<Figure> {
+  const timed = async (work: () => Promise<unknown>): Promise<number> => {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  };
+  const analyze = await timed(() => database.executeSql('analyze'));
+  let tables: string[] = [];
+  const first = await timed(async () => {
+    tables = (await runUpkeep(database)).map(({ task, error }) => `${task.table}${error ? ' (failed)' : ''}`);
+  });
+  const idle = await timed(() => runUpkeep(database));
+  const figure: Figure = {
+    scenario: `embedded upkeep, first pass over ${scale.entries.toLocaleString('en')} generated entries vs ANALYZE of every table`,
+    unit: 'ms',
+    chronicle: round(first),
+    baseline: round(analyze),
+    ratio: round(first / analyze, 2),
+    target: 'done',
+    holds: !tables.some((t) => t.endsWith('(failed)')),
+    note: `vacuumed: ${tables.join(', ') || 'nothing'}; a pass with nothing due ${round(idle, 1)} ms`,
+  };
+  log(`   ${figure.scenario}: ${JSON.stringify(figure)}`);
+  return figure;
+}
 const auth = (userId: string) => ({ authorization: `Bearer ${tokenOf(userId)}` });
 const json = (userId: string) => ({ ...auth(userId), 'content-type': 'application/json' });
 
@@ -164,6 +197,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
     const started = performance.now();
     await generate(database, scale, (line) => log(`   ${line}`));
     log(`   generated in ${Math.round((performance.now() - started) / 1000)} s`);
+    if (database.kind === 'pglite') figures.push(await embeddedUpkeepFigure(database, scale));
     // The render baseline reads the same data directly: before the server holds the data directory.
     const renderBaselines = new Map<string, RenderTiming>();
     for (const user of runPaths ? RENDER_USERS : []) {

@@ -11,6 +11,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/database.js';
+import { runUpkeep, upkeepOperation } from './db/embedded-upkeep.js';
+import { inBackground } from './db/priority.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { KeyedQueue } from './lib/keyed-queue.js';
@@ -276,12 +278,55 @@ async function startJobs(app: App, ctx: AppContext): Promise<void> {
   ctx.scheduler.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
   ctx.mailer.start(engine, ctx.config.scheduleTickSeconds * 1000);
   ctx.webhooks.start(engine, ctx.config.scheduleTickSeconds * 1000, app.log);
+  const stopUpkeep = startEmbeddedUpkeep(app, ctx);
   app.addHook('preClose', async () => {
+    await stopUpkeep();
     ctx.scheduler.stop();
     ctx.mailer.stop();
     ctx.webhooks.stop();
     await engine.stop();
   });
+}
+
+/** An upkeep statement at least this long is logged at `info`, shorter ones at `debug`. */
+const UPKEEP_LOGGED_MS = 250;
+
+/**
+ * On the embedded engine, which has no autovacuum, a pass of embedded-upkeep.ts every
+ * EMBEDDED_UPKEEP_SECONDS (the first one a whole interval after start-up, which has work of its
+ * own); on PostgreSQL the server's autovacuum does it. Returns what stops it once its pass under
+ * way has ended, so that nothing reaches the database after it closes.
+ */
+function startEmbeddedUpkeep(app: App, ctx: AppContext): () => Promise<void> {
+  const seconds = ctx.config.embeddedUpkeepSeconds;
+  if (ctx.database.kind !== 'pglite' || seconds === 0) return async () => {};
+  /** The pass under way, if any: a tick that finds one skips its turn. */
+  let pass: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (pass) return;
+    pass = inBackground(() =>
+      runUpkeep(ctx.database, ({ task, error, ms }) => {
+        const operation = upkeepOperation(task);
+        ctx.metrics.databaseUpkeep.inc({ operation, outcome: error ? 'failed' : 'ok' });
+        const fields = { table: `${task.schema}.${task.table}`, operation, reasons: task.reasons, ms: Math.round(ms) };
+        if (error) app.log.warn({ ...fields, err: error }, 'embedded database upkeep failed');
+        // A statement that held the engine long enough for requests to notice is worth a line.
+        else if (ms >= UPKEEP_LOGGED_MS) app.log.info(fields, 'embedded database upkeep');
+        else app.log.debug(fields, 'embedded database upkeep');
+      }),
+    )
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'embedded database upkeep failed');
+      })
+      .finally(() => {
+        pass = null;
+      });
+  }, seconds * 1000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await pass;
+  };
 }
 
 function createServer(options: BuildOptions): App {

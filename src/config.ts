@@ -226,6 +226,14 @@ export const ConfigSchema = Type.Object({
     description:
       'how often each process asks the job queue for work (one cheap query per poll); a job the process queues itself starts at once',
   }),
+  embeddedUpkeepSeconds: Type.Integer({
+    env: 'EMBEDDED_UPKEEP_SECONDS',
+    default: 60,
+    minimum: 0,
+    maximum: 86_400,
+    description:
+      "how often the embedded database (no DATABASE_URL) vacuums and analyses the tables that PostgreSQL's autovacuum thresholds say are due, as autovacuum would on a server; 0 turns it off",
+  }),
   jobWorker: Type.Boolean({
     env: 'JOB_WORKER',
     default: true,

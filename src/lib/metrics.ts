@@ -37,6 +37,8 @@ export interface Metrics {
   readonly shareViews: Counter;
   readonly passcodeFailures: Counter<'reason'>;
   readonly overloadRefusals: Counter;
+  /** The embedded engine's upkeep statements by operation and outcome (embedded-upkeep.ts). */
+  readonly databaseUpkeep: Counter<'operation' | 'outcome'>;
   /** The whole text of a scrape: this app's metrics and the process's. */
   render(): Promise<{ contentType: string; text: string }>;
 }
@@ -98,6 +100,12 @@ export function createMetrics(sources: MetricSources): Metrics {
   const overloadRefusals = new Counter({
     name: 'chronicle_overload_refusals_total',
     help: 'Requests refused with 503 because the event loop was further behind than OVERLOAD_EVENT_LOOP_DELAY_MS.',
+    registers,
+  });
+  const databaseUpkeep = new Counter({
+    name: 'chronicle_database_upkeep_total',
+    help: 'Upkeep of the embedded database by operation (vacuum, analyze, vacuum_analyze) and outcome (ok, failed).',
+    labelNames: ['operation', 'outcome'] as const,
     registers,
   });
   new Gauge({
@@ -194,6 +202,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     shareViews,
     passcodeFailures,
     overloadRefusals,
+    databaseUpkeep,
     async render() {
       const merged = Registry.merge([registry, processMetrics()]);
       return { contentType: merged.contentType, text: await merged.metrics() };
