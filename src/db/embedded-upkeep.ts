@@ -80,7 +80,12 @@ export function dueUpkeep(tables: readonly TableCounters[], settings: UpkeepSett
   return tasks.map(({ schema, table, vacuum, analyze, reasons }) => ({ schema, table, vacuum, analyze, reasons }));
 }
 
-/** Every user table's counters beside the engine's autovacuum settings, in one statement. */
+/**
+ * Every user table's counters beside the engine's autovacuum settings, in one statement. Tables
+ * and materialised views only, as autovacuum takes them: a partitioned table (the job engine's
+ * `jobs.job`) holds no rows of its own, its partitions are listed themselves, and its
+ * `relfrozenxid` of 0 would read as the oldest age there is.
+ */
 const COUNTERS = `
   select s.schemaname as schema, s.relname as table, c.reltuples::float8 as tuples,
     s.n_dead_tup::float8 as dead, s.n_ins_since_vacuum::float8 as inserted,
@@ -93,6 +98,7 @@ const COUNTERS = `
     current_setting('autovacuum_analyze_scale_factor')::float8 as analyze_scale_factor,
     current_setting('autovacuum_freeze_max_age')::float8 as freeze_max_age
   from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+  where c.relkind in ('r', 'm')
   order by s.schemaname, s.relname`;
 
 interface CounterRow {
