@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Database } from './db/database.js';
-import { runUpkeep, upkeepOperation } from './db/embedded-upkeep.js';
+import { checkpointIfDue, runUpkeep, upkeepOperation } from './db/embedded-upkeep.js';
 import { inBackground } from './db/priority.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
@@ -302,19 +302,29 @@ function startEmbeddedUpkeep(app: App, ctx: AppContext): () => Promise<void> {
   if (ctx.database.kind !== 'pglite' || seconds === 0) return async () => {};
   /** The pass under way, if any: a tick that finds one skips its turn. */
   let pass: Promise<unknown> | null = null;
+  const heard = (operation: string, fields: Record<string, unknown>, error: Error | null, ms: number) => {
+    ctx.metrics.databaseUpkeep.inc({ operation, outcome: error ? 'failed' : 'ok' });
+    const line = { ...fields, operation, ms: Math.round(ms) };
+    if (error) app.log.warn({ ...line, err: error }, 'embedded database upkeep failed');
+    // A statement that held the engine long enough for requests to notice is worth a line.
+    else if (ms >= UPKEEP_LOGGED_MS) app.log.info(line, 'embedded database upkeep');
+    else app.log.debug(line, 'embedded database upkeep');
+  };
+  const upkeep = async () => {
+    await runUpkeep(ctx.database, ({ task, error, ms }) => {
+      heard(upkeepOperation(task), { table: `${task.schema}.${task.table}`, reasons: task.reasons }, error, ms);
+    });
+    const started = performance.now();
+    try {
+      const checkpoint = await checkpointIfDue(ctx.database, ctx.clock.now());
+      if (checkpoint) heard('checkpoint', { reasons: [checkpoint.reason] }, null, checkpoint.ms);
+    } catch (error) {
+      heard('checkpoint', {}, error instanceof Error ? error : new Error(String(error)), performance.now() - started);
+    }
+  };
   const timer = setInterval(() => {
     if (pass) return;
-    pass = inBackground(() =>
-      runUpkeep(ctx.database, ({ task, error, ms }) => {
-        const operation = upkeepOperation(task);
-        ctx.metrics.databaseUpkeep.inc({ operation, outcome: error ? 'failed' : 'ok' });
-        const fields = { table: `${task.schema}.${task.table}`, operation, reasons: task.reasons, ms: Math.round(ms) };
-        if (error) app.log.warn({ ...fields, err: error }, 'embedded database upkeep failed');
-        // A statement that held the engine long enough for requests to notice is worth a line.
-        else if (ms >= UPKEEP_LOGGED_MS) app.log.info(fields, 'embedded database upkeep');
-        else app.log.debug(fields, 'embedded database upkeep');
-      }),
-    )
+    pass = inBackground(upkeep)
       .catch((error: unknown) => {
         app.log.error({ err: error }, 'embedded database upkeep failed');
       })

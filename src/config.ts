@@ -232,7 +232,7 @@ export const ConfigSchema = Type.Object({
     minimum: 0,
     maximum: 86_400,
     description:
-      "how often the embedded database (no DATABASE_URL) vacuums and analyses the tables that PostgreSQL's autovacuum thresholds say are due, as autovacuum would on a server; 0 turns it off",
+      "how often the embedded database (no DATABASE_URL) vacuums and analyses the tables PostgreSQL's autovacuum thresholds say are due, and takes a checkpoint when its checkpointer would; 0 turns it off",
   }),
   jobWorker: Type.Boolean({
     env: 'JOB_WORKER',

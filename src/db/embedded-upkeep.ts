@@ -1,13 +1,14 @@
 /**
  * The embedded engine's upkeep (docs/decisions.md "The embedded engine vacuums itself"). PGlite
- * runs PostgreSQL as one process without background workers, so autovacuum never runs there: left
- * alone, every update and delete leaves its dead rows in place (a counted view, a queued job, an
- * edited entry), tables are never analysed (the planner guesses without statistics), pages never
- * become all-visible (an index-only scan reads the table anyway), and nothing freezes old rows
- * before transaction IDs wrap around. This module does what autovacuum would: it reads each table's
- * counters, decides with PostgreSQL's own thresholds and the engine's own settings, and vacuums or
- * analyses each table that is due, one statement at a time, as background work (priority.ts), so
- * requests' statements go first.
+ * runs PostgreSQL as one process without background workers, so neither autovacuum nor the
+ * checkpointer ever runs there: left alone, every update and delete leaves its dead rows in place
+ * (a counted view, a queued job, an edited entry), tables are never analysed (the planner guesses
+ * without statistics), pages never become all-visible (an index-only scan reads the table anyway),
+ * nothing freezes old rows before transaction IDs wrap around, and the write-ahead log grows until
+ * the process stops. This module does what those processes would: it reads each table's counters
+ * and the log's position, decides with PostgreSQL's own thresholds and the engine's own settings,
+ * and vacuums or analyses each table that is due and checkpoints when one is due, one statement at
+ * a time, as background work (priority.ts), so requests' statements go first.
  */
 import type { Database } from './database.js';
 
@@ -192,4 +193,89 @@ export async function runUpkeep(
     done(outcome);
   }
   return outcomes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkpoints: the embedded engine has no checkpointer either, so its write-ahead log grows
+// without end and a crash replays all of it since the engine opened
+
+/** Where the write-ahead log stands against the last checkpoint, with the engine's checkpoint settings. */
+export interface WalCounters {
+  /** When the last checkpoint was taken (pg_control_checkpoint). */
+  checkpointAt: Date;
+  /** Bytes of log written since the last checkpoint's record. */
+  bytesSinceCheckpoint: number;
+  /** Bytes of log since the last checkpoint's redo point: what recovery after a crash would replay. */
+  bytesSinceRedo: number;
+  checkpointTimeoutSeconds: number;
+  maxWalBytes: number;
+  completionTarget: number;
+}
+
+export type CheckpointReason = 'time' | 'wal';
+
+/**
+ * Log written after a checkpoint's record beyond this is new work to make durable in the data
+ * files; less is the record itself (a WAL page is 8 KiB).
+ */
+const WAL_ACTIVITY_BYTES = 8192;
+
+/**
+ * When PostgreSQL's checkpointer would take one: once the log since the last checkpoint's redo
+ * point reaches `max_wal_size / (1 + checkpoint_completion_target)` (its trigger for a checkpoint
+ * "because of WAL"), or `checkpoint_timeout` after the last one if anything was written since.
+ */
+export function checkpointDue(wal: WalCounters, now: Date): CheckpointReason | null {
+  if (wal.bytesSinceRedo >= wal.maxWalBytes / (1 + wal.completionTarget)) return 'wal';
+  const age = now.getTime() - wal.checkpointAt.getTime();
+  if (wal.bytesSinceCheckpoint > WAL_ACTIVITY_BYTES && age >= wal.checkpointTimeoutSeconds * 1000) return 'time';
+  return null;
+}
+
+/** The log's position against the last checkpoint, and the settings in their base units (s, MB). */
+const WAL = `
+  select extract(epoch from c.checkpoint_time)::float8 as checkpoint_epoch,
+    (pg_current_wal_insert_lsn() - c.checkpoint_lsn)::float8 as since_checkpoint,
+    (pg_current_wal_insert_lsn() - c.redo_lsn)::float8 as since_redo,
+    (select setting::float8 from pg_settings where name = 'checkpoint_timeout') as timeout_seconds,
+    (select setting::float8 from pg_settings where name = 'max_wal_size') as max_wal_mb,
+    (select setting::float8 from pg_settings where name = 'checkpoint_completion_target') as completion_target
+  from pg_control_checkpoint() c`;
+
+interface WalRow {
+  checkpoint_epoch: number;
+  since_checkpoint: number;
+  since_redo: number;
+  timeout_seconds: number;
+  max_wal_mb: number;
+  completion_target: number;
+}
+
+export async function readWal(database: Pick<Database, 'executeSql'>): Promise<WalCounters> {
+  const [row] = (await database.executeSql(WAL)).rows as WalRow[];
+  if (!row) throw new Error('pg_control_checkpoint() returned no row');
+  return {
+    checkpointAt: new Date(row.checkpoint_epoch * 1000),
+    bytesSinceCheckpoint: row.since_checkpoint,
+    bytesSinceRedo: row.since_redo,
+    checkpointTimeoutSeconds: row.timeout_seconds,
+    maxWalBytes: row.max_wal_mb * 1024 * 1024,
+    completionTarget: row.completion_target,
+  };
+}
+
+/**
+ * Takes a checkpoint when one is due at `now` (the application's clock): the data files get every
+ * change the log holds, so recovery after a crash replays only what came after, and the log's old
+ * segments are recycled instead of piling up. Null when none was due.
+ */
+export async function checkpointIfDue(
+  database: Pick<Database, 'executeSql'>,
+  now: Date,
+): Promise<{ reason: CheckpointReason; ms: number } | null> {
+  const reason = checkpointDue(await readWal(database), now);
+  if (reason === null) return null;
+  const started = performance.now();
+  await database.executeSql('checkpoint');
+  return { reason, ms: performance.now() - started };
 }

@@ -104,7 +104,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   const databaseUpkeep = new Counter({
     name: 'chronicle_database_upkeep_total',
-    help: 'Upkeep of the embedded database by operation (vacuum, analyze, vacuum_analyze) and outcome (ok, failed).',
+    help: 'Upkeep of the embedded database by operation (vacuum, analyze, vacuum_analyze, checkpoint) and outcome (ok, failed).',
     labelNames: ['operation', 'outcome'] as const,
     registers,
   });

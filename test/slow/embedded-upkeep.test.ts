@@ -1,7 +1,8 @@
 /**
- * A server on the embedded engine keeps its tables as autovacuum would (src/app.ts
- * startEmbeddedUpkeep, src/db/embedded-upkeep.ts): entries logged over the API are vacuumed and
- * analysed by the next pass, which the metrics count; closing the app waits for a pass under way.
+ * A server on the embedded engine keeps its tables as autovacuum would and checkpoints as the
+ * checkpointer would (src/app.ts startEmbeddedUpkeep, src/db/embedded-upkeep.ts): entries logged
+ * over the API are vacuumed and analysed by the next pass, a checkpoint follows once
+ * checkpoint_timeout has passed, the metrics count both; closing the app waits for a pass under way.
  * On PostgreSQL the server's own autovacuum does this, so the run on PostgreSQL skips it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,5 +45,16 @@ describe.skipIf(onPostgres)('the embedded engine’s upkeep', () => {
     expect(after.analyses).toBeGreaterThan(before.analyses);
     const metrics = (await t.request('GET', '/metrics', { token: null })).text;
     expect(metrics).toMatch(/^chronicle_database_upkeep_total\{operation="vacuum_analyze",outcome="ok"\} [1-9]/m);
+  });
+
+  it('checkpoints once checkpoint_timeout has passed by the application’s clock', async () => {
+    t.clock.advance(10 * 60_000);
+    await expect
+      .poll(async () => (await t.request('GET', '/metrics', { token: null })).text, { timeout: 60_000, interval: 100 })
+      .toMatch(/^chronicle_database_upkeep_total\{operation="checkpoint",outcome="ok"\} [1-9]/m);
+    const { rows } = await t.database.executeSql(
+      'select (pg_current_wal_insert_lsn() - redo_lsn)::float8 as since from pg_control_checkpoint()',
+    );
+    expect((rows[0] as { since: number }).since).toBeLessThan(1_000_000);
   });
 });

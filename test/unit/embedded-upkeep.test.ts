@@ -6,13 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import {
+  checkpointDue,
+  checkpointIfDue,
   dueUpkeep,
   readDueUpkeep,
+  readWal,
   runUpkeep,
   upkeepOperation,
   upkeepStatement,
   type TableCounters,
   type UpkeepSettings,
+  type WalCounters,
 } from '../../src/db/embedded-upkeep.js';
 import { pgliteImage } from '../helpers/pglite-image.js';
 
@@ -118,6 +122,34 @@ describe('which tables are due', () => {
   });
 });
 
+describe('when a checkpoint is due', () => {
+  const at = new Date('2026-11-30T10:00:00.000Z');
+  const wal = (counters: Partial<WalCounters>): WalCounters => ({
+    checkpointAt: at,
+    bytesSinceCheckpoint: 100_000,
+    bytesSinceRedo: 100_000,
+    checkpointTimeoutSeconds: 300,
+    maxWalBytes: 1024 * 1024 * 1024,
+    completionTarget: 0.9,
+    ...counters,
+  });
+  const later = (seconds: number) => new Date(at.getTime() + seconds * 1000);
+
+  it('takes one checkpoint_timeout after the last, when the log has grown since', () => {
+    expect(checkpointDue(wal({}), later(299))).toBeNull();
+    expect(checkpointDue(wal({}), later(300))).toBe('time');
+    // Only the last checkpoint's own record since: nothing to make durable.
+    expect(checkpointDue(wal({ bytesSinceCheckpoint: 8192 }), later(3600))).toBeNull();
+    expect(checkpointDue(wal({ bytesSinceCheckpoint: 8193 }), later(3600))).toBe('time');
+  });
+
+  it('takes one sooner once the log since the redo point reaches max_wal_size / (1 + checkpoint_completion_target)', () => {
+    const trigger = (1024 * 1024 * 1024) / 1.9;
+    expect(checkpointDue(wal({ bytesSinceRedo: trigger - 1 }), later(1))).toBeNull();
+    expect(checkpointDue(wal({ bytesSinceRedo: trigger }), later(1))).toBe('wal');
+  });
+});
+
 describe('a pass over the embedded engine', () => {
   let database: Database;
   beforeAll(async () => {
@@ -170,6 +202,25 @@ describe('a pass over the embedded engine', () => {
     await database.executeSql('update grown set n = 2 where id > 1900');
     expect(await runUpkeep(database)).toMatchObject([{ task: { table: 'grown', vacuum: true, reasons: ['dead_rows'] }, error: null }]);
     expect(await stats('grown')).toMatchObject({ dead: 0, vacuums: 2 });
+  });
+
+  it('checkpoints when one is due, which the engine never does by itself', async () => {
+    const before = await readWal(database);
+    expect(before).toMatchObject({ checkpointTimeoutSeconds: 300, maxWalBytes: 1024 ** 3, completionTarget: 0.9 });
+    await database.executeSql(`create table logged (id int primary key, body text not null);
+      insert into logged select g, repeat('x', 200) from generate_series(1, 5000) g`);
+    const written = await readWal(database);
+    expect(written.bytesSinceRedo).toBeGreaterThan(before.bytesSinceRedo + 1_000_000);
+    const after = (seconds: number) => new Date(written.checkpointAt.getTime() + seconds * 1000);
+    expect(await checkpointIfDue(database, after(60))).toBeNull();
+    expect(await checkpointIfDue(database, after(301))).toMatchObject({ reason: 'time' });
+    const checkpointed = await readWal(database);
+    // The redo point moved up to the log's end: a crash now replays almost nothing.
+    expect(checkpointed.bytesSinceRedo).toBeLessThan(8192);
+    expect(checkpointed.checkpointAt.getTime()).toBeGreaterThanOrEqual(written.checkpointAt.getTime());
+    // Nothing written since: the next one is not due, however late.
+    expect(await checkpointIfDue(database, after(86_400))).toBeNull();
+    await database.executeSql('drop table logged');
   });
 
   it('goes on past a table whose statement fails, and says which', async () => {
