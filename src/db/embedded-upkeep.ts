@@ -12,7 +12,7 @@
  */
 import type { Database } from './database.js';
 
-/** A table's counters, as pg_stat_user_tables and pg_class hold them. */
+/** A table's counters, as pg_stat_all_tables and pg_class hold them. */
 export interface TableCounters {
   schema: string;
   table: string;
@@ -63,7 +63,9 @@ export function dueUpkeep(tables: readonly TableCounters[], settings: UpkeepSett
     if (t.xidAge > settings.freezeMaxAge) reasons.push('wraparound');
     if (t.dead > settings.vacuumThreshold + settings.vacuumScaleFactor * rows) reasons.push('dead_rows');
     if (t.insertedSinceVacuum > settings.insertThreshold + settings.insertScaleFactor * rows) reasons.push('inserts');
-    const analyze = t.modifiedSinceAnalyze > settings.analyzeThreshold + settings.analyzeScaleFactor * rows;
+    // ANALYZE skips pg_statistic, whose rows are the statistics themselves; autovacuum never asks.
+    const analyzable = !(t.schema === 'pg_catalog' && t.table === 'pg_statistic');
+    const analyze = analyzable && t.modifiedSinceAnalyze > settings.analyzeThreshold + settings.analyzeScaleFactor * rows;
     if (analyze) reasons.push('changes');
     if (reasons.length === 0) continue;
     tasks.push({
@@ -82,10 +84,12 @@ export function dueUpkeep(tables: readonly TableCounters[], settings: UpkeepSett
 }
 
 /**
- * Every user table's counters beside the engine's autovacuum settings, in one statement. Tables
- * and materialised views only, as autovacuum takes them: a partitioned table (the job engine's
- * `jobs.job`) holds no rows of its own, its partitions are listed themselves, and its
- * `relfrozenxid` of 0 would read as the oldest age there is.
+ * Every table's counters beside the engine's autovacuum settings, in one statement. The system
+ * catalogs too, as autovacuum takes them: they bloat with every migration, and the database's own
+ * age is its oldest table's, catalogs included. Tables and materialised views only: a TOAST table
+ * is vacuumed with its table, and a partitioned table (the job engine's `jobs.job`) holds no rows
+ * of its own (its partitions are listed themselves) while its `relfrozenxid` of 0 would read as the
+ * oldest age there is.
  */
 const COUNTERS = `
   select s.schemaname as schema, s.relname as table, c.reltuples::float8 as tuples,
@@ -98,8 +102,8 @@ const COUNTERS = `
     current_setting('autovacuum_analyze_threshold')::float8 as analyze_threshold,
     current_setting('autovacuum_analyze_scale_factor')::float8 as analyze_scale_factor,
     current_setting('autovacuum_freeze_max_age')::float8 as freeze_max_age
-  from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-  where c.relkind in ('r', 'm')
+  from pg_stat_all_tables s join pg_class c on c.oid = s.relid
+  where c.relkind in ('r', 'm') and c.relpersistence <> 't'
   order by s.schemaname, s.relname`;
 
 interface CounterRow {

@@ -101,6 +101,14 @@ describe('which tables are due', () => {
     expect(due.map((t) => t.table)).toEqual(['b', 'a', 'c']);
   });
 
+  it('never analyses pg_statistic, which ANALYZE writes and skips, but vacuums it', () => {
+    const statistics = { ...table('pg_statistic', { modifiedSinceAnalyze: 10_000 }), schema: 'pg_catalog' };
+    expect(dueUpkeep([statistics], DEFAULTS)).toEqual([]);
+    expect(dueUpkeep([{ ...statistics, dead: 1000 }], DEFAULTS)).toEqual([
+      { schema: 'pg_catalog', table: 'pg_statistic', vacuum: true, analyze: false, reasons: ['dead_rows'] },
+    ]);
+  });
+
   it('follows the engine’s own settings', () => {
     const eager = { ...DEFAULTS, vacuumThreshold: 0, vacuumScaleFactor: 0 };
     expect(dueUpkeep([table('t', { dead: 1 })], eager)).toHaveLength(1);
@@ -221,6 +229,17 @@ describe('a pass over the embedded engine', () => {
     // Nothing written since: the next one is not due, however late.
     expect(await checkpointIfDue(database, after(86_400))).toBeNull();
     await database.executeSql('drop table logged');
+  });
+
+  it('keeps the system catalogs too, which every migration churns', async () => {
+    const columns = Array.from({ length: 10 }, (_, i) => `c${i} int`).join(', ');
+    const churn = Array.from({ length: 80 }, (_, i) => `create table churn${i} (${columns}); drop table churn${i};`).join('\n');
+    await database.executeSql(churn);
+    const due = await readDueUpkeep(database);
+    expect(due).toContainEqual(expect.objectContaining({ schema: 'pg_catalog', table: 'pg_attribute', vacuum: true }));
+    const outcomes = await runUpkeep(database);
+    expect(outcomes.filter((o) => o.error !== null)).toEqual([]);
+    expect((await readDueUpkeep(database)).filter((t) => t.schema === 'pg_catalog')).toEqual([]);
   });
 
   it('goes on past a table whose statement fails, and says which', async () => {
