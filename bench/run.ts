@@ -72,7 +72,7 @@ async function embeddedUpkeepFigure(database: Database, scale: Scale): Promise<F
     ratio: round(first / analyze, 2),
     target: 'done',
     holds: !tables.some((t) => t.endsWith('(failed)')),
-    note: `vacuumed: ${tables.join(', ') || 'nothing'}; a pass with nothing due ${round(idle, 1)} ms`,
+    note: `vacuumed or analysed: ${tables.join(', ') || 'nothing'}; a pass with nothing due ${round(idle, 1)} ms`,
   };
   log(`   ${figure.scenario}: ${JSON.stringify(figure)}`);
   return figure;
