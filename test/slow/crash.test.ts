@@ -18,7 +18,9 @@
  * attempt has gone silent (the clock moved on), makes one version and one send.
  * A third kills the process while it sends a send's mail, with one message in the SMTP server's
  * hands: afterwards two apps on the same data take over what was left, and the SMTP server has
- * accepted every message exactly once.
+ * accepted every message exactly once. A fourth (the embedded engine only) kills it in the middle
+ * of an upkeep pass (src/db/embedded-upkeep.ts): every acknowledged entry is there afterwards,
+ * and the engine writes and keeps itself as before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -477,4 +479,59 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
       await smtp.close();
     }
   });
+  it.skipIf(Boolean(pgBase))(
+    'kills a process in the middle of the embedded engine’s upkeep: every acknowledged entry is there, and upkeep goes on',
+    { timeout: 300_000 },
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-upkeep-crash-'));
+      const env = { DATA_DIR: dataDir, EMBEDDED_UPKEEP_SECONDS: '3', LOG_LEVEL: 'debug' };
+      const upkeptEntries = /"table":"public\.time_entries".*"msg":"embedded database upkeep"/;
+      let token = '';
+      let ws = '';
+      const batches = async (call: ReturnType<typeof client>, count: number, from: number) => {
+        for (let b = 0; b < count; b++) {
+          const entries = Array.from({ length: 1000 }, (_, i) => ({
+            workspaceId: ws,
+            start: new Date(Date.UTC(2026, 0, 1) + (from + b * 1000 + i) * 3_600_000).toISOString(),
+            minutes: 30,
+          }));
+          expect((await call('POST', '/api/v1/time-entries/batch', token, { entries })).status).toBe(201);
+        }
+      };
+      const total = async (base: string) => {
+        const res = await fetch(`${base}/api/v1/time-entries?workspaceId=${ws}&limit=1`, { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+        return Number(res.headers.get('x-total-count'));
+      };
+      try {
+        const first = await start(env);
+        const call = client(first.base);
+        const owner = await call('POST', '/api/v1/users', ADMIN, { name: 'Upkept', email: 'upkept@example.com' });
+        token = (await call('POST', `/api/v1/users/${owner.body.id}/tokens`, ADMIN, { scopes: ['read', 'write'] })).body.token;
+        ws = (await call('POST', '/api/v1/workspaces', token, { name: 'Upkeep' })).body.id;
+        await batches(call, 3, 0);
+        // The first pass, 3 s after start-up, has the catalogs the migrations left and (once the
+        // batches are in) the entries to keep, eight statements: the process dies the moment the
+        // first is done, with the next under way.
+        await first.server.waitFor(/"msg":"embedded database upkeep"/);
+        first.server.child.kill('SIGKILL');
+        expect(await first.server.exited).toBeNull();
+
+        const second = await start(env);
+        try {
+          expect(await total(second.base)).toBe(3000);
+          // The engine writes and keeps itself on the data the crash left.
+          await batches(client(second.base), 2, 3000);
+          await second.server.waitFor(upkeptEntries);
+          expect(await total(second.base)).toBe(5000);
+          expect(second.server.output()).not.toMatch(/embedded database upkeep failed/);
+        } finally {
+          second.server.child.kill('SIGKILL');
+          await second.server.exited;
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });
