@@ -45,6 +45,8 @@ interface Figure {
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** Unmeasured load before each measured one of the paths' table (see its use). */
+const WARMUP_SECONDS = 1;
 
 /**
  * The embedded engine's upkeep (embedded-upkeep.ts) over the freshly generated data, as the
@@ -359,6 +361,16 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             ...(s.body ? { body: s.body } : {}),
           };
           const counted = s.shareId ?? share.id;
+          // Each server answers the same load for a second first, unmeasured: a route's first
+          // requests compile its code and fill its caches, which is not what a steady load costs.
+          // autocannon stops with requests in flight, so one more request, answered after them,
+          // lets the measured load start on a server that has caught up.
+          const warm = async (url: string) => {
+            await load({ url, ...options, seconds: WARMUP_SECONDS });
+            const drained = await fetch(url, { method: s.method, headers: s.headers, ...(s.body ? { body: s.body } : {}) });
+            await drained.arrayBuffer();
+          };
+          await warm(`${srv.url}${s.path}`);
           const before = s.path.startsWith('/share/') ? await viewCount(srv, counted) : 0;
           const real = await load({ url: `${srv.url}${s.path}`, ...options });
           let note: string | undefined;
@@ -371,9 +383,11 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             note = `viewCount exact: ${views === burst ? 'yes' : 'NO'} (${burst} views of a burst answered 200, ${views} counted; load: ${real.ok} 2xx seen, ${afterLoad - before} counted)`;
           }
           if (real.non2xx + real.errors > 0) note = `${note ? `${note}; ` : ''}${real.non2xx} non-2xx, ${real.errors} errors`;
+          await warm(`${baseline.url}${s.path}`);
           const bare = await load({ url: `${baseline.url}${s.path}`, ...options });
           if (s.statements > 0) {
             // The same bare server after as many database round trips as Chronicle makes.
+            await warm(`${baseline.url}/floor/${s.statements}${s.path}`);
             const floor = await load({ url: `${baseline.url}/floor/${s.statements}${s.path}`, ...options });
             const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
             const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
