@@ -154,17 +154,21 @@ export async function readDueUpkeep(database: Pick<Database, 'executeSql'>): Pro
 
 const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-/** The one statement that does `task`: VACUUM, ANALYZE, or VACUUM (ANALYZE). */
-export function upkeepStatement(task: Pick<UpkeepTask, 'schema' | 'table' | 'vacuum' | 'analyze'>): string {
-  const target = `${quoteIdentifier(task.schema)}.${quoteIdentifier(task.table)}`;
-  if (task.vacuum) return task.analyze ? `vacuum (analyze) ${target}` : `vacuum ${target}`;
-  return `analyze ${target}`;
-}
-
 /** The operation `task` is, as metrics and logs name it. */
 export function upkeepOperation(task: Pick<UpkeepTask, 'vacuum' | 'analyze'>): 'vacuum' | 'analyze' | 'vacuum_analyze' {
   if (task.vacuum) return task.analyze ? 'vacuum_analyze' : 'vacuum';
   return 'analyze';
+}
+
+const COMMANDS: Record<ReturnType<typeof upkeepOperation>, string> = {
+  vacuum: 'vacuum',
+  analyze: 'analyze',
+  vacuum_analyze: 'vacuum (analyze)',
+};
+
+/** The one statement that does `task`: VACUUM, ANALYZE, or VACUUM (ANALYZE). */
+export function upkeepStatement(task: Pick<UpkeepTask, 'schema' | 'table' | 'vacuum' | 'analyze'>): string {
+  return `${COMMANDS[upkeepOperation(task)]} ${quoteIdentifier(task.schema)}.${quoteIdentifier(task.table)}`;
 }
 
 export interface UpkeepOutcome {
