@@ -12,7 +12,7 @@
 import type { Worker } from 'node:worker_threads';
 import { TransactionAbortedError, type Results } from '@electric-sql/pglite';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
-import { isBackground } from './priority.js';
+import { isBackground, trackBackgroundWork } from './priority.js';
 import { rawTypesOf, serializeParams, shapeResults, type DrizzlePgliteClient, type RawResults, type ResultField } from './pglite-client.js';
 
 /** What the server's thread asks the engine's thread. */
@@ -71,6 +71,8 @@ function revive(error: EngineError): Error {
  * thread of its own; resolves once it answers.
  */
 export async function startPgliteThread(dataDir: string | null, image: Uint8Array | null = null): Promise<PgliteThread> {
+  // The engine runs requests' statements before background work's: from now on work is marked.
+  trackBackgroundWork();
   const worker: Worker = startWorker(WORKER_URL, { workerData: { dataDir, image } });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
