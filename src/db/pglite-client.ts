@@ -10,13 +10,15 @@
  * and each query sends Bind, Describe, Execute and Sync together. Parameters go as text with
  * their types left for the server to infer (as any driver does for `unknown`); rows are read from
  * the answer's bytes and parsed by PGlite's own type parsers, so they look exactly as they would
- * through `query`.
+ * through `query`. The engine's thread hands over the answer's bytes (transferred, not copied) and
+ * the server's thread reads the rows (`readResults`): the engine's thread, which every query of the
+ * process waits for, does only the engine's work.
  *
  * Statement names (`chronicle_1`, ...) are the runner's own: one runner per PGlite. A statement
  * whose result columns change under it (DDL) fails with 0A000 until it is evicted; Chronicle
  * changes its schema only by migrations, at start-up, through PGlite's own API.
  */
-import { protocol, type PGlite, type Results } from '@electric-sql/pglite';
+import { protocol, types, type PGlite, type Results } from '@electric-sql/pglite';
 
 type QueryOptions = Parameters<PGlite['query']>[2];
 type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
@@ -97,7 +99,7 @@ export interface ResultField {
 }
 
 /**
- * One statement's answer as the engine's side makes it: rows as arrays of values parsed by
+ * One statement's answer read from its bytes (`readResults`): rows as arrays of values parsed by
  * PGlite's parsers, except the columns whose type is among the caller's `rawTypes`, which stay
  * text (or null) for the caller's own parsers (see `shapeResults`).
  */
@@ -119,12 +121,32 @@ export function rawTypesOf(options: QueryOptions): number[] {
   return options?.parsers ? Object.keys(options.parsers).map(Number) : [];
 }
 
+/** Type parsers by type OID, as a PGlite instance keeps them (its `parsers`). */
+export type TypeParsers = Record<number, types.Parser>;
+
+/**
+ * The array types PGlite makes parsers for when it opens (each element type with its array
+ * type), by the query PGlite itself runs; `typeParsers` rebuilds the same parsers elsewhere.
+ */
+export const ARRAY_TYPES_SQL = `select b.oid as element, b.typarray as array from pg_catalog.pg_type a
+  left join pg_catalog.pg_type b on b.oid = a.typelem where a.typcategory = 'A' group by b.oid, b.typarray order by b.oid`;
+
+/** PGlite's default parsers and one for each of `arrayTypes` (pairs of element and array type OIDs), as an instance has them. */
+export function typeParsers(arrayTypes: readonly (readonly [number, number])[]): TypeParsers {
+  const parsers: TypeParsers = { ...types.parsers };
+  for (const [element, array] of arrayTypes) {
+    parsers[array] = (text): unknown => types.arrayParser(text, parsers[element] as types.Parser, array) as unknown;
+  }
+  return parsers;
+}
+
 /**
  * Runs statements on `pg` by name, parsing (and planning) each SQL text once. Callers run one
- * statement at a time (the engine has one connection).
+ * statement at a time (the engine has one connection). An answer is the engine's bytes, in an
+ * ArrayBuffer of their own, for `readResults`.
  */
 export function protocolRunner(pg: PGlite): {
-  run(text: string, params: readonly (string | null)[], rawTypes: readonly number[]): Promise<RawResults>;
+  run(text: string, params: readonly (string | null)[]): Promise<Uint8Array>;
 } {
   /** SQL text -> statement name, least recently used first. */
   const statements = new Map<string, string>();
@@ -160,93 +182,113 @@ export function protocolRunner(pg: PGlite): {
   }
 
   /**
-   * The engine's answer to one exchange, as raw bytes: PGlite's own `execProtocol` parses every
-   * message into objects (a copy of each field's bytes, then a string) before the rows are built;
-   * reading the rows straight from the bytes halves a small read's time in the engine's thread.
+   * The engine's answer to one exchange, as raw bytes copied out of the engine's memory into a
+   * buffer of their own (never a slice of Node's shared pool, so it can be transferred): PGlite's
+   * own `execProtocol` parses every message into objects (a copy of each field's bytes, then a
+   * string) before the rows are built; reading the rows straight from the bytes halves a small
+   * read's time.
    */
-  async function exchange(message: Uint8Array): Promise<Buffer> {
-    const chunks: Buffer[] = [];
+  async function exchange(message: Uint8Array): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let length = 0;
     await pg.execProtocolRawStream(message, {
       syncToFs: false,
       onRawData: (chunk) => {
-        chunks.push(Buffer.from(chunk));
+        chunks.push(new Uint8Array(chunk));
+        length += chunk.length;
       },
     });
-    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-  }
-
-  /**
-   * Rows as PGlite's own parser and `query` make them, read from the backend messages: a
-   * RowDescription's columns, each DataRow's values (text, parsed by PGlite's parsers unless the
-   * caller parses the type itself), and each CommandComplete's tag. A failure is left to PGlite's
-   * parser, so the error is PGlite's own DatabaseError, with every field PostgreSQL sent.
-   */
-  function results(data: Buffer, rawTypes: readonly number[]): RawResults {
-    const parsers = pg.parsers;
-    const rows: unknown[][] = [];
-    let fields: ResultField[] = [];
-    let columnParsers: (((text: string, type: number) => unknown) | undefined)[] = [];
-    let affectedRows = 0;
-    let command = '';
-    for (let at = 0; at < data.length;) {
-      const kind = data[at];
-      const end = at + 1 + data.readInt32BE(at + 1);
-      let cursor = at + 5;
-      if (kind === 0x45 /* E: ErrorResponse */) throw databaseError(data);
-      if (kind === 0x54 /* T: RowDescription */) {
-        const count = data.readInt16BE(cursor);
-        cursor += 2;
-        fields = [];
-        for (let i = 0; i < count; i++) {
-          const nul = data.indexOf(0, cursor);
-          const name = data.toString('utf8', cursor, nul);
-          cursor = nul + 1 + 4 + 2; // table oid, column number
-          fields.push({ name, dataTypeID: data.readInt32BE(cursor) });
-          cursor += 4 + 2 + 4 + 2; // type oid, type size, type modifier, format
-        }
-        columnParsers = fields.map(({ dataTypeID: type }) => (rawTypes.includes(type) ? undefined : parsers[type]));
-      } else if (kind === 0x44 /* D: DataRow */) {
-        const count = data.readInt16BE(cursor);
-        cursor += 2;
-        const row: unknown[] = new Array(count);
-        for (let i = 0; i < count; i++) {
-          const length = data.readInt32BE(cursor);
-          cursor += 4;
-          if (length < 0) {
-            row[i] = null;
-            continue;
-          }
-          const text = data.toString('utf8', cursor, cursor + length);
-          cursor += length;
-          const parser = columnParsers[i];
-          row[i] = parser ? parser(text, fields[i]?.dataTypeID ?? 0) : text;
-        }
-        rows.push(row);
-      } else if (kind === 0x43 /* C: CommandComplete */) {
-        const words = data.toString('utf8', cursor, end - 1).split(' ');
-        command = words[0] ?? '';
-        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) affectedRows += Number(words[words.length - 1]) || 0;
-      }
-      at = end;
+    if (chunks.length === 1) return chunks[0] as Uint8Array;
+    const answer = new Uint8Array(length);
+    let at = 0;
+    for (const chunk of chunks) {
+      answer.set(chunk, at);
+      at += chunk.length;
     }
-    return { fields, rows, affectedRows, command };
-  }
-
-  /** The DatabaseError PGlite's own parser makes of the answer's ErrorResponse. */
-  function databaseError(data: Buffer): Error {
-    let error: Error | undefined;
-    new protocol.Parser().parse(data, (message) => {
-      if (message instanceof Error) error ??= message;
-    });
-    return error ?? new Error('The embedded database reported an error it did not describe');
+    return answer;
   }
 
   return {
-    async run(text, params, rawTypes) {
+    async run(text, params) {
       const statement = await statementFor(text);
-      return results(await exchange(bindAndExecute(statement, params)), rawTypes);
+      return exchange(bindAndExecute(statement, params));
     },
   };
+}
+
+/**
+ * Rows as PGlite's own parser and `query` make them, read from the backend messages: a
+ * RowDescription's columns, each DataRow's values (text, parsed by `parsers` unless the caller
+ * parses the type itself), and each CommandComplete's tag. A failure is left to PGlite's parser,
+ * so the error is PGlite's own DatabaseError, with every field PostgreSQL sent.
+ */
+export function readResults(answer: Uint8Array, rawTypes: readonly number[], parsers: TypeParsers): RawResults {
+  const data = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
+  const rows: unknown[][] = [];
+  let fields: ResultField[] = [];
+  let columnParsers: (types.Parser | undefined)[] = [];
+  let affectedRows = 0;
+  let command = '';
+  for (let at = 0; at < data.length;) {
+    const kind = data[at];
+    const end = at + 1 + data.readInt32BE(at + 1);
+    let cursor = at + 5;
+    if (kind === 0x45 /* E: ErrorResponse */) throw databaseError(data);
+    if (kind === 0x54 /* T: RowDescription */) {
+      const count = data.readInt16BE(cursor);
+      cursor += 2;
+      fields = [];
+      for (let i = 0; i < count; i++) {
+        const nul = data.indexOf(0, cursor);
+        const name = data.toString('utf8', cursor, nul);
+        cursor = nul + 1 + 4 + 2; // table oid, column number
+        fields.push({ name, dataTypeID: data.readInt32BE(cursor) });
+        cursor += 4 + 2 + 4 + 2; // type oid, type size, type modifier, format
+      }
+      columnParsers = fields.map(({ dataTypeID: type }) => (rawTypes.includes(type) ? undefined : parsers[type]));
+    } else if (kind === 0x44 /* D: DataRow */) {
+      const count = data.readInt16BE(cursor);
+      cursor += 2;
+      const row: unknown[] = new Array(count);
+      for (let i = 0; i < count; i++) {
+        const length = data.readInt32BE(cursor);
+        cursor += 4;
+        if (length < 0) {
+          row[i] = null;
+          continue;
+        }
+        const text = data.toString('utf8', cursor, cursor + length);
+        cursor += length;
+        const parser = columnParsers[i];
+        row[i] = parser ? parser(text, fields[i]?.dataTypeID ?? 0) : text;
+      }
+      rows.push(row);
+    } else if (kind === 0x43 /* C: CommandComplete */) {
+      const words = data.toString('utf8', cursor, end - 1).split(' ');
+      command = words[0] ?? '';
+      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) affectedRows += Number(words[words.length - 1]) || 0;
+    }
+    at = end;
+  }
+  return { fields, rows, affectedRows, command };
+}
+
+/** Whether an answer holds an ErrorResponse: its messages' kinds, read without reading the messages. */
+export function answersWithError(answer: Uint8Array): boolean {
+  const view = new DataView(answer.buffer, answer.byteOffset, answer.byteLength);
+  for (let at = 0; at + 5 <= answer.byteLength; at += 1 + view.getInt32(at + 1)) {
+    if (answer[at] === 0x45 /* E: ErrorResponse */) return true;
+  }
+  return false;
+}
+
+/** The DatabaseError PGlite's own parser makes of the answer's ErrorResponse. */
+function databaseError(data: Buffer): Error {
+  let error: Error | undefined;
+  new protocol.Parser().parse(data, (message) => {
+    if (message instanceof Error) error ??= message;
+  });
+  return error ?? new Error('The embedded database reported an error it did not describe');
 }
 
 /**

@@ -13,11 +13,21 @@ import type { Worker } from 'node:worker_threads';
 import { TransactionAbortedError, type Results } from '@electric-sql/pglite';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import { isBackground, trackBackgroundWork } from './priority.js';
-import { rawTypesOf, serializeParams, shapeResults, type DrizzlePgliteClient, type RawResults, type ResultField } from './pglite-client.js';
+import {
+  rawTypesOf,
+  readResults,
+  serializeParams,
+  shapeResults,
+  typeParsers,
+  type DrizzlePgliteClient,
+  type RawResults,
+  type ResultField,
+  type TypeParsers,
+} from './pglite-client.js';
 
 /** What the server's thread asks the engine's thread. */
 export type EngineAsk =
-  | { op: 'run'; text: string; params: (string | null)[]; rawTypes: number[] }
+  | { op: 'run'; text: string; params: (string | null)[] }
   | { op: 'query'; text: string; values: unknown[] }
   | { op: 'script'; text: string }
   | { op: 'migrate'; folder: string }
@@ -37,7 +47,10 @@ export interface EngineError {
   fields: Record<string, string | number | boolean | null>;
 }
 
-/** The answer to request `id` (0: the engine opened, or why it did not). */
+/**
+ * The answer to request `id` (0: the engine opened, with the array types it parses, or why it did
+ * not). A statement's answer (`run`) is the engine's bytes, transferred; this thread reads them.
+ */
 export type EngineReply = { id: number; result: unknown; error?: undefined } | { id: number; error: EngineError; result?: undefined };
 
 type QueryOptions = Parameters<DrizzlePgliteClient['query']>[2];
@@ -80,10 +93,10 @@ export async function startPgliteThread(dataDir: string | null, image: Uint8Arra
   /** Set once the thread cannot answer any more: every call fails with it. */
   let stopped: Error | null = null;
 
-  const opened = new Promise<void>((resolve, reject) => {
+  const opened = new Promise<TypeParsers>((resolve, reject) => {
     waiting.set(0, {
-      resolve: () => {
-        resolve();
+      resolve: (arrayTypes) => {
+        resolve(typeParsers(arrayTypes as [number, number][]));
       },
       reject,
     });
@@ -123,8 +136,9 @@ export async function startPgliteThread(dataDir: string | null, image: Uint8Arra
     });
   }
 
+  let parsers: TypeParsers;
   try {
-    await opened;
+    parsers = await opened;
   } catch (error) {
     await worker.terminate();
     throw error;
@@ -142,14 +156,11 @@ export async function startPgliteThread(dataDir: string | null, image: Uint8Arra
     return call<T>(request);
   }
 
-  const ask = (text: string, params: unknown[], options: QueryOptions): EngineAsk => ({
-    op: 'run',
-    text,
-    params: serializeParams(params),
-    rawTypes: rawTypesOf(options),
-  });
+  const ask = (text: string, params: unknown[]): EngineAsk => ({ op: 'run', text, params: serializeParams(params) });
+  /** A statement's rows, read here from the answer the engine's thread handed over. */
+  const rowsOf = (answer: Uint8Array, options: QueryOptions): RawResults => readResults(answer, rawTypesOf(options), parsers);
   const run = async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> =>
-    shapeResults<T>(await outside<RawResults>(ask(text, params, options)), options);
+    shapeResults<T>(rowsOf(await outside<Uint8Array>(ask(text, params)), options), options);
   let nextTransaction = 1;
 
   const client: DrizzlePgliteClient = {
@@ -169,22 +180,22 @@ export async function startPgliteThread(dataDir: string | null, image: Uint8Arra
       /** COMMIT was sent: whatever it answers, the transaction is over (no ROLLBACK after it). */
       let committing = false;
       try {
-        await call(ask('begin', [], undefined), { tx, begins: true });
+        rowsOf(await call<Uint8Array>(ask('begin', []), { tx, begins: true }), undefined);
         try {
           const result = await work({
             query: async <R>(text: string, params: unknown[] = [], options?: QueryOptions) => {
               if (closed) throw new Error('Transaction is closed');
-              return shapeResults<R>(await call<RawResults>(ask(text, params, options), { tx }), options);
+              return shapeResults<R>(rowsOf(await call<Uint8Array>(ask(text, params), { tx }), options), options);
             },
           });
           committing = true;
-          const committed = await call<RawResults>(ask('commit', [], undefined), { tx, ends: true });
+          const committed = rowsOf(await call<Uint8Array>(ask('commit', []), { tx, ends: true }), undefined);
           // A transaction that a failed statement aborted answers COMMIT with ROLLBACK: as PGlite's
           // own transaction does, that is a failure (25P02).
           if (committed.command === 'ROLLBACK') throw new TransactionAbortedError();
           return result as T;
         } catch (error) {
-          if (!committing) await call(ask('rollback', [], undefined), { tx, ends: true }).catch(() => {});
+          if (!committing) await call(ask('rollback', []), { tx, ends: true }).catch(() => {});
           throw error;
         }
       } finally {

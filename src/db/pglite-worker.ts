@@ -6,7 +6,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { protocolRunner } from './pglite-client.js';
+import { answersWithError, ARRAY_TYPES_SQL, protocolRunner } from './pglite-client.js';
 import { PGLITE_SETTINGS } from './pglite-setup.js';
 import type { EngineError, EngineReply, EngineRequest } from './pglite-thread.js';
 
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   async function answer(request: EngineRequest): Promise<unknown> {
     switch (request.op) {
       case 'run':
-        return runner.run(request.text, request.params, request.rawTypes);
+        return runner.run(request.text, request.params);
       case 'query': {
         const { rows, fields, affectedRows } = await pg.query(request.text, request.values);
         return { rows, fields, affectedRows };
@@ -104,8 +104,10 @@ async function main(): Promise<void> {
       let reply: EngineReply;
       const started = performance.now();
       try {
-        reply = { id: request.id, result: await answer(request) };
-        if (request.begins) open = request.tx ?? null;
+        const result = await answer(request);
+        reply = { id: request.id, result };
+        // A transaction holds the engine once its BEGIN succeeded (the server's thread reads the answer).
+        if (request.begins && !(result instanceof Uint8Array && answersWithError(result))) open = request.tx ?? null;
       } catch (error) {
         reply = { id: request.id, error: describe(error) };
       }
@@ -115,7 +117,8 @@ async function main(): Promise<void> {
         requestsFirstUntil = finished + (finished - started) * (1 / BACKGROUND_SHARE - 1);
       }
       try {
-        port.postMessage(reply);
+        // A statement's answer is its bytes, handed over rather than copied.
+        port.postMessage(reply, reply.result instanceof Uint8Array ? [reply.result.buffer as ArrayBuffer] : []);
       } catch (error) {
         // A value the structured clone cannot copy: the caller hears why instead of waiting forever.
         port.postMessage({ id: request.id, error: describe(error) } satisfies EngineReply);
@@ -132,7 +135,9 @@ async function main(): Promise<void> {
     enqueue(request);
     void pump();
   });
-  port.postMessage({ id: 0, result: 'ready' } satisfies EngineReply);
+  // The array types PGlite parses, for the server's thread to parse rows as PGlite would.
+  const { rows } = await pg.query<{ element: number; array: number }>(ARRAY_TYPES_SQL);
+  port.postMessage({ id: 0, result: rows.map(({ element, array }) => [element, array]) } satisfies EngineReply);
 }
 
 await main();

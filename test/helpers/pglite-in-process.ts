@@ -4,7 +4,14 @@
  * to without a second thread in between (the server itself runs src/db/pglite-thread.ts).
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { protocolRunner, rawTypesOf, serializeParams, shapeResults, type DrizzlePgliteClient } from '../../src/db/pglite-client.js';
+import {
+  protocolRunner,
+  rawTypesOf,
+  readResults,
+  serializeParams,
+  shapeResults,
+  type DrizzlePgliteClient,
+} from '../../src/db/pglite-client.js';
 
 type QueryOptions = Parameters<DrizzlePgliteClient['query']>[2];
 type TransactionClient = Parameters<Parameters<DrizzlePgliteClient['transaction']>[0]>[0];
@@ -12,7 +19,7 @@ type TransactionClient = Parameters<Parameters<DrizzlePgliteClient['transaction'
 export function inProcessClient(pg: PGlite): DrizzlePgliteClient {
   const runner = protocolRunner(pg);
   const run = async <T>(text: string, params: unknown[], options: QueryOptions) =>
-    shapeResults<T>(await runner.run(text, serializeParams(params), rawTypesOf(options)), options);
+    shapeResults<T>(readResults(await runner.run(text, serializeParams(params)), rawTypesOf(options), pg.parsers), options);
 
   return {
     async query<T>(text: string, params: unknown[] = [], options?: QueryOptions) {

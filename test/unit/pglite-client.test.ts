@@ -14,7 +14,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { boolean, date, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgConstraint, pgErrorCode } from '../../src/db/errors.js';
-import { bindAndExecute, type DrizzlePgliteClient } from '../../src/db/pglite-client.js';
+import { answersWithError, bindAndExecute, protocolRunner, type DrizzlePgliteClient } from '../../src/db/pglite-client.js';
 import { inProcessClient } from '../helpers/pglite-in-process.js';
 import { pgliteFromImage, pgliteImage } from '../helpers/pglite-image.js';
 import { startPgliteThread } from '../../src/db/pglite-thread.js';
@@ -99,6 +99,24 @@ const ENGINES: [string, () => Promise<Engine>][] = [
     },
   ],
 ];
+
+describe.skipIf(onPostgres)('an answer’s bytes', () => {
+  it('tell a failure (an ErrorResponse among the messages) from rows, without reading the rows', async () => {
+    const pg = await pgliteFromImage('blank');
+    try {
+      const runner = protocolRunner(pg);
+      const rows = await runner.run("select generate_series(1, 3) as n, repeat('E', 100) as e", []);
+      expect(answersWithError(rows)).toBe(false);
+      expect(answersWithError(await runner.run('select 1 / $1::int as n', ['1']))).toBe(false);
+      expect(answersWithError(await runner.run('select 1 / $1::int as n', ['0']))).toBe(true);
+      // The answer is a buffer of its own (transferable), not a view of the engine's memory or of Node's pool.
+      expect(rows.byteOffset).toBe(0);
+      expect(rows.buffer.byteLength).toBe(rows.byteLength);
+    } finally {
+      await pg.close();
+    }
+  });
+});
 
 describe.skipIf(onPostgres).each(ENGINES)('the PGlite protocol client, %s', (_, open) => {
   let pg: Engine;

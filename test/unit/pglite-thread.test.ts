@@ -81,6 +81,54 @@ describe.skipIf(onPostgres)('the embedded engine’s thread', () => {
     expect(seen.indexOf('f1')).toBeLessThan(seen.indexOf('f2'));
   });
 
+  it('reads rows on the server’s thread exactly as PGlite’s own query parses them, arrays of every kind included', async () => {
+    const text = `select 'a''b'::text as t, 42::int4 as i, 9007199254740993::int8 as big, 1.50::numeric as n, true as b,
+      '2026-11-30'::date as d, '2026-11-30 10:00:00+00'::timestamptz as ts, '{"k":[1,"x"]}'::jsonb as j, '\\x00ff'::bytea as raw,
+      array['a', null, 'c,d']::text[] as texts, array[1, 2]::int4[] as ints, array[true, false]::bool[] as bools,
+      array['2026-01-01']::date[] as dates, array['2026-01-01 00:00:00+00']::timestamptz[] as instants,
+      array['{"a":1}']::jsonb[] as docs, array[1.5]::numeric[] as decimals, array[array[1, 2], array[3, 4]]::int4[] as nested,
+      array['0e8d2f3a-9b3c-4d5e-8f60-718293a4b5c6']::uuid[] as ids, null::text[] as none, '{}'::text[] as empty`;
+    const ours = await thread.client.query<Record<string, unknown>>(text);
+    const theirs = await thread.query(text, []);
+    expect(ours.rows).toEqual(theirs.rows);
+    expect(ours.fields).toEqual(theirs.fields);
+    expect(ours.rows[0]).toMatchObject({
+      texts: ['a', null, 'c,d'],
+      ints: [1, 2],
+      nested: [
+        [1, 2],
+        [3, 4],
+      ],
+      empty: [],
+    });
+  });
+
+  it('fails a statement with PostgreSQL’s own fields, inside a transaction or not, and runs the next as ever', async () => {
+    await thread.script('create table once (id int primary key)');
+    await thread.client.query('insert into once values (1)');
+    const outside = await thread.client.query('insert into once values (1)').then(
+      () => expect.fail('expected a unique violation'),
+      (e: unknown) => e,
+    );
+    expect(outside).toMatchObject({ code: '23505', constraint: 'once_pkey', table: 'once' });
+    const inside = await thread.client
+      .transaction(async (tx) => {
+        await tx.query('insert into once values (2)');
+        await tx.query('insert into once values (1)');
+      })
+      .then(
+        () => expect.fail('expected a unique violation'),
+        (e: unknown) => e,
+      );
+    expect(inside).toMatchObject({ code: '23505', constraint: 'once_pkey' });
+    // The failed transaction left nothing and holds nothing: both kinds of call go on.
+    await thread.client.transaction(async (tx) => {
+      await tx.query('insert into once values (3)');
+    });
+    const { rows } = await thread.client.query<{ id: number }>('select id from once order by id');
+    expect(rows.map((r) => r.id)).toEqual([1, 3]);
+  });
+
   it('after close, fails every call as an unavailable database (503), and closes once however often asked', async () => {
     const own = await startPgliteThread(null, pgliteImage('blank'));
     await own.client.query('select 1');
