@@ -130,6 +130,11 @@ export interface BuildOptions {
   config: Config;
   /** An already-open database (tests); otherwise one is opened from config and closed with the app. */
   database?: Database;
+  /**
+   * The database from config, already being opened (server.ts starts it before it loads the app):
+   * the app takes it as one it opened itself, migrating it and closing it with the app.
+   */
+  opening?: Promise<Database>;
   clock?: Clock;
   /** false silences request logs (tests); default follows config.logLevel. */
   logger?: boolean;
@@ -167,7 +172,7 @@ declare module 'fastify' {
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
   const ownsDatabase = !options.database;
-  const database = options.database ?? (await openDatabase(config));
+  const database = options.database ?? (await (options.opening ?? openDatabase(config)));
   try {
     if (ownsDatabase) await database.migrate();
     const ctx = await createContext(options, database);

@@ -4,8 +4,8 @@ import './lib/thread-pool.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig, startupWarnings, type Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
 import { connectionFailureReason } from './db/errors.js';
 import type { App } from './http/types.js';
 
@@ -43,6 +43,22 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
+for (const warning of startupWarnings(config)) console.error(`Warning: ${warning}`);
+if (!config.databaseUrl && config.dataDir && !existsSync(join(config.dataDir, 'PG_VERSION'))) {
+  console.error(`First start: creating the embedded database in ${config.dataDir} (this takes a few seconds).`);
+}
+
+/**
+ * The database opens while the rest of Chronicle loads: the embedded engine starts in a thread of
+ * its own (its WebAssembly and data directory take about a second), PostgreSQL's pool connects,
+ * and this thread meanwhile loads the application's modules (about a second more). A failure is
+ * the first attempt's, handled in `start`.
+ */
+let opening: Promise<Database> | null = openDatabase(config);
+// Awaited in `start`; until then its failure must not count as unhandled.
+void opening.catch(() => undefined);
+const { buildApp } = await import('./app.js');
+
 /**
  * Starts the app, waiting for the database when it cannot be reached yet (a server starting
  * together with its database is normal); any other start-up failure ends the process.
@@ -50,7 +66,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 async function start(): Promise<App> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await buildApp({ config, jobs: true });
+      const database = opening;
+      opening = null;
+      return await buildApp({ config, jobs: true, ...(database ? { opening: database } : {}) });
     } catch (error) {
       // A server may start before its database (or before the database is created, or while its
       // credentials are being provisioned): it says why on each retry.
@@ -67,10 +85,6 @@ async function start(): Promise<App> {
   }
 }
 
-for (const warning of startupWarnings(config)) console.error(`Warning: ${warning}`);
-if (!config.databaseUrl && config.dataDir && !existsSync(join(config.dataDir, 'PG_VERSION'))) {
-  console.error(`First start: creating the embedded database in ${config.dataDir} (this takes a few seconds).`);
-}
 app = await start();
 if (state.stopping) {
   await app.close();
