@@ -6,7 +6,7 @@
  * is served is never the uploaded file itself, only pixels the server wrote.
  */
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { badRequest } from '../../lib/errors.js';
 
 /** The largest upload, in bytes: 1 MiB, the API's body limit. */
@@ -20,9 +20,22 @@ export const LOGO_MAX_SIZE = 512;
 export const LOGO_TYPES = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const;
 export type LogoType = keyof typeof LOGO_TYPES;
 
-// Each logo is one small pipeline: one libvips thread, and no cache of decoded images kept between uploads.
-sharp.cache(false);
-sharp.concurrency(1);
+type Sharp = (typeof import('sharp'))['default'];
+let loadedSharp: Promise<Sharp> | null = null;
+
+/**
+ * sharp (libvips), loaded with the first upload: a server loaded it at every start, for a request
+ * a workspace makes once. Each logo is one small pipeline: one libvips thread, and no cache of
+ * decoded images kept between uploads.
+ */
+function loadSharp(): Promise<Sharp> {
+  loadedSharp ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loadedSharp;
+}
 
 export interface EncodedLogo {
   png: Buffer;
@@ -37,6 +50,7 @@ const unreadable = () =>
 
 /** The upload, checked and re-encoded; 400 for anything but a readable image of the declared type within the limits. */
 export async function encodeLogo(input: Buffer, type: LogoType): Promise<EncodedLogo> {
+  const sharp = await loadSharp();
   const options = { limitInputPixels: LOGO_MAX_INPUT_PIXELS, autoOrient: true } as const;
   let header: Metadata;
   try {

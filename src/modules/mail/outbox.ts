@@ -18,7 +18,7 @@
  * Message-ID, which mail clients use to drop the duplicate (docs/decisions.md "Mail").
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.js';
 import { inBackground } from '../../db/priority.js';
 import { startTicker, type JobEngine, type JobQueue } from '../../jobs/job-engine.js';
@@ -66,20 +66,27 @@ export function isTemporaryMailError(error: unknown): boolean {
 /**
  * SMTP through Nodemailer: a pool of up to two connections kept open between messages (a TLS
  * handshake per message would cost more than the message), with timeouts so a stalled server
- * cannot hold a job forever.
+ * cannot hold a job forever. Nodemailer is loaded, and the pool made, with the first message.
  */
 export function smtpTransport(url: string): MailTransport {
-  const transporter = createTransport({
-    pool: true,
-    maxConnections: 2,
-    url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  let transporter: Promise<Transporter> | null = null;
+  const pool = (): Promise<Transporter> => {
+    transporter ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({
+        pool: true,
+        maxConnections: 2,
+        url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
+    );
+    return transporter;
+  };
   return {
     async send(mail) {
-      await transporter.sendMail({
+      const smtp = await pool();
+      await smtp.sendMail({
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
@@ -100,7 +107,9 @@ export function smtpTransport(url: string): MailTransport {
       });
     },
     close() {
-      transporter.close();
+      void transporter?.then((made) => {
+        made.close();
+      });
     },
   };
 }

@@ -9,7 +9,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as fontkit from 'fontkit';
 import { escapeXml } from '../../../packages/document/src/index.js';
 
 /** Roboto as pdfmake ships it; its "bold" is Roboto Medium. */
@@ -57,13 +56,26 @@ interface Glyphs {
   has(codePoint: number): boolean;
 }
 
+type Fontkit = typeof import('fontkit');
+let loadedFontkit: Fontkit | null = null;
+
+/**
+ * fontkit, loaded on first use (the render workers' PDFs, or a font file PDF_FALLBACK_FONT names):
+ * the server's own thread only looks for the fallback files, and fontkit with its decompressors
+ * took about a tenth of a second of every start. The same build pdfkit loads.
+ */
+function fontkit(): Fontkit {
+  loadedFontkit ??= createRequire(import.meta.url)('fontkit') as Fontkit;
+  return loadedFontkit;
+}
+
 const glyphSets = new Map<string, Glyphs>();
 
 /** Which characters a font file has glyphs for, read once per file. */
 function glyphsOf(file: string): Glyphs {
   const kept = glyphSets.get(file);
   if (kept) return kept;
-  const opened = fontkit.openSync(file);
+  const opened = fontkit().openSync(file);
   if (!('hasGlyphForCodePoint' in opened)) throw new Error('a font collection, not one font');
   const known = new Map<number, boolean>();
   const glyphs: Glyphs = {
@@ -86,7 +98,7 @@ const advanceTables = new Map<string, (codePoint: number) => number>();
 function advancesOf(file: string): (codePoint: number) => number {
   const kept = advanceTables.get(file);
   if (kept) return kept;
-  const opened = fontkit.openSync(file);
+  const opened = fontkit().openSync(file);
   if (!('glyphForCodePoint' in opened)) throw new Error('a font collection, not one font');
   const known = new Map<number, number>();
   const advance = (codePoint: number): number => {
