@@ -84,6 +84,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ OVERLOAD_EVENT_LOOP_DELAY_MS: '0' }).overloadEventLoopDelayMs).toBe(0);
   });
 
+  it('takes a PostgreSQL URL naming a Unix socket directory (docs/deployment.md)', () => {
+    const url = 'postgresql://chronicle@localhost/chronicle?host=/var/run/postgresql';
+    expect(loadConfig({ DATABASE_URL: url, SHARE_KEY: KEY }).databaseUrl).toBe(url);
+  });
+
   it('does not need the share key just to migrate', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://x@y/z' }, 'migrate').databaseUrl).toBe('postgres://x@y/z');
   });
