@@ -54,21 +54,20 @@ if (!config.databaseUrl && config.dataDir && !existsSync(join(config.dataDir, 'P
  * and this thread meanwhile loads the application's modules (about a second more). A failure is
  * the first attempt's, handled in `start`.
  */
-let opening: Promise<Database> | null = openDatabase(config);
+const opening: Promise<Database> = openDatabase(config);
 // Awaited in `start`; until then its failure must not count as unhandled.
 void opening.catch(() => undefined);
 const { buildApp } = await import('./app.js');
 
 /**
  * Starts the app, waiting for the database when it cannot be reached yet (a server starting
- * together with its database is normal); any other start-up failure ends the process.
+ * together with its database is normal); any other start-up failure ends the process. The first
+ * attempt takes the database already opening; each retry opens it again.
  */
 async function start(): Promise<App> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const database = opening;
-      opening = null;
-      return await buildApp({ config, jobs: true, ...(database ? { opening: database } : {}) });
+      return await buildApp({ config, jobs: true, opening: attempt === 1 ? opening : openDatabase(config) });
     } catch (error) {
       // A server may start before its database (or before the database is created, or while its
       // credentials are being provisioned): it says why on each retry.
