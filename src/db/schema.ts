@@ -509,8 +509,8 @@ export const reportContents = pgTable(
 
 /**
  * The rows a content version was rendered from (exports.md §1), written with the version and
- * never changed (SQL migration 0015 refuses updates). `data` is the dataset's JSON (export-dataset.ts),
- * gzipped and base64-encoded by the render worker: about a tenth of the JSON's size, and text on both
+ * never changed (SQL migration 0015 refuses updates). `data` is the dataset's JSON (dataset.ts),
+ * gzipped and base64-encoded by the render worker: about a fifth of the JSON's size, and text on both
  * engines. Versions rendered before datasets were stored have no row.
  */
 export const reportDatasets = pgTable(
@@ -519,7 +519,7 @@ export const reportDatasets = pgTable(
     contentId: text('content_id')
       .primaryKey()
       .references(() => reportContents.id, { onDelete: 'cascade' }),
-    /** The dataset's format (export-dataset.ts DATASET_FORMAT). */
+    /** The dataset's format (dataset.ts `DATASET_FORMAT`; earlier ones are still read). */
     format: integer('format').notNull(),
     entryCount: integer('entry_count').notNull(),
     /** The report's locale when the version was rendered: its PDF's paper and formats. */

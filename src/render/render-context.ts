@@ -131,7 +131,7 @@ export function buildRenderContext(input: RenderInput): Record<string, unknown> 
   const total = aggregates.totalMinutes;
   const money = aggregates.moneyVisible ?? false;
   const names = nameMaps(input);
-  const entries = entryViews(input, names);
+  const entries = entryViews(input.entries, input, names);
   const generated = localDateTime(new Date(input.generatedAt), timezone);
   const sums = (g: GroupSums) => groupSums(g, total, money);
   const byProject = sortGroups(aggregates.byProject).map((g) => ({
@@ -215,8 +215,22 @@ const DEFAULT_RENDER_OPTIONS: RenderOptions = {
   locale: 'en',
 };
 
+/**
+ * What names a render's entries and says whether their money shows: a render's input, or the names
+ * a version's dataset keeps with its entries (dataset.ts).
+ */
+export interface EntryNaming {
+  workspaces: readonly Named[];
+  aggregates: {
+    moneyVisible?: boolean;
+    byClient?: readonly { id: string | null; name: string }[];
+    byProject: readonly { id: string | null; name: string; clientId?: string | null }[];
+    byUser: readonly { id: string | null; name: string }[];
+  };
+}
+
 /** One `{ id, name }` object per client, project, user and workspace, shared by every view that names it. */
-function nameMaps(input: RenderInput): NameMaps {
+function nameMaps(input: EntryNaming): NameMaps {
   const named = (list: readonly { id: string | null; name: string }[]) =>
     new Map(list.flatMap((g) => (g.id === null ? [] : [[g.id, { id: g.id, name: g.name }] as const])));
   const clients = named(input.aggregates.byClient ?? []);
@@ -259,18 +273,18 @@ export interface EntryView {
 
 /**
  * The entries as a render sees them, sorted by start then id, names resolved and money null where
- * the render shows none: the context's `entries`, and the rows a version's dataset stores
- * (export-dataset.ts).
+ * the render shows none: the context's `entries`, and the rows a version's dataset gives its
+ * exports (dataset.ts).
  */
-export function renderedEntries(input: RenderInput): EntryView[] {
-  return entryViews(input, nameMaps(input));
+export function renderedEntries(entries: readonly EntryTuple[], naming: EntryNaming): EntryView[] {
+  return entryViews(entries, naming, nameMaps(naming));
 }
 
 /** Entry objects from the tuples (the context is read-only, so shared name objects are invisible to a template). */
-function entryViews(input: RenderInput, names: NameMaps): EntryView[] {
-  if (!input.entries) return [];
-  const money = input.aggregates.moneyVisible ?? false;
-  const views = input.entries.map(
+function entryViews(entries: readonly EntryTuple[] | null, naming: EntryNaming, names: NameMaps): EntryView[] {
+  if (!entries) return [];
+  const money = naming.aggregates.moneyVisible ?? false;
+  const views = entries.map(
     ([
       id,
       start,

@@ -8,8 +8,8 @@ import { lowerThreadPriority } from './thread-priority.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
 import { chartSvgForPrint } from '../../packages/document/src/index.js';
-import { datasetOf, decodeDataset, encodeDataset } from '../modules/exports/dataset.js';
-import { buildRenderContext, renderedEntries, type EntryTuple, type EntryView, type RenderInput } from './render-context.js';
+import { decodeDataset, encodeDataset } from '../modules/exports/dataset.js';
+import { buildRenderContext, type EntryTuple, type RenderInput } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
 import { analyseSource, DEFAULT_FORMAT, renderTemplate, TemplateError } from './template-engine.js';
@@ -50,9 +50,12 @@ async function render(task: Exclude<RenderTask, { kind: 'file' }>): Promise<stri
     return patch === null ? [] : [patch];
   }
   if (task.kind === 'analyze') return task.sources.map((source) => JSON.stringify(analyseSource(source)));
-  const entries = task.kind === 'report' && task.entriesJson !== null ? (JSON.parse(task.entriesJson) as EntryTuple[]) : null;
-  const input: RenderInput | null =
-    task.kind === 'report' ? { ...task.frame, entries: task.contextEntries === false ? null : entries } : null;
+  // A template that never reads the entries gets none (they were loaded for the dataset alone).
+  const entries =
+    task.kind === 'report' && task.contextEntries !== false && task.entriesJson !== null
+      ? (JSON.parse(task.entriesJson) as EntryTuple[])
+      : null;
+  const input: RenderInput | null = task.kind === 'report' ? { ...task.frame, entries } : null;
   const context = task.kind === 'liquid' ? task.context : buildRenderContext(input ?? { ...task.frame, entries });
   // A report renders in its own locale and duration format; a bare Liquid task in the defaults.
   const options = task.kind === 'report' ? task.frame.options : undefined;
@@ -60,13 +63,9 @@ async function render(task: Exclude<RenderTask, { kind: 'file' }>): Promise<stri
   const output: string[] = [];
   for (const source of task.sources) output.push(await renderTemplate(source, context, task.limits, format));
   if (task.kind === 'report' && task.dataset) {
-    // The dataset is the entries as the render saw them, whether or not the template read them:
-    // the context's own (a template cannot change them) or, for a template that never reads them, made here.
-    const views = input?.entries
-      ? (context as { entries: EntryView[] }).entries
-      : renderedEntries({ ...task.frame, entries: entries ?? [] });
-    const frame = { timezone: task.frame.timezone, locale: format.locale, moneyVisible: task.frame.aggregates.moneyVisible ?? false };
-    const encoded = encodeDataset(datasetOf(views, frame));
+    // The dataset is the tuples the context was built from, as the statement wrote them.
+    const frame = { timezone: task.frame.timezone, locale: format.locale, naming: task.frame };
+    const encoded = encodeDataset(task.entriesJson ?? '[]', frame, entries?.length ?? task.frame.aggregates.entryCount);
     output.push(encoded.data, String(encoded.entryCount));
   }
   return output;

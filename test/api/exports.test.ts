@@ -3,6 +3,7 @@
  * CSV, XLSX, Markdown and JSON made from the version alone: their names, their columns and types,
  * inert formulas, hidden money, who may have them, and files that never change once made.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import { eur, firm, type Firm } from '../helpers/billing-factories.js';
 import { builtInTemplateId } from '../helpers/report-factories.js';
 import { readPdf } from '../helpers/poppler.js';
 import { resolveFallbackFonts } from '../../src/render/pdf/pdf-fonts.js';
+import { decodeDataset } from '../../src/modules/exports/dataset.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -415,6 +417,52 @@ describe('the stored dataset', () => {
     expect(await datasetCount()).toBe(before);
   });
 
+  it('keeps no money where the version shows none, not even in the stored rows', async () => {
+    const f = await firm(t);
+    const shown = await storedDataset((await report(f)).reportContentId);
+    expect(shown.format).toBe(2);
+    expect(shown.moneyVisible).toBe(true);
+    expect(shown.entries.some((e) => e[14] !== null)).toBe(true);
+    const hidden = await storedDataset((await report(f, { options: { hideAmounts: true } })).reportContentId);
+    expect(hidden.moneyVisible).toBe(false);
+    expect(hidden.entries).toHaveLength(6);
+    // Currency, rate and amount: the tuple's last three fields.
+    for (const e of hidden.entries) expect(e.slice(12)).toEqual([null, null, null]);
+  });
+
+  it('written by an earlier release (format 1) gives the same files; a later format is a 409', async () => {
+    const f = await firm(t);
+    const r = await report(f);
+    const files = async () =>
+      Promise.all(['csv', 'xlsx'].map(async (format) => (await bytes(exportOf(r.reportContentId, format), f.owner.token)).body));
+    const today = await files();
+    const [row] = rowsOf<{ data: string; locale: string }>(
+      await t.database.db.execute(sql`select data, locale from report_datasets where content_id = ${r.reportContentId}`),
+    );
+    const { entries, timezone, locale, moneyVisible } = decodeDataset(row?.data ?? '');
+    // Format 1: one object per entry, every name and amount written out, as releases before format 2 stored it.
+    const earlier = gzipSync(JSON.stringify({ format: 1, timezone, locale, moneyVisible, entries }), { level: 6 }).toString('base64');
+    const replace = (format: number, data: string) =>
+      t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`alter table report_datasets disable trigger report_datasets_no_lone_delete`);
+        await tx.execute(sql`delete from report_datasets where content_id = ${r.reportContentId}`);
+        await tx.execute(sql`alter table report_datasets enable trigger report_datasets_no_lone_delete`);
+        await tx.execute(sql`insert into report_datasets (content_id, format, entry_count, locale, data)
+          values (${r.reportContentId}, ${format}, ${entries.length}, ${row?.locale ?? 'en'}, ${data})`);
+      });
+    await replace(1, earlier);
+    const fromEarlier = await files();
+    expect(fromEarlier[0]?.equals(today[0] ?? Buffer.alloc(0))).toBe(true);
+    expect(fromEarlier[1]?.equals(today[1] ?? Buffer.alloc(0))).toBe(true);
+
+    await replace(3, earlier);
+    for (const format of ['csv', 'xlsx']) {
+      const res = await t.get(exportOf(r.reportContentId, format), f.owner.token);
+      expectProblem(res, 409);
+      expect(res.body.detail).toContain('in a format this release cannot read');
+    }
+  });
+
   it('holds every entry a template that reads none was rendered over', async () => {
     const f = await firm(t);
     const summary = await builtInTemplateId(t, 'ummary');
@@ -422,6 +470,18 @@ describe('the stored dataset', () => {
     expect(csvRows((await bytes(exportOf(r.reportContentId, 'csv'), f.owner.token)).body)).toHaveLength(6);
   });
 });
+
+/** The JSON a version's dataset row holds, before any reading (format 2: the render statement's tuples). */
+async function storedDataset(contentId: string): Promise<{ format: number; moneyVisible: boolean; entries: unknown[][] }> {
+  const [row] = rowsOf<{ data: string }>(
+    await t.database.db.execute(sql`select data from report_datasets where content_id = ${contentId}`),
+  );
+  return JSON.parse(gunzipSync(Buffer.from(row?.data ?? '', 'base64')).toString('utf8')) as {
+    format: number;
+    moneyVisible: boolean;
+    entries: unknown[][];
+  };
+}
 
 async function datasetCount(): Promise<number> {
   const [row] = rowsOf<{ n: number }>(await t.database.db.execute(sql`select count(*)::int as n from report_datasets`));

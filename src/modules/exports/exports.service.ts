@@ -18,7 +18,7 @@ import { requireVersionReader } from '../access/access.js';
 import { chargeWork } from '../auth/auth.js';
 import { getVersion } from '../history/history.service.js';
 import { parseDocument } from '../../../packages/document/src/index.js';
-import { DATASET_FORMAT } from './dataset.js';
+import { readsDatasetFormat } from './dataset.js';
 
 export const EXPORT_FORMATS = ['pdf', 'csv', 'xlsx', 'md', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -184,7 +184,9 @@ export async function datasetFile(
       `Version ${identity.version} was rendered before Chronicle kept the rows each version shows, so it has no ${format.toUpperCase()}; its PDF and Markdown are available, and a new version of the report has every format.`,
     );
   }
-  if (stored.format !== DATASET_FORMAT) throw conflict(`Version ${identity.version} keeps its rows in a format this release cannot read.`);
+  if (!readsDatasetFormat(stored.format)) {
+    throw conflict(`Version ${identity.version} keeps its rows in a format this release cannot read.`);
+  }
   const title = `${identity.name} ${identity.period.from}\u2013${identity.period.to} v${identity.version}`;
   const file = await makeFile(ctx, gateKey, { format, data: stored.data, title, createdAt: createdAt.toISOString() });
   if (chargeTo) await chargeWork(ctx, chargeTo, stored.data.length + file.byteLength);
