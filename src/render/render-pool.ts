@@ -8,7 +8,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
-import type { PdfInput } from './pdf/render-pdf.js';
+import { createFilePool, type FileJob } from './file-pool.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
@@ -29,21 +29,6 @@ interface ReportRenderJob {
   contextEntries?: boolean;
 }
 
-/**
- * A file of a version (docs/exports.md): CSV or XLSX made from its stored dataset, or its PDF made
- * from its Markdown (render-pdf.ts; the worker draws its charts).
- */
-export type FileJob =
-  | {
-      format: 'csv' | 'xlsx';
-      /** The stored dataset (schema.ts `reportDatasets.data`). */
-      data: string;
-      title: string;
-      /** ISO instant of the version's render: the file's creation date. */
-      createdAt: string;
-    }
-  | { format: 'pdf'; pdf: Omit<PdfInput, 'chartSvg'> };
-
 /** Two versions' documents to line-diff (version-diff.ts `bodyDiff`). */
 export interface DiffJob {
   fromMarkdown: string;
@@ -58,7 +43,6 @@ export type RenderTask =
   | { kind: 'liquid'; sources: readonly string[]; context: object; limits: RenderLimits }
   | { kind: 'page'; input: ReportPageInput }
   | ({ kind: 'diff' } & DiffJob)
-  | ({ kind: 'file' } & FileJob)
   /** Templates' syntax and the variables they read: one JSON `SourceAnalysis` per source. */
   | { kind: 'analyze'; sources: readonly string[] };
 
@@ -69,8 +53,7 @@ export interface RenderRequestMessage {
 
 /** A worker's answer, with its heap size after the job (a worker that grew large is replaced). */
 export type RenderReply =
-  /** `binary`: a file the job made, transferred rather than copied. */
-  | { id: number; heapBytes: number; ok: string[]; binary?: Uint8Array }
+  | { id: number; heapBytes: number; ok: string[] }
   | {
       id: number;
       heapBytes: number;
@@ -82,7 +65,10 @@ export interface RenderPool {
   renderReport(job: ReportRenderJob): Promise<string[]>;
   /** Renders a version's sources and builds its dataset from the same entries (`dataset` is forced on). */
   renderVersion(job: ReportRenderJob): Promise<{ outputs: string[]; dataset: EncodedDataset }>;
-  /** A file of a version; a PDF past its bounds is a TemplateError of kind `limit` with a message for the reader. */
+  /**
+   * A file of a version, made in a file process (file-pool.ts); a PDF past its bounds is a
+   * TemplateError of kind `limit` with a message for the reader.
+   */
   file(job: FileJob): Promise<Uint8Array>;
   /** Renders every source against one given context, in order; any failure is a TemplateError. */
   render(sources: readonly string[], context: object, limits?: RenderLimits): Promise<string[]>;
@@ -100,28 +86,28 @@ export interface RenderPool {
 }
 
 interface RenderPoolStats {
-  /** Workers running, busy or idle. */
+  /** Workers and file processes running, busy or idle. */
   workers: number;
-  /** Jobs being rendered. */
+  /** Jobs being rendered, files being made. */
   busy: number;
-  /** Jobs waiting for a worker. */
+  /** Jobs waiting for a worker or a file process. */
   queued: number;
 }
 
 export interface RenderPoolOptions {
   size?: number;
-  /** Heap of one worker; a template that needs more is stopped as over the memory limit. */
+  /** Heap of one worker or file process; a template or file that needs more is stopped as over the memory limit. */
   maxHeapMb?: number;
   /** Hard deadline of one job; default: the job's own time limit per source plus 2 s of grace. */
   deadlineMs?: number;
-  /** A worker idle this long is stopped, giving its heap back; default 30 s. */
+  /** A worker or file process idle this long is stopped, giving its heap back; default 30 s. */
   idleMs?: number;
   /** The PDF's fonts for what Roboto lacks (pdf-fonts.ts resolveFallbackFonts); none by default. */
   pdfFallbackFonts?: readonly string[];
   /**
-   * PDFs laid out at once; default 1. A PDF's layout holds its whole document in the worker's
+   * PDFs laid out at once; default 1. A PDF's layout holds its whole document in its process's
    * heap (about 220 MiB for 5,000 rows) and keeps a core busy for seconds, so a second one waits
-   * while other renders go on beside the first.
+   * while other files are made beside the first. Files in all: as many as report workers.
    */
   pdfSlots?: number;
 }
@@ -129,7 +115,7 @@ export interface RenderPoolOptions {
 interface Job {
   id: number;
   task: RenderTask;
-  resolve(output: { ok: string[]; binary?: Uint8Array | undefined }): void;
+  resolve(output: { ok: string[] }): void;
   reject(error: Error): void;
 }
 
@@ -150,8 +136,6 @@ interface Slot {
   done: Int32Array;
 }
 
-const isPdf = (task: RenderTask): boolean => task.kind === 'file' && task.format === 'pdf';
-
 /** Replies report the worker's heap; a worker that grew past this is replaced rather than kept idle. */
 const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
 
@@ -160,27 +144,10 @@ const STARTUP_ALLOWANCE_MS = 15_000;
 
 const WORKER_URL = await workerEntryUrl(import.meta.url, 'render-worker');
 
-/**
- * How long making a file may take: 15 s (a worker's first file also loads its writer, and a PDF
- * its fonts), plus time per character of its input: of a CSV's or XLSX's stored (compressed)
- * dataset 10 ms per thousand, of a PDF's Markdown 50 ms per thousand (its layout is the slower
- * work). About ten times what each takes on a busy machine (docs/performance.md "Exports").
- */
-export function fileTimeLimitMs(job: FileJob): number {
-  const perThousand = job.format === 'pdf' ? { size: job.pdf.markdown.length, ms: 50 } : { size: job.data.length, ms: 10 };
-  return Math.ceil(FILE_BASE_TIME_MS + (perThousand.size / 1000) * perThousand.ms);
-}
-
-const FILE_BASE_TIME_MS = 15_000;
-
 /** The hard deadline of a task: its own render time limit per source, plus grace. */
 function deadlineOf(task: RenderTask, override: number | undefined): { ms: number; limitMs: number } {
   if (task.kind === 'page' || task.kind === 'analyze') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
   if (task.kind === 'diff') return { ms: override ?? DIFF_TIME_LIMIT_MS + 2_000, limitMs: DIFF_TIME_LIMIT_MS };
-  if (task.kind === 'file') {
-    const limitMs = fileTimeLimitMs(task);
-    return { ms: override ?? limitMs + 2_000, limitMs };
-  }
   const { limits } = task;
   return { ms: override ?? limits.timeMs * Math.max(1, task.sources.length) + 2_000, limitMs: limits.timeMs };
 }
@@ -221,7 +188,14 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const size = options.size ?? defaultPoolSize(availableParallelism(), memoryAvailable(process.constrainedMemory(), totalmem()));
   const maxHeapMb = options.maxHeapMb ?? 512;
   const idleMs = options.idleMs ?? 30_000;
-  const pdfSlots = options.pdfSlots ?? 1;
+  const files = createFilePool({
+    size,
+    pdfSlots: options.pdfSlots ?? 1,
+    maxHeapMb,
+    idleMs,
+    deadlineMs: options.deadlineMs,
+    pdfFallbackFonts: options.pdfFallbackFonts ?? [],
+  });
   const slots: Slot[] = [];
   // Share pages first: a reader waits for them, and they are quick next to a report render.
   const pages: Job[] = [];
@@ -233,7 +207,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     const done = new Int32Array(new SharedArrayBuffer(4));
     const worker = startWorker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      workerData: { done, pdfFallbackFonts: options.pdfFallbackFonts ?? [] },
+      workerData: { done },
     });
     // Idle workers must not keep the process alive.
     worker.unref();
@@ -316,12 +290,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   function dispatch(): void {
     while (!closed) {
       const page = pages.length > 0;
-      const index = page ? 0 : startableReport();
-      if (index === -1) return;
+      if (!page && reports.length === 0) return;
       if (!page && slots.filter((s) => s.job !== null && !s.page).length >= size) return;
       const slot = slots.find((s) => s.job === null) ?? (slots.length < size + 1 ? spawn() : null);
       if (!slot) return;
-      const job = page ? pages.shift() : reports.splice(index, 1)[0];
+      const job = page ? pages.shift() : reports.shift();
       if (!job) return;
       slot.job = job;
       slot.page = page;
@@ -335,14 +308,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     }
   }
 
-  /** The first waiting report job that may start: any while PDF slots are free, else the first that is not a PDF; -1 for none. */
-  function startableReport(): number {
-    if (reports.length === 0) return -1;
-    const pdfsRunning = slots.filter((s) => s.job !== null && isPdf(s.job.task)).length;
-    return pdfsRunning < pdfSlots ? 0 : reports.findIndex((waiting) => !isPdf(waiting.task));
-  }
-
-  function job(task: RenderTask): Promise<{ ok: string[]; binary?: Uint8Array | undefined }> {
+  function job(task: RenderTask): Promise<{ ok: string[] }> {
     if (closed) return Promise.reject(new Error('render pool is closed'));
     return new Promise((resolve, reject) => {
       (task.kind === 'page' ? pages : reports).push({ id: nextId++, task, resolve, reject });
@@ -360,18 +326,21 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (data === undefined || count === undefined) throw new Error('the render worker returned no dataset');
       return { outputs: ok, dataset: { data, entryCount: Number(count) } };
     },
-    file: async (file) => {
-      const { binary } = await job({ kind: 'file', ...file });
-      if (!binary) throw new Error('the render worker returned no file');
-      return binary;
-    },
+    file: (file) => files.file(file),
     render: (sources, context, limits = BASE_LIMITS) => run({ kind: 'liquid', sources, context, limits }),
     renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
     // The worker answers [] for "no line diff", [patch] otherwise.
     diff: async (job) => (await run({ kind: 'diff', ...job }))[0] ?? null,
     analyze: async (sources) => (await run({ kind: 'analyze', sources })).map((json) => JSON.parse(json) as SourceAnalysis),
     reportSlots: size,
-    stats: () => ({ workers: slots.length, busy: slots.filter((s) => s.job !== null).length, queued: pages.length + reports.length }),
+    stats: () => {
+      const made = files.stats();
+      return {
+        workers: slots.length + made.processes,
+        busy: slots.filter((s) => s.job !== null).length + made.busy,
+        queued: pages.length + reports.length + made.queued,
+      };
+    },
     async close() {
       closed = true;
       for (const job of [...pages.splice(0), ...reports.splice(0)]) job.reject(new Error('render pool is closed'));
@@ -381,7 +350,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         finish(slot);
         if (slot.idleTimer) clearTimeout(slot.idleTimer);
       }
-      await Promise.all(stopping.map((slot) => slot.worker.terminate()));
+      await Promise.all([...stopping.map((slot) => slot.worker.terminate()), files.close()]);
     },
   };
 }

@@ -7,8 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import { lowerThreadPriority } from './thread-priority.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
-import { chartSvgForPrint } from '../../packages/document/src/index.js';
-import { decodeDataset, encodeDataset } from '../modules/exports/dataset.js';
+import { encodeDataset } from '../modules/exports/dataset.js';
 import { buildRenderContext, type EntryTuple, type RenderInput } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
 import { renderReportPage } from './share-page.js';
@@ -20,30 +19,10 @@ function parent(): MessagePort {
 }
 
 const port = parent();
-const { done, pdfFallbackFonts } = workerData as { done: Int32Array; pdfFallbackFonts: string[] };
+const { done } = workerData as { done: Int32Array };
 lowerThreadPriority();
 
-interface Output {
-  ok: string[];
-  binary?: Uint8Array;
-}
-
-async function perform(task: RenderTask): Promise<Output> {
-  if (task.kind === 'file') {
-    // File writers load on a worker's first file: most workers only ever render.
-    if (task.format === 'pdf') {
-      const { renderPdf } = await import('./pdf/render-pdf.js');
-      return { ok: [], binary: await renderPdf({ ...task.pdf, chartSvg: chartSvgForPrint, fallbackFonts: pdfFallbackFonts }) };
-    }
-    const dataset = decodeDataset(task.data);
-    if (task.format === 'csv') return { ok: [], binary: (await import('../modules/exports/csv.js')).datasetCsv(dataset) };
-    const { datasetXlsx } = await import('../modules/exports/xlsx.js');
-    return { ok: [], binary: await datasetXlsx(dataset, { title: task.title, createdAt: new Date(task.createdAt) }) };
-  }
-  return { ok: await render(task) };
-}
-
-async function render(task: Exclude<RenderTask, { kind: 'file' }>): Promise<string[]> {
+async function render(task: RenderTask): Promise<string[]> {
   if (task.kind === 'page') return [renderReportPage(task.input)];
   if (task.kind === 'diff') {
     const patch = bodyDiff(task.fromMarkdown, task.toMarkdown, task.fromVersion, task.toVersion);
@@ -74,8 +53,7 @@ async function render(task: Exclude<RenderTask, { kind: 'file' }>): Promise<stri
 async function handle({ id, task }: RenderRequestMessage): Promise<void> {
   let reply: RenderReply;
   try {
-    const output = await perform(task);
-    reply = { id, heapBytes: 0, ok: output.ok, ...(output.binary ? { binary: output.binary } : {}) };
+    reply = { id, heapBytes: 0, ok: await render(task) };
   } catch (error) {
     reply = {
       id,
@@ -83,23 +61,14 @@ async function handle({ id, task }: RenderRequestMessage): Promise<void> {
       error:
         error instanceof TemplateError
           ? { message: error.message, kind: error.kind, line: error.line, column: error.column }
-          : error instanceof Error && error.name === 'PdfTooLargeError'
-            ? { message: error.message, kind: 'limit' }
-            : { message: 'the template could not be rendered', kind: 'runtime' },
+          : { message: 'the template could not be rendered', kind: 'runtime' },
     };
   }
   reply.heapBytes = getHeapStatistics().used_heap_size;
   // Marked done before the reply is posted: the pool's deadline then knows the job finished even
   // if its main thread is too busy to read the reply at once.
   Atomics.store(done, 0, id);
-  port.postMessage(reply, transferable(reply));
-}
-
-/** A file's own buffer moves to the main thread instead of being copied; a view into a shared one cannot. */
-function transferable(reply: RenderReply): ArrayBuffer[] {
-  const binary = 'binary' in reply ? reply.binary : undefined;
-  if (!binary || binary.byteOffset !== 0 || binary.byteLength !== binary.buffer.byteLength) return [];
-  return binary.buffer instanceof ArrayBuffer ? [binary.buffer] : [];
+  port.postMessage(reply);
 }
 
 port.on('message', (message: RenderRequestMessage) => {

@@ -13,13 +13,19 @@ import { setPriority } from 'node:os';
 /** The nice value of a render worker's thread: 0 is normal, 19 the lowest. */
 export const WORKER_NICE = 10;
 
-/** Lowers the calling thread's priority to WORKER_NICE; whether it could. */
-export function lowerThreadPriority(): boolean {
+/**
+ * The nice value of a file process (file-process.ts): the lowest, since a file is never waited
+ * for as a page is, and threads the process starts later take it from the thread that starts them.
+ */
+export const FILE_NICE = 19;
+
+/** Lowers the calling thread's priority to `nice` (WORKER_NICE unless given); whether it could. */
+export function lowerThreadPriority(nice: number = WORKER_NICE): boolean {
   try {
     // "<pid>/task/<tid>" on Linux.
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(tid) || tid <= 0) return false;
-    setPriority(tid, WORKER_NICE);
+    setPriority(tid, nice);
     return true;
   } catch {
     return false;

@@ -7,7 +7,7 @@
 import contentDisposition from 'content-disposition';
 import type { Actor, AppContext } from '../../context.js';
 import { AppError, conflict } from '../../lib/errors.js';
-import type { FileJob } from '../../render/render-pool.js';
+import type { FileJob } from '../../render/file-pool.js';
 import type { PdfBranding } from '../../render/pdf/render-pdf.js';
 import { brandingOf } from '../branding/branding.service.js';
 import { TemplateError } from '../../render/template-engine.js';
@@ -145,7 +145,7 @@ export async function versionLocale(ctx: AppContext, contentId: string, report: 
 }
 
 /**
- * A file made in a worker behind the render gate. A file past its bounds is a 409 that says which
+ * A file made in a file process (file-pool.ts) behind the render gate. A file past its bounds is a 409 that says which
  * (a PDF of more table cells than one may have); past its time or memory, a 503 to retry later.
  */
 async function makeFile(ctx: AppContext, gateKey: string, job: FileJob): Promise<Uint8Array> {
@@ -168,7 +168,7 @@ async function makeFile(ctx: AppContext, gateKey: string, job: FileJob): Promise
   }
 }
 
-/** The CSV or XLSX of a stored dataset, made in a worker behind the render gate of `gateKey` and charged to `chargeTo`. */
+/** The CSV or XLSX of a stored dataset, made in a file process behind the render gate of `gateKey` and charged to `chargeTo`. */
 export async function datasetFile(
   ctx: AppContext,
   gateKey: string,

@@ -1,0 +1,263 @@
+/**
+ * The files of a version (PDF, CSV, XLSX; docs/exports.md) are made in child processes of their
+ * own (file-process.ts), not in the render workers: a process whose every thread runs at the
+ * lowest priority, with V8 on that one thread (docs/decisions.md "Files are made in processes of
+ * their own"). A 5,000-row PDF is seconds of CPU and a heap of a few hundred MiB; in a worker
+ * thread its garbage collection and compilation ran on V8's helper threads, shared by the whole
+ * process at normal priority, and the share page lost half its throughput while PDFs were made.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { workerEntryUrl } from '../lib/worker-thread.js';
+import type { PdfInput } from './pdf/render-pdf.js';
+import { TemplateError, timeLimitMessage } from './template-engine.js';
+
+/**
+ * A file of a version (docs/exports.md): CSV or XLSX made from its stored dataset, or its PDF made
+ * from its Markdown (render-pdf.ts; the file process draws its charts).
+ */
+export type FileJob =
+  | {
+      format: 'csv' | 'xlsx';
+      /** The stored dataset (schema.ts `reportDatasets.data`). */
+      data: string;
+      title: string;
+      /** ISO instant of the version's render: the file's creation date. */
+      createdAt: string;
+    }
+  | { format: 'pdf'; pdf: Omit<PdfInput, 'chartSvg'> };
+
+export interface FileRequest {
+  id: number;
+  job: FileJob;
+}
+
+export type FileReply =
+  | { id: number; heapBytes: number; binary: Uint8Array }
+  | { id: number; heapBytes: number; error: { message: string; kind: TemplateError['kind'] } };
+
+/** What a file process is started with (its one argument, as JSON). */
+export interface FileProcessSettings {
+  pdfFallbackFonts: string[];
+}
+
+/**
+ * How long making a file may take: 15 s (a process's first file also loads its writer, and a PDF
+ * its fonts), plus time per character of its input: of a CSV's or XLSX's stored (compressed)
+ * dataset 10 ms per thousand, of a PDF's Markdown 50 ms per thousand (its layout is the slower
+ * work). About ten times what each takes on a busy machine (docs/performance.md "Exports").
+ */
+export function fileTimeLimitMs(job: FileJob): number {
+  const perThousand = job.format === 'pdf' ? { size: job.pdf.markdown.length, ms: 50 } : { size: job.data.length, ms: 10 };
+  return Math.ceil(FILE_BASE_TIME_MS + (perThousand.size / 1000) * perThousand.ms);
+}
+
+const FILE_BASE_TIME_MS = 15_000;
+
+/** What a process may add to a job's time limit before it is stopped: the limit is the writer's, this the backstop. */
+const GRACE_MS = 2_000;
+
+/** A process whose heap grew past this after a file is stopped rather than kept idle. */
+const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
+
+const ENTRY = fileURLToPath(await workerEntryUrl(import.meta.url, 'file-process'));
+
+export interface FilePoolOptions {
+  /** Files made at once. */
+  size: number;
+  /** PDFs laid out at once (PDF_CONCURRENCY): each holds its whole document in memory. */
+  pdfSlots: number;
+  /** Heap of one process; a file that needs more fails as over the memory limit. */
+  maxHeapMb: number;
+  /** A process idle this long is stopped, giving its memory back. */
+  idleMs: number;
+  /** Hard deadline of one file; default: its time limit plus grace. */
+  deadlineMs?: number | undefined;
+  /** The PDF's fonts for what Roboto lacks (pdf-fonts.ts resolveFallbackFonts). */
+  pdfFallbackFonts: readonly string[];
+}
+
+export interface FilePoolStats {
+  processes: number;
+  busy: number;
+  queued: number;
+}
+
+export interface FilePool {
+  /** A file of a version; a failure is a TemplateError (`limit` for one past its bounds). */
+  file(job: FileJob): Promise<Uint8Array>;
+  stats(): FilePoolStats;
+  close(): Promise<void>;
+}
+
+interface Job {
+  id: number;
+  job: FileJob;
+  resolve(bytes: Uint8Array): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  child: ChildProcess;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+  idleTimer: NodeJS.Timeout | null;
+  /** The end of what the process wrote to stderr: how a crash is told from running out of memory. */
+  stderr: string;
+}
+
+const isPdf = (job: FileJob): boolean => job.format === 'pdf';
+
+/** V8's words when a heap is full, before the process aborts. */
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/;
+
+export function createFilePool(options: FilePoolOptions): FilePool {
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closed = false;
+  const settings: FileProcessSettings = { pdfFallbackFonts: [...options.pdfFallbackFonts] };
+
+  function spawn(): Slot {
+    const child = fork(ENTRY, [JSON.stringify(settings)], {
+      // V8 on the process's one thread (no helper threads for its collector or compiler, which
+      // would run at normal priority), and the heap bound of a render worker.
+      execArgv: ['--single-threaded', `--max-old-space-size=${options.maxHeapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const slot: Slot = { child, job: null, timer: null, idleTimer: null, stderr: '' };
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      slot.stderr = (slot.stderr + text).slice(-4_096);
+    });
+    child.on('message', (reply: FileReply) => {
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      finish(slot);
+      if ('binary' in reply) job.resolve(reply.binary);
+      else job.reject(new TemplateError(reply.error.message, reply.error.kind));
+      if (reply.heapBytes > RECYCLE_HEAP_BYTES) retire(slot);
+      else idle(slot);
+      dispatch();
+    });
+    // 'close' comes once the process has exited and its stderr is read to the end.
+    child.on('close', () => {
+      const outOfMemory = OUT_OF_MEMORY.test(slot.stderr);
+      fail(
+        slot,
+        new TemplateError(outOfMemory ? 'memory limit exceeded' : 'the file could not be made', outOfMemory ? 'limit' : 'runtime'),
+      );
+    });
+    child.on('error', () => {
+      fail(slot, new TemplateError('the file could not be made', 'runtime'));
+    });
+    slots.push(slot);
+    return slot;
+  }
+
+  function finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    slot.child.unref();
+    slot.child.channel?.unref();
+  }
+
+  /** Stops a process that sat idle for a while, so its memory goes back to the system. */
+  function idle(slot: Slot): void {
+    slot.idleTimer = setTimeout(() => {
+      retire(slot);
+    }, options.idleMs);
+    slot.idleTimer.unref();
+  }
+
+  /** Takes an idle process out of the pool; a fresh one starts on demand. */
+  function retire(slot: Slot): void {
+    const index = slots.indexOf(slot);
+    if (index === -1 || slot.job) return;
+    slots.splice(index, 1);
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.child.removeAllListeners('close');
+    slot.child.kill('SIGKILL');
+  }
+
+  /** Drops a process that died or overran, failing its file; a fresh one takes its place on demand. */
+  function fail(slot: Slot, error: Error): void {
+    const index = slots.indexOf(slot);
+    if (index === -1) return;
+    slots.splice(index, 1);
+    const job = slot.job;
+    finish(slot);
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.child.removeAllListeners('close');
+    slot.child.kill('SIGKILL');
+    job?.reject(error);
+    dispatch();
+  }
+
+  /** The first waiting file that may start: any while PDF slots are free, else the first that is not a PDF; -1 for none. */
+  function startable(): number {
+    if (queue.length === 0) return -1;
+    const pdfsRunning = slots.filter((s) => s.job !== null && isPdf(s.job.job)).length;
+    return pdfsRunning < options.pdfSlots ? 0 : queue.findIndex((waiting) => !isPdf(waiting.job));
+  }
+
+  function dispatch(): void {
+    while (!closed) {
+      const index = startable();
+      if (index === -1) return;
+      if (slots.filter((s) => s.job !== null).length >= options.size) return;
+      const slot = slots.find((s) => s.job === null) ?? spawn();
+      const job = queue.splice(index, 1)[0];
+      if (!job) return;
+      slot.job = job;
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
+      slot.child.ref();
+      slot.child.channel?.ref();
+      const limitMs = fileTimeLimitMs(job.job);
+      slot.timer = setTimeout(
+        () => {
+          fail(slot, new TemplateError(timeLimitMessage(limitMs), 'limit'));
+        },
+        options.deadlineMs ?? limitMs + GRACE_MS,
+      );
+      slot.child.send({ id: job.id, job: job.job } satisfies FileRequest);
+    }
+  }
+
+  return {
+    file(job) {
+      if (closed) return Promise.reject(new Error('render pool is closed'));
+      return new Promise((resolve, reject) => {
+        queue.push({ id: nextId++, job, resolve, reject });
+        dispatch();
+      });
+    },
+    stats: () => ({ processes: slots.length, busy: slots.filter((s) => s.job !== null).length, queued: queue.length }),
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('render pool is closed'));
+      const stopping = slots.splice(0);
+      await Promise.all(
+        stopping.map(async (slot) => {
+          slot.job?.reject(new Error('render pool is closed'));
+          finish(slot);
+          if (slot.idleTimer) clearTimeout(slot.idleTimer);
+          slot.child.removeAllListeners('close');
+          if (slot.child.exitCode !== null || slot.child.signalCode !== null) return;
+          const exited = new Promise<void>((resolve) =>
+            slot.child.once('exit', () => {
+              resolve();
+            }),
+          );
+          // Waited for: an idle process is unreferenced, and its exit must still be seen.
+          slot.child.ref();
+          slot.child.kill('SIGKILL');
+          await exited;
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * The file processes (file-pool.ts, file-process.ts): a version's files are made in child
+ * processes at the lowest priority with V8 on one thread; a process that overruns, runs out of
+ * memory or dies fails its file alone, and the next file gets a fresh one.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFilePool, type FileJob, type FilePool } from '../../src/render/file-pool.js';
+import { FILE_NICE } from '../../src/render/thread-priority.js';
+import { TemplateError } from '../../src/render/template-engine.js';
+import { pdfInput, timesheetBody } from '../helpers/pdf-documents.js';
+
+let pool: FilePool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+const OPTIONS = { size: 2, pdfSlots: 1, maxHeapMb: 512, idleMs: 30_000, pdfFallbackFonts: [] };
+
+function pdf(rows: number): FileJob {
+  const { chartSvg: _chartSvg, ...input } = pdfInput(timesheetBody({ rows }));
+  return { format: 'pdf', pdf: input };
+}
+
+/** A CSV of a dataset (format 2) of one entry. */
+const CSV: FileJob = {
+  format: 'csv',
+  title: 'T',
+  createdAt: '2026-12-01T00:00:00.000Z',
+  data: gzipSync(
+    JSON.stringify({
+      format: 2,
+      timezone: 'UTC',
+      locale: 'en',
+      moneyVisible: false,
+      names: { workspaces: [{ id: 'w', name: 'W' }], clients: [], projects: [], users: [{ id: 'u', name: 'Ann' }] },
+      entries: [['e1', '2026-11-01T08:00:00.000Z', '2026-11-01', '08:00', 30, 'Only', [], null, 'u', 'w', false, 0, null, null, null]],
+    }),
+  ).toString('base64'),
+};
+
+async function failure(promise: Promise<unknown>): Promise<TemplateError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TemplateError);
+  return error as TemplateError;
+}
+
+/** Polls a condition between event-loop turns (no clock involved). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** This process's children that are file processes. */
+function fileProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return parent === process.pid && command.includes('file-process') ? [Number(pid)] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Field 19 of a thread's stat is its nice value; the fields after the name's ")" hold no spaces. */
+const niceOf = (pid: number, tid: number) => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
+
+describe('file processes', () => {
+  it('make a PDF and a CSV', async () => {
+    pool = createFilePool(OPTIONS);
+    const [made, csv] = await Promise.all([pool.file(pdf(20)), pool.file(CSV)]);
+    expect(Buffer.from(made).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Buffer.from(csv).toString('utf8')).toContain('Only');
+    expect(pool.stats()).toEqual({ processes: 2, busy: 0, queued: 0 });
+  });
+
+  it.runIf(existsSync('/proc/self/task'))(`run at nice ${FILE_NICE} with V8 on one thread, the server's threads untouched`, async () => {
+    pool = createFilePool(OPTIONS);
+    await pool.file(CSV);
+    const [child] = fileProcesses();
+    expect(child).toBeDefined();
+    const pid = child ?? 0;
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--single-threaded');
+    // The thread that runs the process's JavaScript (its id is the process's) is at the lowest priority,
+    // the one thread that does its work: V8's collector and compiler have no helper threads here.
+    expect(niceOf(pid, pid)).toBe(FILE_NICE);
+    expect(niceOf(process.pid, process.pid)).toBe(0);
+  });
+
+  it('stop a file at its deadline, and the next file gets a fresh process', async () => {
+    pool = createFilePool({ ...OPTIONS, size: 1, deadlineMs: 300 });
+    await pool.file(CSV);
+    const [first] = fileProcesses();
+    // A process that makes no progress at all: stopped by the kernel until the deadline ends it.
+    const stalled = pool.file(CSV);
+    process.kill(first ?? 0, 'SIGSTOP');
+    const error = await failure(stalled);
+    expect(error.kind).toBe('limit');
+    expect(error.message).toMatch(/time limit exceeded/);
+    await waitUntil(() => !fileProcesses().includes(first ?? 0));
+    expect(Buffer.from(await pool.file(CSV)).toString('utf8')).toContain('Only');
+    expect(fileProcesses()).not.toContain(first);
+  });
+
+  it('fail a file whose process runs out of heap as over the memory limit, and go on', async () => {
+    pool = createFilePool({ ...OPTIONS, size: 1, maxHeapMb: 48 });
+    const error = await failure(pool.file(pdf(5_000)));
+    expect(error).toMatchObject({ kind: 'limit', message: 'memory limit exceeded' });
+    expect(Buffer.from(await pool.file(CSV)).toString('utf8')).toContain('Only');
+  });
+
+  it('fail the file of a process that dies, and go on', async () => {
+    pool = createFilePool({ ...OPTIONS, size: 1 });
+    await pool.file(CSV);
+    const [first] = fileProcesses();
+    const lost = pool.file(pdf(2_000));
+    await waitUntil(() => pool?.stats().busy === 1);
+    process.kill(first ?? 0, 'SIGKILL');
+    expect(await failure(lost)).toMatchObject({ kind: 'runtime', message: 'the file could not be made' });
+    expect(Buffer.from(await pool.file(CSV)).toString('utf8')).toContain('Only');
+  });
+
+  it('are stopped when the pool closes, and it refuses files from then on', async () => {
+    pool = createFilePool(OPTIONS);
+    await pool.file(CSV);
+    expect(fileProcesses()).toHaveLength(1);
+    await pool.close();
+    expect(fileProcesses()).toHaveLength(0);
+    await expect(pool.file(CSV)).rejects.toThrow(/closed/);
+  });
+});
