@@ -1,13 +1,16 @@
 /** The real server (`src/server.ts`) as a child process, for the benchmark: start, watch memory, stop. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface Server {
   readonly url: string;
   readonly pid: number;
-  /** Resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
-  memory(): { rssMiB: number; peakMiB: number };
+  /**
+   * Resident memory now and at its peak (VmRSS, VmHWM), in MiB; `withFilesPeakMiB`: the peak of the
+   * server and its file processes together (src/render/file-pool.ts), sampled every 50 ms.
+   */
+  memory(): { rssMiB: number; peakMiB: number; withFilesPeakMiB: number };
   /** SIGTERM, then SIGKILL if the process has not exited after `graceMs` (default: wait for it). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -28,6 +31,21 @@ export function freePort(): Promise<number> {
 function statusKiB(pid: number, field: string): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) : 0;
+}
+
+/** The resident memory of `pid`'s child processes, in KiB. */
+function childrenKiB(pid: number): number {
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) total += statusKiB(Number(name), 'VmRSS');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 export async function waitForReady(url: string, child?: ChildProcess): Promise<void> {
@@ -70,10 +88,29 @@ export async function startServer(env: Record<string, string>, cpus?: string): P
     throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error });
   }
   const pid = child.pid ?? 0;
+  let withFilesPeakKiB = 0;
+  const sampler = setInterval(() => {
+    try {
+      withFilesPeakKiB = Math.max(withFilesPeakKiB, statusKiB(pid, 'VmRSS') + childrenKiB(pid));
+    } catch {
+      // the server has exited
+    }
+  }, 50);
+  sampler.unref();
+  child.once('exit', () => {
+    clearInterval(sampler);
+  });
   return {
     url,
     pid,
-    memory: () => ({ rssMiB: Math.round(statusKiB(pid, 'VmRSS') / 1024), peakMiB: Math.round(statusKiB(pid, 'VmHWM') / 1024) }),
+    memory: () => {
+      const peakKiB = statusKiB(pid, 'VmHWM');
+      return {
+        rssMiB: Math.round(statusKiB(pid, 'VmRSS') / 1024),
+        peakMiB: Math.round(peakKiB / 1024),
+        withFilesPeakMiB: Math.round(Math.max(peakKiB, withFilesPeakKiB) / 1024),
+      };
+    },
     stop: (graceMs?: number) =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) {
