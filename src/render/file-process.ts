@@ -4,7 +4,6 @@
  * so its garbage collection and compilation run here too, at this priority.
  */
 import { getHeapStatistics } from 'node:v8';
-import { chartSvgForPrint } from '../../packages/document/src/index.js';
 import { decodeDataset } from '../modules/exports/dataset.js';
 import type { FileJob, FileProcessSettings, FileReply, FileRequest } from './file-pool.js';
 import { FILE_NICE, lowerThreadPriority } from './thread-priority.js';
@@ -23,7 +22,10 @@ function send(reply: FileReply): void {
 /** Each writer loads with its first file: most processes only ever make one kind. */
 async function make(job: FileJob): Promise<Uint8Array> {
   if (job.format === 'pdf') {
-    const { renderPdf } = await import('./pdf/render-pdf.js');
+    const [{ renderPdf }, { chartSvgForPrint }] = await Promise.all([
+      import('./pdf/render-pdf.js'),
+      import('../../packages/document/src/index.js'),
+    ]);
     return renderPdf({ ...job.pdf, chartSvg: chartSvgForPrint, fallbackFonts: pdfFallbackFonts });
   }
   const dataset = decodeDataset(job.data);

@@ -1,6 +1,13 @@
 import type { Money } from '../../packages/money/src/index.js';
 import { localDateTime, rangeSpanDays } from './date-range.js';
-import { formatHours } from './template-engine.js';
+
+/**
+ * Minutes as decimal hours with two decimals (425 -> `7.08`): the context's `hours` fields, as the
+ * `hours` filter prints a number of minutes in English (template-engine.ts `formatHours`). Written
+ * here so that what reads a version's entries (dataset.ts, in a file process) does not load the
+ * template engine.
+ */
+const decimalHours = (minutes: number): string => (minutes / 60).toFixed(2);
 
 /** Version of the variables templates see (docs/templates.md); bump on any incompatible change. */
 export const RENDER_CONTEXT_VERSION = 1;
@@ -179,10 +186,10 @@ export function buildRenderContext(input: RenderInput): Record<string, unknown> 
     totals: {
       minutes: total,
       entryCount: aggregates.entryCount,
-      hours: formatHours(total),
+      hours: decimalHours(total),
       billableMinutes: aggregates.billableMinutes ?? 0,
       nonBillableMinutes: aggregates.nonBillableMinutes ?? 0,
-      billableHours: formatHours(aggregates.billableMinutes ?? 0),
+      billableHours: decimalHours(aggregates.billableMinutes ?? 0),
       amounts: money ? copyAmounts(aggregates.amounts ?? []) : null,
     },
     groups: {
@@ -333,7 +340,7 @@ function lineViews(lines: readonly BillableLine[], projectId: string | null, nam
       rate: money && l.rate ? { ...l.rate } : null,
       minutes: l.minutes,
       billableMinutes: l.billableMinutes,
-      hours: formatHours(l.billableMinutes),
+      hours: decimalHours(l.billableMinutes),
       entryCount: l.entryCount,
       amount: money && l.amount ? { ...l.amount } : null,
     }))
@@ -355,7 +362,7 @@ function groupSums(g: GroupSums, total: number, money: boolean) {
   return {
     minutes: g.minutes,
     entryCount: g.entryCount,
-    hours: formatHours(g.minutes),
+    hours: decimalHours(g.minutes),
     share: share(g.minutes, total),
     billableMinutes: g.billableMinutes ?? 0,
     nonBillableMinutes: g.nonBillableMinutes ?? 0,
