@@ -57,6 +57,9 @@ const FILE_BASE_TIME_MS = 15_000;
 /** What a process may add to a job's time limit before it is stopped: the limit is the writer's, this the backstop. */
 const GRACE_MS = 2_000;
 
+/** How long a new process may take to start before its first file's deadline starts to count. */
+const STARTUP_ALLOWANCE_MS = 15_000;
+
 /** A process whose heap grew past this after a file is stopped rather than kept idle. */
 const RECYCLE_HEAP_BYTES = 96 * 1024 * 1024;
 
@@ -104,6 +107,8 @@ interface Slot {
   idleTimer: NodeJS.Timeout | null;
   /** The end of what the process wrote to stderr: how a crash is told from running out of memory. */
   stderr: string;
+  /** Not yet answered anything: its first file's deadline also covers the process's start. */
+  fresh: boolean;
 }
 
 const isPdf = (job: FileJob): boolean => job.format === 'pdf';
@@ -126,7 +131,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const slot: Slot = { child, job: null, timer: null, idleTimer: null, stderr: '' };
+    const slot: Slot = { child, job: null, timer: null, idleTimer: null, stderr: '', fresh: true };
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {
       slot.stderr = (slot.stderr + text).slice(-4_096);
@@ -134,6 +139,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
     child.on('message', (reply: FileReply) => {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
+      slot.fresh = false;
       finish(slot);
       if ('binary' in reply) job.resolve(reply.binary);
       else job.reject(new TemplateError(reply.error.message, reply.error.kind));
@@ -221,7 +227,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
         () => {
           fail(slot, new TemplateError(timeLimitMessage(limitMs), 'limit'));
         },
-        options.deadlineMs ?? limitMs + GRACE_MS,
+        (options.deadlineMs ?? limitMs + GRACE_MS) + (slot.fresh ? STARTUP_ALLOWANCE_MS : 0),
       );
       slot.child.send({ id: job.id, job: job.job } satisfies FileRequest);
     }

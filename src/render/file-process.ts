@@ -14,9 +14,15 @@ lowerThreadPriority(FILE_NICE);
 const settings = JSON.parse(process.argv[2] ?? '{}') as Partial<FileProcessSettings>;
 const pdfFallbackFonts = settings.pdfFallbackFonts ?? [];
 
+/**
+ * Answers the server. A server that went away while the file was being made (a layout runs to its
+ * end without looking at the channel) is the end of this process, not an error.
+ */
 function send(reply: FileReply): void {
   if (!process.send) throw new Error('file-process runs only as a child process with an IPC channel');
-  process.send(reply);
+  process.send(reply, (error: Error | null) => {
+    if (error) process.exit(0);
+  });
 }
 
 /** Each writer loads with its first file: most processes only ever make one kind. */
@@ -53,5 +59,5 @@ async function handle({ id, job }: FileRequest): Promise<void> {
 process.on('message', (message: FileRequest) => {
   void handle(message);
 });
-// The server went away: so does this process.
+// The server went away: so does this process (once the file it is making, if any, is done).
 process.on('disconnect', () => process.exit(0));
