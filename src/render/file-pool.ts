@@ -10,6 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { workerEntryUrl } from '../lib/worker-thread.js';
 import type { PdfInput } from './pdf/render-pdf.js';
+import { slotKeeping, type PoolSlot } from './pool-slots.js';
 import { TemplateError, timeLimitMessage } from './template-engine.js';
 
 /**
@@ -100,11 +101,8 @@ interface Job {
   reject(error: Error): void;
 }
 
-interface Slot {
+interface Slot extends PoolSlot<Job> {
   child: ChildProcess;
-  job: Job | null;
-  timer: NodeJS.Timeout | null;
-  idleTimer: NodeJS.Timeout | null;
   /** The end of what the process wrote to stderr: how a crash is told from running out of memory. */
   stderr: string;
   /** Not yet answered anything: its first file's deadline also covers the process's start. */
@@ -118,6 +116,20 @@ const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/;
 
 export function createFilePool(options: FilePoolOptions): FilePool {
   const slots: Slot[] = [];
+  const { finish, idle, retire, fail } = slotKeeping<Job, Slot>(slots, {
+    release: (slot) => {
+      slot.child.unref();
+      slot.child.channel?.unref();
+    },
+    stop: (slot) => {
+      slot.child.removeAllListeners('close');
+      slot.child.kill('SIGKILL');
+    },
+    dispatch: () => {
+      dispatch();
+    },
+    idleMs: options.idleMs,
+  });
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
@@ -160,46 +172,6 @@ export function createFilePool(options: FilePoolOptions): FilePool {
     });
     slots.push(slot);
     return slot;
-  }
-
-  function finish(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    slot.job = null;
-    slot.child.unref();
-    slot.child.channel?.unref();
-  }
-
-  /** Stops a process that sat idle for a while, so its memory goes back to the system. */
-  function idle(slot: Slot): void {
-    slot.idleTimer = setTimeout(() => {
-      retire(slot);
-    }, options.idleMs);
-    slot.idleTimer.unref();
-  }
-
-  /** Takes an idle process out of the pool; a fresh one starts on demand. */
-  function retire(slot: Slot): void {
-    const index = slots.indexOf(slot);
-    if (index === -1 || slot.job) return;
-    slots.splice(index, 1);
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.child.removeAllListeners('close');
-    slot.child.kill('SIGKILL');
-  }
-
-  /** Drops a process that died or overran, failing its file; a fresh one takes its place on demand. */
-  function fail(slot: Slot, error: Error): void {
-    const index = slots.indexOf(slot);
-    if (index === -1) return;
-    slots.splice(index, 1);
-    const job = slot.job;
-    finish(slot);
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.child.removeAllListeners('close');
-    slot.child.kill('SIGKILL');
-    job?.reject(error);
-    dispatch();
   }
 
   /** The first waiting file that may start: any while PDF slots are free, else the first that is not a PDF; -1 for none. */

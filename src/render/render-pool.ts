@@ -9,6 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
 import { createFilePool, type FileJob } from './file-pool.js';
+import { slotKeeping, type PoolSlot } from './pool-slots.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
@@ -119,13 +120,10 @@ interface Job {
   reject(error: Error): void;
 }
 
-interface Slot {
+interface Slot extends PoolSlot<Job> {
   worker: Worker;
-  job: Job | null;
   /** The running job is a share page (pages may use the worker reports cannot take). */
   page: boolean;
-  timer: NodeJS.Timeout | null;
-  idleTimer: NodeJS.Timeout | null;
   /** Not yet answered anything: its first job's deadline also covers the worker's start-up. */
   fresh: boolean;
   /**
@@ -197,6 +195,19 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     pdfFallbackFonts: options.pdfFallbackFonts ?? [],
   });
   const slots: Slot[] = [];
+  const { finish, idle, retire, fail } = slotKeeping<Job, Slot>(slots, {
+    release: (slot) => {
+      slot.worker.unref();
+    },
+    stop: (slot) => {
+      slot.worker.removeAllListeners('exit');
+      void slot.worker.terminate();
+    },
+    dispatch: () => {
+      dispatch();
+    },
+    idleMs,
+  });
   // Share pages first: a reader waits for them, and they are quick next to a report render.
   const pages: Job[] = [];
   const reports: Job[] = [];
@@ -235,44 +246,6 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     });
     slots.push(slot);
     return slot;
-  }
-
-  function finish(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    slot.job = null;
-    slot.worker.unref();
-  }
-
-  /** Stops a worker that sat idle for a while, so its heap goes back to the system. */
-  function idle(slot: Slot): void {
-    slot.idleTimer = setTimeout(() => {
-      retire(slot);
-    }, idleMs);
-    slot.idleTimer.unref();
-  }
-
-  /** Takes an idle worker out of the pool; a fresh one starts on demand. */
-  function retire(slot: Slot): void {
-    const index = slots.indexOf(slot);
-    if (index === -1 || slot.job) return;
-    slots.splice(index, 1);
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.worker.removeAllListeners('exit');
-    void slot.worker.terminate();
-  }
-
-  /** Drops a worker that died or overran, failing its job; a fresh one takes its place on demand. */
-  function fail(slot: Slot, error: Error): void {
-    const index = slots.indexOf(slot);
-    if (index === -1) return;
-    slots.splice(index, 1);
-    const job = slot.job;
-    finish(slot);
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    void slot.worker.terminate();
-    job?.reject(error);
-    dispatch();
   }
 
   function arm(slot: Slot, job: Job, ms: number, limitMs: number): void {

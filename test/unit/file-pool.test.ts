@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { workerEntryUrl } from '../../src/lib/worker-thread.js';
 import { createFilePool, type FileJob, type FilePool } from '../../src/render/file-pool.js';
 import { FILE_NICE } from '../../src/render/thread-priority.js';
-import { TemplateError } from '../../src/render/template-engine.js';
 import { pdfInput, timesheetBody } from '../helpers/pdf-documents.js';
+import { failure, waitUntil } from '../helpers/render-pools.js';
 
 let pool: FilePool | undefined;
 afterEach(async () => {
@@ -46,20 +46,6 @@ const CSV: FileJob = {
     }),
   ).toString('base64'),
 };
-
-async function failure(promise: Promise<unknown>): Promise<TemplateError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TemplateError);
-  return error as TemplateError;
-}
-
-/** Polls a condition between event-loop turns (no clock involved). */
-async function waitUntil(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise<void>((resolve) => setImmediate(resolve));
-}
 
 /** This process's children that are file processes (other tests' pools in this process included). */
 function fileProcesses(): number[] {

@@ -2,27 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRenderPool, defaultPoolSize, memoryAvailable, SHORT_MEMORY_BYTES, type RenderPool } from '../../src/render/render-pool.js';
 import { WORKER_NICE } from '../../src/render/thread-priority.js';
-import { BASE_LIMITS, TemplateError } from '../../src/render/template-engine.js';
+import { BASE_LIMITS } from '../../src/render/template-engine.js';
+import { failure, waitUntil } from '../helpers/render-pools.js';
 
 let pool: RenderPool | undefined;
 afterEach(async () => {
   await pool?.close();
   pool = undefined;
 });
-
-/** Polls a condition between event-loop turns (no clock involved). */
-async function waitUntil(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise<void>((resolve) => setImmediate(resolve));
-}
-
-async function failure(promise: Promise<unknown>): Promise<TemplateError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TemplateError);
-  return error as TemplateError;
-}
 
 /** One pool for the tests that need no options of their own (a worker takes a while to start). */
 let shared: RenderPool;
