@@ -111,6 +111,18 @@ interface Slot extends PoolSlot<Job> {
 
 const isPdf = (job: FileJob): boolean => job.format === 'pdf';
 
+/** What of the server's environment a file process gets: where things are and how text is read, never a secret. */
+const FILE_PROCESS_ENV = ['PATH', 'TMPDIR', 'TZ', 'LANG', 'LC_ALL'] as const;
+
+/**
+ * The environment a file process starts with: only `FILE_PROCESS_ENV`. The server's holds its
+ * secrets (SHARE_KEY, DATABASE_URL, SMTP and webhook settings); a process that lays out users'
+ * documents needs none of them.
+ */
+export function fileProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(FILE_PROCESS_ENV.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
+}
+
 /** V8's words when a heap is full, before the process aborts. */
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/;
 
@@ -142,6 +154,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
       execArgv: ['--single-threaded', `--max-old-space-size=${options.maxHeapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: fileProcessEnv(process.env),
     });
     const slot: Slot = { child, job: null, timer: null, idleTimer: null, stderr: '', fresh: true };
     child.stderr?.setEncoding('utf8');

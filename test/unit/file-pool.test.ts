@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { workerEntryUrl } from '../../src/lib/worker-thread.js';
 import { createFilePool, type FileJob, type FilePool } from '../../src/render/file-pool.js';
 import { FILE_NICE } from '../../src/render/thread-priority.js';
@@ -90,6 +90,25 @@ describe('file processes', () => {
     // the one thread that does its work: V8's collector and compiler have no helper threads here.
     expect(niceOf(pid, pid)).toBe(FILE_NICE);
     expect(niceOf(process.pid, process.pid)).toBe(0);
+  });
+
+  it.runIf(withProc)('start without the server’s secrets in their environment', async () => {
+    const secret = 'file-process-must-not-see-this';
+    vi.stubEnv('SHARE_KEY', secret);
+    vi.stubEnv('DATABASE_URL', `postgres://user:${secret}@127.0.0.1/db`);
+    try {
+      const before = fileProcesses();
+      pool = createFilePool(OPTIONS);
+      await pool.file(CSV);
+      const [child] = startedSince(before);
+      const environ = readFileSync(`/proc/${child ?? 0}/environ`, 'utf8').split('\0');
+      expect(environ.join('\n')).not.toContain(secret);
+      // Beside what it is given, Node's own: the IPC channel's descriptor and serialisation.
+      const names = environ.map((line) => line.split('=')[0] ?? '').filter((name) => name !== '' && !name.startsWith('NODE_CHANNEL_'));
+      expect(names.filter((name) => !['PATH', 'TMPDIR', 'TZ', 'LANG', 'LC_ALL'].includes(name))).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it.runIf(withProc)('stop a file at its deadline, and the next file gets a fresh process', async () => {
