@@ -119,7 +119,7 @@ const FILE_PROCESS_ENV = ['PATH', 'TMPDIR', 'TZ', 'LANG', 'LC_ALL'] as const;
  * secrets (SHARE_KEY, DATABASE_URL, SMTP and webhook settings); a process that lays out users'
  * documents needs none of them.
  */
-export function fileProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function fileProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(FILE_PROCESS_ENV.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }
 
