@@ -160,7 +160,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   new Gauge({
     name: 'chronicle_render_queue_depth',
-    help: 'Render jobs waiting for a worker.',
+    help: 'Render jobs waiting for a worker, and files for a file process.',
     registers,
     collect() {
       this.set(sources.renderQueue().queued);
@@ -168,7 +168,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   new Gauge({
     name: 'chronicle_render_workers',
-    help: 'Render workers by state (busy, idle).',
+    help: 'Render workers and file processes by state (busy, idle).',
     labelNames: ['state'] as const,
     registers,
     collect() {
