@@ -192,6 +192,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     for (const feature of FEATURES) await app.register(feature.routes, { prefix: feature.prefix, ctx });
 
     ctx.mailer.useLog(app.log);
+    // A pool shared by several apps (the tests') keeps the log its owner gives it.
+    if (!options.renderPool) ctx.renderer.useLog(app.log);
     if (options.jobs) await startJobs(app, ctx);
     if (!options.renderPool) app.addHook('onClose', () => ctx.renderer.close());
     app.addHook('onClose', () => {

@@ -87,9 +87,16 @@ export interface FilePoolStats {
   queued: number;
 }
 
+/** Where the pool tells operators of a process that failed its file (the app's logger). */
+export interface FilePoolLog {
+  warn(detail: object, message: string): void;
+}
+
 export interface FilePool {
   /** A file of a version; a failure is a TemplateError (`limit` for one past its bounds). */
   file(job: FileJob): Promise<Uint8Array>;
+  /** From now on, a process that dies or overruns while making a file is logged here. */
+  useLog(log: FilePoolLog): void;
   stats(): FilePoolStats;
   close(): Promise<void>;
 }
@@ -103,7 +110,10 @@ interface Job {
 
 interface Slot extends PoolSlot<Job> {
   child: ChildProcess;
-  /** The end of what the process wrote to stderr: how a crash is told from running out of memory. */
+  /**
+   * The start of what the process wrote to stderr (nothing, unless it failed): V8's or Node's
+   * fatal message comes first, and tells running out of memory from another crash.
+   */
   stderr: string;
   /** Not yet answered anything: its first file's deadline also covers the process's start. */
   fresh: boolean;
@@ -126,8 +136,12 @@ function fileProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** V8's words when a heap is full, before the process aborts. */
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/;
 
+/** How much of a process's stderr is kept, and logged when it fails a file. */
+const STDERR_KEPT_CHARS = 2_000;
+
 export function createFilePool(options: FilePoolOptions): FilePool {
   const slots: Slot[] = [];
+  let log: FilePoolLog | null = null;
   const { finish, idle, retire, fail } = slotKeeping<Job, Slot>(slots, {
     release: (slot) => {
       slot.child.unref();
@@ -159,7 +173,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
     const slot: Slot = { child, job: null, timer: null, idleTimer: null, stderr: '', fresh: true };
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {
-      slot.stderr = (slot.stderr + text).slice(-4_096);
+      if (slot.stderr.length < STDERR_KEPT_CHARS) slot.stderr = (slot.stderr + text).slice(0, STDERR_KEPT_CHARS);
     });
     child.on('message', (reply: FileReply) => {
       const job = slot.job;
@@ -173,8 +187,14 @@ export function createFilePool(options: FilePoolOptions): FilePool {
       dispatch();
     });
     // 'close' comes once the process has exited and its stderr is read to the end.
-    child.on('close', () => {
+    child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
       const outOfMemory = OUT_OF_MEMORY.test(slot.stderr);
+      if (slot.job) {
+        log?.warn(
+          { format: slot.job.job.format, code, signal, outOfMemory, stderr: slot.stderr },
+          'a file process ended while making a file',
+        );
+      }
       fail(
         slot,
         new TemplateError(outOfMemory ? 'memory limit exceeded' : 'the file could not be made', outOfMemory ? 'limit' : 'runtime'),
@@ -210,6 +230,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
       const limitMs = fileTimeLimitMs(job.job);
       slot.timer = setTimeout(
         () => {
+          log?.warn({ format: job.job.format, limitMs }, 'a file process was stopped at its deadline');
           fail(slot, new TemplateError(timeLimitMessage(limitMs), 'limit'));
         },
         (options.deadlineMs ?? limitMs + GRACE_MS) + (slot.fresh ? STARTUP_ALLOWANCE_MS : 0),
@@ -225,6 +246,9 @@ export function createFilePool(options: FilePoolOptions): FilePool {
         queue.push({ id: nextId++, job, resolve, reject });
         dispatch();
       });
+    },
+    useLog: (logger) => {
+      log = logger;
     },
     stats: () => ({ processes: slots.length, busy: slots.filter((s) => s.job !== null).length, queued: queue.length }),
     async close() {

@@ -12,6 +12,9 @@ export function measuredRenderPool(pool: RenderPool, metrics: Metrics): RenderPo
     diff: (job) => measureRender(metrics, 'diff', () => pool.diff(job)),
     analyze: (sources) => measureRender(metrics, 'analyze', () => pool.analyze(sources)),
     stats: () => pool.stats(),
+    useLog: (log) => {
+      pool.useLog(log);
+    },
     reportSlots: pool.reportSlots,
     close: () => pool.close(),
   };

@@ -8,7 +8,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
-import { createFilePool, type FileJob } from './file-pool.js';
+import { createFilePool, type FileJob, type FilePoolLog } from './file-pool.js';
 import { slotKeeping, type PoolSlot } from './pool-slots.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
@@ -81,6 +81,8 @@ export interface RenderPool {
   diff(job: DiffJob): Promise<string | null>;
   /** What the pool is doing right now (metrics, tests). */
   stats(): RenderPoolStats;
+  /** From now on, a file process that dies or overruns is logged here (file-pool.ts). */
+  useLog(log: FilePoolLog): void;
   /** Workers report and Liquid renders may occupy at once; one more is kept for share pages. */
   readonly reportSlots: number;
   close(): Promise<void>;
@@ -300,6 +302,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       return { outputs: ok, dataset: { data, entryCount: Number(count) } };
     },
     file: (file) => files.file(file),
+    useLog: (log) => {
+      files.useLog(log);
+    },
     render: (sources, context, limits = BASE_LIMITS) => run({ kind: 'liquid', sources, context, limits }),
     renderPage: async (input) => (await run({ kind: 'page', input }))[0] ?? '',
     // The worker answers [] for "no line diff", [patch] otherwise.

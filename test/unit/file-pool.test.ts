@@ -47,6 +47,12 @@ const CSV: FileJob = {
   ).toString('base64'),
 };
 
+/** A log that keeps what the pool warns of. */
+function collectingLog() {
+  const warnings: { detail: object; message: string }[] = [];
+  return { warnings, warn: (detail: object, message: string) => warnings.push({ detail, message }) };
+}
+
 /** This process's children that are file processes (other tests' pools in this process included). */
 function fileProcesses(): number[] {
   return readdirSync('/proc')
@@ -114,6 +120,8 @@ describe('file processes', () => {
   it.runIf(withProc)('stop a file at its deadline, and the next file gets a fresh process', async () => {
     const before = fileProcesses();
     pool = createFilePool({ ...OPTIONS, size: 1, deadlineMs: 300 });
+    const log = collectingLog();
+    pool.useLog(log);
     // A fresh process's first file may also spend the start-up allowance; this one is the warm-up.
     await pool.file(CSV);
     const [first] = startedSince(before);
@@ -124,6 +132,9 @@ describe('file processes', () => {
     const error = await failure(stalled);
     expect(error.kind).toBe('limit');
     expect(error.message).toMatch(/time limit exceeded/);
+    expect(log.warnings).toEqual([
+      { detail: expect.objectContaining({ format: 'csv' }) as object, message: 'a file process was stopped at its deadline' },
+    ]);
     await waitUntil(() => !fileProcesses().includes(first ?? 0));
     expect(Buffer.from(await pool.file(CSV)).toString('utf8')).toContain('Only');
     expect(fileProcesses()).not.toContain(first);
@@ -131,14 +142,24 @@ describe('file processes', () => {
 
   it('fail a file whose process runs out of heap as over the memory limit, and go on', async () => {
     pool = createFilePool({ ...OPTIONS, size: 1, maxHeapMb: 48 });
+    const log = collectingLog();
+    pool.useLog(log);
     const error = await failure(pool.file(pdf(5_000)));
     expect(error).toMatchObject({ kind: 'limit', message: 'memory limit exceeded' });
+    expect(log.warnings).toEqual([
+      {
+        detail: expect.objectContaining({ format: 'pdf', outOfMemory: true, stderr: expect.stringMatching(/heap/) as unknown }) as object,
+        message: 'a file process ended while making a file',
+      },
+    ]);
     expect(Buffer.from(await pool.file(CSV)).toString('utf8')).toContain('Only');
   });
 
   it.runIf(withProc)('fail the file of a process that dies, and go on', async () => {
     const before = fileProcesses();
     pool = createFilePool({ ...OPTIONS, size: 1 });
+    const log = collectingLog();
+    pool.useLog(log);
     await pool.file(CSV);
     const [first] = startedSince(before);
     expect(first).toBeDefined();
@@ -146,6 +167,12 @@ describe('file processes', () => {
     await waitUntil(() => pool?.stats().busy === 1);
     process.kill(first ?? 0, 'SIGKILL');
     expect(await failure(lost)).toMatchObject({ kind: 'runtime', message: 'the file could not be made' });
+    expect(log.warnings).toEqual([
+      {
+        detail: expect.objectContaining({ format: 'pdf', signal: 'SIGKILL', outOfMemory: false }) as object,
+        message: 'a file process ended while making a file',
+      },
+    ]);
     expect(Buffer.from(await pool.file(CSV)).toString('utf8')).toContain('Only');
   });
 
