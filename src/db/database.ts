@@ -16,6 +16,15 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
   /**
+   * The same database, for writes of which a crash of the database itself may lose the last
+   * fraction of a second: share-page view counts (docs/decisions.md "View counts commit without
+   * waiting for the disk"). On PostgreSQL its connections commit with `synchronous_commit = off`
+   * (the commit is in PostgreSQL's memory when it answers, so a crash of Chronicle loses nothing; a
+   * crash of PostgreSQL or its machine loses at most about three `wal_writer_delay`s, 600 ms by
+   * default). On PGlite it is `db`.
+   */
+  readonly relaxedDb: Db;
+  /**
    * Runs pending migrations; safe to call twice and from several processes at once. `folder`
    * (tests of a migration's data step) replaces the project's migrations folder.
    */
@@ -102,6 +111,7 @@ async function openPglite(dataDir: string | null, image: Uint8Array | null): Pro
   return {
     kind: 'pglite',
     db,
+    relaxedDb: db,
     notices,
     observeQueries: observers.observeQueries,
     // With values, one statement through the named statements Drizzle's use (pg-boss asks the same
@@ -128,17 +138,30 @@ async function openPostgres(url: string, statementTimeoutMs: number): Promise<Da
     connectionTimeoutMillis: 5_000,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
+  // `relaxedDb`'s connections: the view counter writes one statement at a time (view-counter.ts),
+  // so two are plenty.
+  const relaxedPool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: 5_000,
+    options: '-c synchronous_commit=off',
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   // A client that loses its server must not crash the process. The pool listens only to its idle
   // clients; a client checked out between two statements of a transaction (or whose socket closes
   // just after its query failed) emits 'error' with no listener, which would throw. The statement
   // that needed it rejects, and the pool discards the client when it is released.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  for (const each of [pool, relaxedPool]) {
+    each.on('error', () => {});
+    each.on('connect', (client) => client.on('error', () => {}));
+  }
   const observers = queryObservers();
   const db = drizzle(pool, { schema, logger: observers.logger }) as unknown as Db;
+  const relaxedDb = drizzle(relaxedPool, { schema, logger: observers.logger }) as unknown as Db;
   return {
     kind: 'postgres',
     db,
+    relaxedDb,
     notices: [],
     observeQueries: observers.observeQueries,
     executeSql: (text, values) => pool.query(text, values ? [...values] : undefined),
@@ -161,6 +184,8 @@ async function openPostgres(url: string, statementTimeoutMs: number): Promise<Da
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), relaxedPool.end()]);
+    },
   };
 }

@@ -265,7 +265,8 @@ export function createViewer(ctx: AppContext): Viewer {
    */
   const webhookView = (share: repo.ShareRow, reportContentId: string) =>
     ctx.webhooks.shareViewed({ id: share.id, reportContentId, follows: share.follows }).catch(() => undefined);
-  const counter = new ViewCounter<repo.CountedView>((views) => repo.countViews(ctx.db, views, ctx.clock.now()));
+  // Views commit without waiting for the disk (database.ts `relaxedDb`); a view is still answered only once counted.
+  const counter = new ViewCounter<repo.CountedView>((views) => repo.countViews(ctx.database.relaxedDb, views, ctx.clock.now()));
 
   /** The link a well-formed token names, from the cache or the database; malformed tokens cost nothing. */
   async function lookup(token: string): Promise<repo.ShareRow | null> {
