@@ -1,7 +1,7 @@
 /**
  * The files of a version (PDF, CSV, XLSX; docs/exports.md) are made in child processes of their
  * own (file-process.ts), not in the render workers: a process whose every thread runs at the
- * lowest priority, with V8 on that one thread (docs/decisions.md "Files are made in processes of
+ * render workers' lower priority, with V8 on that one thread (docs/decisions.md "Files are made in processes of
  * their own"). A 5,000-row PDF is seconds of CPU and a heap of a few hundred MiB; in a worker
  * thread its garbage collection and compilation ran on V8's helper threads, shared by the whole
  * process at normal priority, and the share page lost half its throughput while PDFs were made.

@@ -1,6 +1,6 @@
 /**
  * A file process (file-pool.ts): makes the PDF, CSV or XLSX of a version, one at a time, at the
- * lowest priority, and answers with its bytes. Started with V8 on one thread (`--single-threaded`),
+ * render workers' lower priority, and answers with its bytes. Started with V8 on one thread (`--single-threaded`),
  * so its garbage collection and compilation run here too, at this priority.
  */
 import { getHeapStatistics } from 'node:v8';

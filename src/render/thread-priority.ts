@@ -14,10 +14,12 @@ import { setPriority } from 'node:os';
 export const WORKER_NICE = 10;
 
 /**
- * The nice value of a file process (file-process.ts): the lowest, since a file is never waited
- * for as a page is, and threads the process starts later take it from the thread that starts them.
+ * The nice value of a file process (file-process.ts): a render worker's. Threads the process starts
+ * later take it from the thread that starts them. Not the lowest (19): beside two CPU-bound
+ * processes at normal priority a file process at 19 got almost no CPU, and a one-page PDF took
+ * longer than 30 s.
  */
-export const FILE_NICE = 19;
+export const FILE_NICE = WORKER_NICE;
 
 /** Lowers the calling thread's priority to `nice` (WORKER_NICE unless given); whether it could. */
 export function lowerThreadPriority(nice: number = WORKER_NICE): boolean {
