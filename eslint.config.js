@@ -132,6 +132,13 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/restrict-template-expressions': 'off',
+      // A test process runs many files and shares a render pool and a database between them
+      // (test/helpers/per-process.ts); a reset module registry gives the next files classes other
+      // than those objects were made with, and `instanceof` fails far from the cause.
+      'no-restricted-properties': [
+        'error',
+        { object: 'vi', property: 'resetModules', message: 'Make a fresh instance with a factory instead of resetting modules.' },
+      ],
     },
   },
   prettier,

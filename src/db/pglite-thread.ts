@@ -12,7 +12,7 @@
 import type { Worker } from 'node:worker_threads';
 import { TransactionAbortedError, type Results } from '@electric-sql/pglite';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
-import { isBackground, trackBackgroundWork } from './priority.js';
+import { backgroundMarks, type BackgroundMarks } from './priority.js';
 import {
   rawTypesOf,
   readResults,
@@ -81,11 +81,16 @@ function revive(error: EngineError): Error {
 
 /**
  * Opens PGlite on `dataDir` (null: in memory, empty or from `image`, a data directory's tar) in a
- * thread of its own; resolves once it answers.
+ * thread of its own; resolves once it answers. `marks` tells which statements come from background
+ * work (the process's own but in tests).
  */
-export async function startPgliteThread(dataDir: string | null, image: Uint8Array | null = null): Promise<PgliteThread> {
+export async function startPgliteThread(
+  dataDir: string | null,
+  image: Uint8Array | null = null,
+  marks: BackgroundMarks = backgroundMarks,
+): Promise<PgliteThread> {
   // The engine runs requests' statements before background work's: from now on work is marked.
-  trackBackgroundWork();
+  marks.track();
   const worker: Worker = startWorker(WORKER_URL, { workerData: { dataDir, image } });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
@@ -132,7 +137,7 @@ export async function startPgliteThread(dataDir: string | null, image: Uint8Arra
     return new Promise<T>((resolve, reject) => {
       if (waiting.size === 0) worker.ref();
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...request, ...inTransaction, id, background: isBackground() } satisfies EngineRequest);
+      worker.postMessage({ ...request, ...inTransaction, id, background: marks.isBackground() } satisfies EngineRequest);
     });
   }
 

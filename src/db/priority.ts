@@ -12,19 +12,32 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-let background: AsyncLocalStorage<true> | null = null;
-
-/** Marks background work from now on in this process (pglite-thread.ts calls it as the engine starts). */
-export function trackBackgroundWork(): void {
-  background ??= new AsyncLocalStorage<true>();
+/** The background mark of one process (`backgroundMarks`), or of one test. */
+export interface BackgroundMarks {
+  /** Marks background work from now on (pglite-thread.ts calls it as the engine starts). */
+  track(): void;
+  /** Runs `work`, and everything it starts (timers, callbacks, promises), as background work. */
+  run<T>(work: () => T): T;
+  /** Whether the caller runs as background work; always false until tracked. */
+  isBackground(): boolean;
 }
+
+/** A mark of its own, untracked: the process has one (below); a test makes its own. */
+export function createBackgroundMarks(): BackgroundMarks {
+  let storage: AsyncLocalStorage<true> | null = null;
+  return {
+    track: () => {
+      storage ??= new AsyncLocalStorage<true>();
+    },
+    run: (work) => (storage ? storage.run(true, work) : work()),
+    isBackground: () => storage?.getStore() === true,
+  };
+}
+
+/** The process's mark, which the job engine, the outbox and the embedded engine's thread share. */
+export const backgroundMarks: BackgroundMarks = createBackgroundMarks();
 
 /** Runs `work`, and everything it starts (timers, callbacks, promises), as background work. */
 export function inBackground<T>(work: () => T): T {
-  return background ? background.run(true, work) : work();
-}
-
-/** Whether the caller runs as background work (see `inBackground`); always false until tracked. */
-export function isBackground(): boolean {
-  return background?.getStore() === true;
+  return backgroundMarks.run(work);
 }

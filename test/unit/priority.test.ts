@@ -1,55 +1,48 @@
 /**
  * Background work is marked only once the embedded engine's thread, the one reader of the mark,
  * has started (src/db/priority.ts): before that, as on a PostgreSQL server, `inBackground` only
- * runs its work and no AsyncLocalStorage is in use. Each test imports a fresh copy of the module.
+ * runs its work and no AsyncLocalStorage is in use. Each test makes marks of its own rather than
+ * a fresh copy of the module: resetting the module registry would give the files this process runs
+ * next classes other than those of the objects they share (a render pool, a database).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-
-type Priority = typeof import('../../src/db/priority.js');
-
-async function freshPriority(): Promise<Priority> {
-  vi.resetModules();
-  return import('../../src/db/priority.js');
-}
-
-afterEach(() => {
-  vi.resetModules();
-});
+import { describe, expect, it } from 'vitest';
+import { createBackgroundMarks } from '../../src/db/priority.js';
+import { startPgliteThread } from '../../src/db/pglite-thread.js';
+import { pgliteImage } from '../helpers/pglite-image.js';
 
 describe('background work', () => {
   it('is not marked before the embedded engine starts: inBackground only runs the work', async () => {
-    const { inBackground, isBackground } = await freshPriority();
-    expect(inBackground(() => 42)).toBe(42);
-    expect(inBackground(() => isBackground())).toBe(false);
-    expect(await inBackground(async () => (await Promise.resolve(), isBackground()))).toBe(false);
+    const marks = createBackgroundMarks();
+    expect(marks.run(() => 42)).toBe(42);
+    expect(marks.run(() => marks.isBackground())).toBe(false);
+    expect(await marks.run(async () => (await Promise.resolve(), marks.isBackground()))).toBe(false);
   });
 
   it('is marked, through timers and promises, once tracked, and nothing else is', async () => {
-    const { inBackground, isBackground, trackBackgroundWork } = await freshPriority();
-    trackBackgroundWork();
-    trackBackgroundWork();
-    expect(inBackground(() => isBackground())).toBe(true);
-    expect(await inBackground(async () => (await Promise.resolve(), isBackground()))).toBe(true);
-    const later = await inBackground(
+    const marks = createBackgroundMarks();
+    marks.track();
+    marks.track();
+    expect(marks.run(() => marks.isBackground())).toBe(true);
+    expect(await marks.run(async () => (await Promise.resolve(), marks.isBackground()))).toBe(true);
+    const later = await marks.run(
       () =>
         new Promise<boolean>((resolve) => {
           setTimeout(() => {
-            resolve(isBackground());
+            resolve(marks.isBackground());
           }, 0);
         }),
     );
     expect(later).toBe(true);
-    expect(isBackground()).toBe(false);
-    expect(await (async () => (await Promise.resolve(), isBackground()))()).toBe(false);
+    expect(marks.isBackground()).toBe(false);
+    expect(await (async () => (await Promise.resolve(), marks.isBackground()))()).toBe(false);
   });
 
   it('is tracked from the moment the engine’s thread starts', async () => {
-    const { isBackground, inBackground } = await freshPriority();
-    const { startPgliteThread } = await import('../../src/db/pglite-thread.js');
-    const { pgliteImage } = await import('../helpers/pglite-image.js');
-    const thread = await startPgliteThread(null, pgliteImage('blank'));
+    const marks = createBackgroundMarks();
+    expect(marks.run(() => marks.isBackground())).toBe(false);
+    const thread = await startPgliteThread(null, pgliteImage('blank'), marks);
     try {
-      expect(inBackground(() => isBackground())).toBe(true);
+      expect(marks.run(() => marks.isBackground())).toBe(true);
     } finally {
       await thread.close();
     }
