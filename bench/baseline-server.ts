@@ -6,12 +6,24 @@
  * With BASELINE_DB (`pglite`, or a PostgreSQL URL) each route also answers under `/floor/N/…`
  * after N sequential round trips of a prepared `select $1` on that engine: the least any request
  * that must consult the database can cost, so Chronicle's figures can be read against it.
+ *
+ * With BASELINE_DB naming the bench's data (the PostgreSQL database, or `pglite:<dir>`, a copy of
+ * the embedded data directory taken before Chronicle's server opened it), each route also answers
+ * under `/statements/<name>/…` after Chronicle's own statements for that request (STATEMENTS),
+ * called directly through its repositories: the database's and the data layer's share of a
+ * request, without Chronicle's HTTP hooks, services and serialisation.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase, type Db } from '../src/db/database.js';
+import { newId } from '../src/lib/ids.js';
+import { hashSecret } from '../src/lib/tokens.js';
+import { findCredential, type CredentialLookup } from '../src/repositories/auth.repository.js';
+import { findReportForReader, listReports } from '../src/repositories/reports.repository.js';
+import { countReadableEntries, insertEntryIfAllowed, listReadableEntries } from '../src/repositories/time-entries.repository.js';
+import { BENCH_USER, tokenOf } from './generate.js';
 
 export interface BaselineRoute {
   method: 'GET' | 'POST';
@@ -22,10 +34,58 @@ export interface BaselineRoute {
   body: string;
 }
 
+/** The bench user's token, as the auth hook finds it (the rate limit off, as in the bench). */
+function benchCredential(): CredentialLookup {
+  const now = new Date();
+  return { kind: 'token', hash: hashSecret(tokenOf(BENCH_USER)), now, idleSince: now, charge: null };
+}
+
+async function credentialUserId(db: Db): Promise<string> {
+  const found = await findCredential(db, benchCredential());
+  if (!found) throw new Error('the bench token is unknown');
+  return found.user.id;
+}
+
+/**
+ * Chronicle's statements for each request the bench measures against them, made as its services
+ * make them (test/api/statements.test.ts pins their number), with the bench's arguments.
+ */
+export const STATEMENTS = {
+  /** GET /api/v1/reports/r1: the credential and the report in one statement. */
+  'report-read': (db: Db) => findReportForReader(db, 'r1', benchCredential()),
+  /** GET /api/v1/reports?limit=50: the credential, then the page with its total. */
+  'report-list': async (db: Db) => listReports(db, { ownerUserId: BENCH_USER, limit: 50, offset: 0 }, await credentialUserId(db)),
+  /** GET /api/v1/time-entries?workspaceId=w00&tag=meeting&limit=50: the credential, then the page and its total at once. */
+  'entry-list-by-tag': async (db: Db) => {
+    const readerId = await credentialUserId(db);
+    const filters = { workspaceId: 'w00', tag: 'meeting' };
+    return Promise.all([listReadableEntries(db, readerId, filters, { limit: 50, offset: 0 }), countReadableEntries(db, readerId, filters)]);
+  },
+  /** POST /api/v1/time-entries: the credential, then the insert that checks every rule. */
+  'entry-create': async (db: Db) => {
+    const userId = await credentialUserId(db);
+    const entry = {
+      id: newId(),
+      workspaceId: 'w00',
+      projectId: 'w00-p1',
+      userId,
+      start: new Date('2026-06-01T09:00:00Z'),
+      minutes: 30,
+      description: 'Benchmark entry',
+      tags: ['bench'],
+      billable: null,
+      createdAt: new Date(),
+    };
+    if (!(await insertEntryIfAllowed(db, entry, userId, 100_000_000))) throw new Error('the bench entry was refused');
+  },
+} satisfies Record<string, (db: Db) => Promise<unknown>>;
+
+export type StatementsName = keyof typeof STATEMENTS;
+
 async function main(): Promise<void> {
   const routes = JSON.parse(readFileSync(process.env.BASELINE_ROUTES ?? '', 'utf8')) as BaselineRoute[];
   const app = Fastify({ logger: false });
-  const roundTrip = await databaseRoundTrip(process.env.BASELINE_DB);
+  const { roundTrip, db } = await databaseRoundTrip(process.env.BASELINE_DB);
   for (const route of routes) {
     const body = Buffer.from(route.body, 'base64');
     // A POST parses its JSON body, as the real endpoint must, before it answers.
@@ -45,22 +105,39 @@ async function main(): Promise<void> {
         },
       });
     }
+    if (db) {
+      app.route({
+        method: route.method,
+        url: `/statements/:name${route.path}`,
+        handler: async (request, reply) => {
+          const name = (request.params as { name: string }).name;
+          if (!Object.hasOwn(STATEMENTS, name)) return reply.code(404).send();
+          await STATEMENTS[name as StatementsName](db);
+          return reply.code(route.status).type(route.contentType).send(body);
+        },
+      });
+    }
   }
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
 }
 
-/** One prepared round trip to the engine named by `db`, or null without one. */
-async function databaseRoundTrip(db: string | undefined): Promise<((i: number) => Promise<unknown>) | null> {
-  if (!db) return null;
-  if (db === 'pglite') {
+/**
+ * One prepared round trip to the engine named by `db`, and Chronicle's database layer on the bench's
+ * data where `db` names it; nulls without an engine.
+ */
+async function databaseRoundTrip(db: string | undefined): Promise<{ roundTrip: ((i: number) => Promise<unknown>) | null; db: Db | null }> {
+  if (!db) return { roundTrip: null, db: null };
+  if (db.startsWith('pglite')) {
     // As Chronicle reaches the embedded engine: in its own thread, each SQL text prepared once.
-    const { db: lite } = await openDatabase({ databaseUrl: null, dataDir: null });
-    return (i) => lite.execute(sql`select ${i}::int as n`);
+    const dataDir = db.startsWith('pglite:') ? db.slice('pglite:'.length) : null;
+    const { db: lite } = await openDatabase({ databaseUrl: null, dataDir });
+    return { roundTrip: (i) => lite.execute(sql`select ${i}::int as n`), db: dataDir ? lite : null };
   }
   const pool = new pg.Pool({ connectionString: db, max: 10 });
-  return (i) => pool.query({ name: 'floor', text: 'select $1::int as n', values: [i] });
+  const { db: chronicle } = await openDatabase({ databaseUrl: db, dataDir: null });
+  return { roundTrip: (i) => pool.query({ name: 'floor', text: 'select $1::int as n', values: [i] }), db: chronicle };
 }
 
 await main();

@@ -9,7 +9,7 @@
  * Writes bench/results.json and prints a table per engine.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -21,7 +21,7 @@ import { printHostile, runHostile, type HostileOutcome } from './hostile.js';
 import { baselineRender, type RenderTiming } from './render-baseline.js';
 import { startServer, type Server } from './server-process.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
-import type { BaselineRoute } from './baseline-server.js';
+import type { BaselineRoute, StatementsName } from './baseline-server.js';
 
 const scale: Scale = SCALES[process.env.BENCH_SCALE === 'small' ? 'small' : 'full'];
 const seconds = Number(process.env.BENCH_SECONDS ?? (scale.name === 'small' ? 2 : 10));
@@ -42,6 +42,11 @@ interface Figure {
   target: string;
   holds: boolean | null;
   note?: string;
+  /**
+   * Where measured: the same bare server after Chronicle's own statements for the request, called
+   * directly (baseline-server.ts STATEMENTS), as a ratio to the bare server like `ratio`.
+   */
+  statementFloor?: number;
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -145,6 +150,8 @@ interface HttpScenario {
   statements: number;
   /** For a share page: the link whose views are counted (default: the plain link). */
   shareId?: string;
+  /** Chronicle's own statements for the request (baseline-server.ts STATEMENTS), for the statement floor figure. */
+  statementsFloor?: StatementsName;
 }
 
 function figureOf(s: HttpScenario, real: LoadResult, bare: LoadResult, note?: string): Figure {
@@ -207,6 +214,9 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       renderBaselines.set(user.id, await baselineRender(database, user.id, user.entries > 20_000 ? 1 : 3));
     }
     await database.close();
+    // The statement floors read the same data: on PostgreSQL the same database beside the server; the
+    // embedded engine's directory is one process's, so the floors get a copy taken before the server opens it.
+    if (dataDir && runPaths) cpSync(dataDir, `${dataDir}-floor`, { recursive: true });
     const storage: Record<string, string> = dataDir
       ? { DATA_DIR: dataDir }
       : { DATABASE_URL: dbUrl ?? '', SHARE_KEY: Buffer.alloc(32, 5).toString('base64') };
@@ -281,6 +291,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           target: engine === 'postgres' ? 0.3 : 0.2,
           // The credential is found in the read's own statement.
           statements: 1,
+          statementsFloor: 'report-read',
         },
         {
           name: `GET /api/v1/reports?limit=50 (${scale.benchUserReports} reports)`,
@@ -291,6 +302,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           metric: 'p99',
           target: 2,
           statements: 2,
+          statementsFloor: 'report-list',
         },
         {
           name: 'GET /api/v1/time-entries?tag= (one workspace, one tag, limit=50)',
@@ -301,6 +313,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           metric: 'p99',
           target: 3,
           statements: 3,
+          statementsFloor: 'entry-list-by-tag',
         },
         {
           name: 'discussion, 300 comments + 750 reactions',
@@ -338,6 +351,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           target: 0.3,
           // The token, then the insert (which checks the rules and the quota itself).
           statements: 2,
+          statementsFloor: 'entry-create',
         },
       ];
       const routes: BaselineRoute[] = [];
@@ -350,7 +364,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           ),
         );
       }
-      const baseline = await startBaseline(routes, engine === 'pglite' ? 'pglite' : (dbUrl ?? undefined));
+      const baseline = await startBaseline(routes, dataDir ? `pglite:${dataDir}-floor` : (dbUrl ?? undefined));
       try {
         for (const s of scenarios) {
           const options = {
@@ -393,7 +407,20 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
             note = `${note ? `${note}; ` : ''}floor (bare + ${s.statements} prepared round trips): ${round(pick)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${round(pick / Math.max(s.metric === 'rps' ? 0 : 1, basePick), 2)}x`;
           }
-          figures.push(figureOf(s, real, bare, note));
+          let statementFloor: number | undefined;
+          if (s.statementsFloor) {
+            // The same bare server after Chronicle's own statements for this request, called directly.
+            const url = `${baseline.url}/statements/${s.statementsFloor}${s.path}`;
+            await warm(url);
+            const floor = await load({ url, ...options });
+            if (floor.non2xx + floor.errors > 0)
+              throw new Error(`statement floor ${s.statementsFloor}: ${floor.non2xx} non-2xx, ${floor.errors} errors`);
+            const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
+            const basePick = s.metric === 'rps' ? bare.requestsPerSecond : Math.max(1, s.metric === 'p50' ? bare.p50Ms : bare.p99Ms);
+            statementFloor = round(pick / basePick, 2);
+            note = `${note ? `${note}; ` : ''}statement floor (bare + Chronicle's own statements, called directly): ${round(pick)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${statementFloor}x`;
+          }
+          figures.push({ ...figureOf(s, real, bare, note), ...(statementFloor === undefined ? {} : { statementFloor }) });
           memory.push({ scenario: s.name, rssMiB: srv.memory().rssMiB });
           log(`   ${s.name}: ${JSON.stringify(figures.at(-1))}`);
         }
@@ -763,7 +790,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
   } finally {
     await server?.stop();
     await sink?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) for (const dir of [dataDir, `${dataDir}-floor`]) rmSync(dir, { recursive: true, force: true });
     if (admin && dbName) {
       await admin.query(`drop database if exists "${dbName}" with (force)`);
       await admin.end();
