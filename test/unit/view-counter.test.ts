@@ -38,6 +38,25 @@ describe('ViewCounter', () => {
     expect(await Promise.all(waiting)).toEqual([true, true, true]);
   });
 
+  it('writes a batch in the links’ order, whatever order their views came in', async () => {
+    const writer = controlledWriter();
+    const counter = new ViewCounter(writer.write);
+    const first = counter.count('m');
+    const waiting = ['c', 'x', 'a', 'c', 'b'].map((hash) => counter.count(hash));
+    writer.finish[0]!();
+    await first;
+    await Promise.resolve();
+    // Two processes' batches over the same links then lock their rows in one order: no deadlock.
+    expect([...writer.batches[1]!]).toEqual([
+      ['a', 1],
+      ['b', 1],
+      ['c', 2],
+      ['x', 1],
+    ]);
+    writer.finish[1]!();
+    expect(await Promise.all(waiting)).toEqual([true, true, true, true, true]);
+  });
+
   it('answers undefined for a link the write did not count, and true for the others', async () => {
     const writer = controlledWriter((hash) => hash !== 'revoked');
     const counter = new ViewCounter(writer.write);

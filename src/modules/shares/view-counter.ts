@@ -43,8 +43,11 @@ export class ViewCounter<T> {
       while (this.pending.size > 0) {
         const batch = this.pending;
         this.pending = new Map();
+        // Links in one order whatever the views' arrival: two processes' batches that count the same
+        // links lock their rows in the same order, so one waits for the other and neither deadlocks.
+        const views = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([hash, waiting]) => [hash, waiting.views] as const);
         try {
-          const counted = await this.countBatch(new Map([...batch].map(([hash, waiting]) => [hash, waiting.views])));
+          const counted = await this.countBatch(new Map(views));
           for (const [hash, waiting] of batch) for (const s of waiting.settle) s.resolve(counted.get(hash));
         } catch (error) {
           for (const waiting of batch.values()) for (const s of waiting.settle) s.reject(error);
