@@ -17,7 +17,8 @@ function controlledWriter(counted: (hash: string) => boolean = () => true) {
 }
 
 /** Resolves once the counter has started its `n`th write (it takes a batch on the event loop's next turn). */
-const written = (writer: ReturnType<typeof controlledWriter>, n: number) => expect.poll(() => writer.batches.length).toBe(n);
+const written = (writer: ReturnType<typeof controlledWriter>, n: number) =>
+  expect.poll(() => writer.batches.length, { interval: 1 }).toBe(n);
 
 describe('ViewCounter', () => {
   it('writes on the next turn the views of this one together, and those that arrive meanwhile in the next write', async () => {
