@@ -126,9 +126,10 @@ describe('file processes', () => {
     await pool.file(CSV);
     const [first] = startedSince(before);
     expect(first).toBeDefined();
-    // A process that makes no progress at all: stopped by the kernel until the deadline ends it.
-    const stalled = pool.file(CSV);
+    // A process that makes no progress at all: stopped by the kernel before the file is sent (a
+    // small CSV sent first could be made before the signal lands), until the deadline ends it.
     process.kill(first ?? 0, 'SIGSTOP');
+    const stalled = pool.file(CSV);
     const error = await failure(stalled);
     expect(error.kind).toBe('limit');
     expect(error.message).toMatch(/time limit exceeded/);
