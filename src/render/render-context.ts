@@ -2,12 +2,11 @@ import type { Money } from '../../packages/money/src/index.js';
 import { localDateTime, rangeSpanDays } from './date-range.js';
 
 /**
- * Minutes as decimal hours with two decimals (425 -> `7.08`): the context's `hours` fields, as the
- * `hours` filter prints a number of minutes in English (template-engine.ts `formatHours`). Written
- * here so that what reads a version's entries (dataset.ts, in a file process) does not load the
- * template engine.
+ * Minutes as decimal hours with two decimals (425 -> `7.08`): the context's `hours` fields, and the
+ * `hours` filter in English (template-engine.ts `formatHours`). Here rather than in the template
+ * engine, so that what reads a version's entries (dataset.ts, in a file process) does not load it.
  */
-const decimalHours = (minutes: number): string => (minutes / 60).toFixed(2);
+export const decimalHours = (minutes: number): string => (minutes / 60).toFixed(2);
 
 /** Version of the variables templates see (docs/templates.md); bump on any incompatible change. */
 export const RENDER_CONTEXT_VERSION = 1;

@@ -2,6 +2,7 @@ import { phrase } from '../../packages/document/src/index.js';
 import { formatMoney } from '../../packages/money/src/index.js';
 import { ChartTag } from './chart-tag.js';
 import { accelerate, directEngine } from './liquid-fast-path.js';
+import { decimalHours } from './render-context.js';
 import {
   CaptureTag,
   Context,
@@ -227,7 +228,7 @@ export function formatDuration(minutes: unknown): string {
 /** Formats minutes as decimal hours with two decimals: 425 -> `7.08`; nil -> ''. */
 export function formatHours(minutes: unknown): string {
   const value = minutesOf(minutes, 'hours');
-  return value === null ? '' : (value / 60).toFixed(2);
+  return value === null ? '' : decimalHours(value);
 }
 
 /** Minutes as decimal hours with two decimals in `locale`: 425 -> `7.08` (en), `7,08` (de); nil -> ''. */

@@ -2,8 +2,8 @@
  * Group commit for share-page views. A view is answered only after the statement that counts it
  * has committed, so every page served is counted even if the process dies right after. Views
  * that arrive while a count is being written wait for the next one, which counts them all in
- * one statement: a lone view is written on the event loop's next turn, and a burst costs one write per batch instead
- * of one per view (and no queue of row-lock waits on the link's row).
+ * one statement: a lone view is written on the event loop's next turn, and a burst costs one
+ * write per batch instead of one per view (and no queue of row-lock waits on the link's row).
  */
 
 /**
@@ -56,9 +56,9 @@ export class ViewCounter<T> {
         this.pending = new Map();
         // Links in one order whatever the views' arrival: two processes' batches that count the same
         // links lock their rows in the same order, so one waits for the other and neither deadlocks.
-        const views = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([hash, waiting]) => [hash, waiting.views] as const);
+        const hashes = [...batch.keys()].sort();
         try {
-          const counted = await this.countBatch(new Map(views));
+          const counted = await this.countBatch(new Map(hashes.map((hash) => [hash, batch.get(hash)?.views ?? 0])));
           for (const [hash, waiting] of batch) for (const s of waiting.settle) s.resolve(counted.get(hash));
         } catch (error) {
           for (const waiting of batch.values()) for (const s of waiting.settle) s.reject(error);
