@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import { firstInstantOfDay } from '../../packages/money/src/index.js';
 
 export const DATE_PRESETS = [
   'today',
@@ -102,12 +103,16 @@ export function isValidRange(r: DateRange): boolean {
 /**
  * The instants bounding a period in `timezone`: `[from 00:00, (to + 1 day) 00:00)`
  * (docs/api.md "Time entries"). Days are 23 or 25 hours long across DST changes; where a
- * zone skips midnight, a day starts at its first valid instant.
+ * zone skips midnight, a day starts at its first valid instant, and where midnight happens
+ * twice, at the first, so an entry is in the period of the date it shows.
  */
 export function periodBounds(r: DateRange, timezone: string): { start: Date; end: Date } {
-  const zone = zoneOf(timezone);
+  zoneOf(timezone);
   const end = calendarDate(r.to).plus({ days: 1 });
-  return { start: startOfDay(calendarDate(r.from), zone), end: startOfDay(end, zone) };
+  return {
+    start: new Date(firstInstantOfDay(calendarDate(r.from).toMillis(), timezone)),
+    end: new Date(firstInstantOfDay(end.toMillis(), timezone)),
+  };
 }
 
 /** An instant as a wall-clock date (`YYYY-MM-DD`) and time (`HH:mm`) in `timezone`. */
@@ -125,12 +130,6 @@ function zoneOf(timezone: string): IANAZone {
 function calendarDate(s: string): DateTime {
   if (!isValidDate(s)) throw new RangeError(`invalid date: ${JSON.stringify(s)}`);
   return DateTime.fromISO(s, { zone: 'utc' });
-}
-
-// Luxon moves a wall time that falls in a DST gap forward, past the gap, which is
-// exactly the first valid instant of that day.
-function startOfDay(day: DateTime, zone: IANAZone): Date {
-  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day }, { zone }).toJSDate();
 }
 
 function span(from: DateTime, to: DateTime): DateRange {

@@ -93,6 +93,20 @@ describe('date presets at a pinned instant', () => {
     expect(report.filters).toMatchObject({ dateRange: { from: '2026-10-26', to: '2026-11-01' } });
     expect(report.totalMinutes).toBe(5);
   });
+
+  it('counts the first hour of a day whose midnight happens twice in that day, as its row shows it', async () => {
+    const user = await newUser(t, { timezone: 'America/Havana' });
+    const ws = await newWorkspace(t, user);
+    // Havana went from 01:00 back to 00:00 on 2024-11-03: the first 00:00 was at 04:00 UTC.
+    const entry = (start: string, minutes: number) => t.post('/api/v1/time-entries', { workspaceId: ws.id, start, minutes }, user.token);
+    await entry('2024-11-03T03:59:00.000Z', 1); // 2024-11-02 23:59: out
+    await entry('2024-11-03T04:30:00.000Z', 2); // 2024-11-03 00:30, the first time: in
+    await entry('2024-11-03T05:30:00.000Z', 4); // 2024-11-03 00:30, the second time: in
+    const report = await newReport(t, user, [ws.id], { filters: { dateRange: { from: '2024-11-03', to: '2024-11-03' } } });
+    expect(report.totalMinutes).toBe(6);
+    const before = await newReport(t, user, [ws.id], { filters: { dateRange: { from: '2024-11-02', to: '2024-11-02' } } });
+    expect(before.totalMinutes).toBe(1);
+  });
 });
 
 describe('hostile templates', () => {

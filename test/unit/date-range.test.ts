@@ -212,6 +212,32 @@ describe('periodBounds', () => {
     expect((day.end.getTime() - day.start.getTime()) / HOUR).toBe(23);
   });
 
+  it('starts a day whose midnight happens twice at the first, so its first hour is in its own period', () => {
+    // Havana went from 01:00 back to 00:00 on 2024-11-03: 00:00 was at 04:00 and at 05:00 UTC.
+    const day = periodBounds({ from: '2024-11-03', to: '2024-11-03' }, 'America/Havana');
+    expect(day.start.toISOString()).toBe('2024-11-03T04:00:00.000Z');
+    expect(localDateTime(new Date(day.start.getTime() - 1), 'America/Havana').date).toBe('2024-11-02');
+    expect((day.end.getTime() - day.start.getTime()) / HOUR).toBe(25);
+  });
+
+  it('starts a day at its midnight when the zone changed offset hours before it', () => {
+    // Apia moved from UTC-11 to UTC-10 at 03:00 on 2011-09-24; a guess from today's offset lands an hour late.
+    const day = periodBounds({ from: '2011-09-25', to: '2011-09-25' }, 'Pacific/Apia');
+    expect(day.start.toISOString()).toBe('2011-09-25T10:00:00.000Z');
+    expect(localDateTime(day.start, 'Pacific/Apia')).toEqual({ date: '2011-09-25', time: '00:00' });
+  });
+
+  it('gives a day the zone skipped whole an empty period', () => {
+    const skipped = periodBounds({ from: '2011-12-30', to: '2011-12-30' }, 'Pacific/Apia');
+    expect(skipped.start.getTime()).toBe(skipped.end.getTime());
+    expect(periodBounds({ from: '2011-12-29', to: '2011-12-31' }, 'Pacific/Apia').end.toISOString()).toBe('2011-12-31T10:00:00.000Z');
+  });
+
+  it('bounds the first and last dates the API takes', () => {
+    expect(periodBounds({ from: '0000-01-01', to: '0000-01-01' }, 'UTC').start.toISOString()).toBe('0000-01-01T00:00:00.000Z');
+    expect(periodBounds({ from: '9999-12-31', to: '9999-12-31' }, 'UTC').end.toISOString()).toBe('+010000-01-01T00:00:00.000Z');
+  });
+
   it('makes consecutive periods meet without a gap or an overlap', () => {
     const a = periodBounds({ from: '2026-10-25', to: '2026-10-31' }, LOS_ANGELES);
     const b = periodBounds({ from: '2026-11-01', to: '2026-11-07' }, LOS_ANGELES);

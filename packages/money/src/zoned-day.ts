@@ -1,12 +1,20 @@
 /**
  * The instant a calendar day starts in a time zone, with Intl alone (the web app bundles no date
- * library for it). Where midnight is skipped (a DST change at 00:00), the day starts at the
- * change; where it happens twice, at the later one. That is how PostgreSQL reads
- * `'YYYY-MM-DD'::timestamp at time zone …`, which is how reports place a rate's `effectiveFrom`
- * (docs/decisions.md "The rate rule in packages/money").
+ * library for it), read two ways:
+ *
+ * - `startOfDay`, as PostgreSQL reads `'YYYY-MM-DD'::timestamp at time zone …`, which is how
+ *   reports place a rate's `effectiveFrom` (docs/decisions.md "The rate rule in packages/money"):
+ *   where midnight is skipped (a DST change at 00:00) the day starts at the change; where it
+ *   happens twice, at the later one.
+ * - `firstInstantOfDay`, the first instant whose date in the zone is that day or later, which is
+ *   where a report's period begins (docs/api.md "Time entries"): the earlier midnight where there
+ *   are two, so that every entry is in the period of the date it shows.
  */
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Before this instant every zone keeps its local mean time, the tz database's first offset. */
+const EARLIEST = Date.UTC(1800, 0, 1);
 
 /** One formatter per zone, kept (they are costly to make), at most this many at once. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -34,9 +42,11 @@ function formatterOf(timezone: string): Intl.DateTimeFormat {
 
 /** The zone's offset from UTC at `instant`, in milliseconds (whole seconds, as zones have them). */
 export function zoneOffset(instant: number, timezone: string): number {
+  // Intl writes years before 1 AD without their sign, and every zone had one offset then.
+  if (instant < EARLIEST) return zoneOffset(EARLIEST, timezone);
   const parts: Record<string, string> = {};
   for (const { type, value } of formatterOf(timezone).formatToParts(instant)) parts[type] = value;
-  // Chronicle's dates are in years 1000 to 9999, where Date.UTC takes the year as it is.
+  // From 1800 on, Date.UTC takes the year as it is.
   const wall = Date.UTC(
     Number(parts.year),
     Number(parts.month) - 1,
@@ -77,4 +87,48 @@ export function startOfDay(date: string, timezone: string): number {
   if (days.size >= MAX_DAYS) days.clear();
   days.set(key, start);
   return start;
+}
+
+/** Days kept by firstInstantOfDay, keyed by zone and day. */
+const firstInstants = new Map<string, number>();
+
+/**
+ * The first instant, in milliseconds since the epoch, at which the date in `timezone` is the day
+ * `day` or a later one; `day` is that date's midnight in UTC (`Date.UTC(year, month - 1, date)`).
+ * Where 00:00 happens twice it is the earlier; where a change skips it, the change; for a day the
+ * zone skipped whole (Pacific/Apia had no 2011-12-30), the instant the next day began, so that
+ * day's period is empty. Consecutive days meet without a gap or an overlap. Throws a RangeError
+ * for an unknown zone.
+ */
+export function firstInstantOfDay(day: number, timezone: string): number {
+  const key = `${timezone} ${day}`;
+  const known = firstInstants.get(key);
+  if (known !== undefined) return known;
+  const reached = (instant: number) => localDay(instant, timezone) >= day;
+  const starts = (instant: number) => reached(instant) && !reached(instant - 1);
+  // Local midnight is less than 18 hours from UTC's (see startOfDay): it is midnight less the
+  // offset before or after any change near it, unless a change falls between the two.
+  const candidates = [zoneOffset(day - 18 * HOUR, timezone), zoneOffset(day + 18 * HOUR, timezone)]
+    .map((offset) => day - offset)
+    .sort((a, b) => a - b);
+  let start = candidates.find(starts);
+  if (start === undefined) {
+    // A change within hours of midnight that neither offset reads: search the window.
+    let [low, high] = [day - 18 * HOUR, day + 18 * HOUR];
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (reached(middle)) high = middle;
+      else low = middle;
+    }
+    start = high;
+  }
+  if (firstInstants.size >= MAX_DAYS) firstInstants.clear();
+  firstInstants.set(key, start);
+  return start;
+}
+
+/** The date `instant` falls on in `timezone`, as that date's midnight in UTC. */
+function localDay(instant: number, timezone: string): number {
+  const wall = instant + zoneOffset(instant, timezone);
+  return wall - (((wall % DAY) + DAY) % DAY);
 }
