@@ -91,6 +91,22 @@ describe('readExport', () => {
     ]);
   });
 
+  it('reads a repeated hour as its first instant and measures end minus start across the change, in any season', () => {
+    // Berlin's clocks went from 03:00 back to 02:00 on 2026-10-25: 02:30 happened at 00:30 and at 01:30 UTC.
+    const text = [
+      'User,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags',
+      'A,a@x.io,,,,first,No,2026-10-25,02:30:00,2026-10-25,03:10:00,,',
+      'A,a@x.io,,,,skipped hour,No,2026-03-29,02:30:00,2026-03-29,04:00:00,,',
+    ].join('\n');
+    const read = readExport(text, 'toggl', { timezone: 'Europe/Berlin' });
+    expect(read.failed).toEqual([]);
+    expect(read.rows.map((r) => [r.start, r.minutes])).toEqual([
+      ['2026-10-25T02:30:00+02:00', 100],
+      // 02:30 did not exist on 2026-03-29: it is read past the gap, as 03:30.
+      ['2026-03-29T03:30:00+02:00', 30],
+    ]);
+  });
+
   it('refuses rows with a different field count, and descriptions and tags over the limits', () => {
     const text = [
       header,

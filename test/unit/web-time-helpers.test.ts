@@ -17,6 +17,18 @@ describe('wall times in a zone', () => {
     expect(fromLocalInput('2026-03-08T02:30', 'America/New_York')?.toISOString()).toBe('2026-03-08T07:30:00.000Z');
     // 1 November 2026: 1:30 happens twice; the first is still daylight time.
     expect(fromLocalInput('2026-11-01T01:30', 'America/New_York')?.toISOString()).toBe('2026-11-01T05:30:00.000Z');
+    // East of UTC too: Berlin showed 02:30 on 25 October 2026 at 00:30 UTC (summer time) and again at 01:30.
+    expect(fromLocalInput('2026-10-25T02:30', 'Europe/Berlin')?.toISOString()).toBe('2026-10-25T00:30:00.000Z');
+    // Lord Howe's clocks go back half an hour: 01:45 happened at 14:45 and at 15:15 UTC.
+    expect(fromLocalInput('2026-04-05T01:45', 'Australia/Lord_Howe')?.toISOString()).toBe('2026-04-04T14:45:00.000Z');
+    expect(fromLocalInput('2026-03-29T02:30', 'Europe/Berlin')?.toISOString()).toBe('2026-03-29T01:30:00.000Z');
+  });
+
+  it('starts a day at its first instant after a change hours before midnight, and a skipped day where the next one begins', () => {
+    // Apia moved from UTC-11 to UTC-10 at 03:00 on 2011-09-24, and skipped 2011-12-30 whole.
+    expect(startOfDay('2011-09-25', 'Pacific/Apia').toISOString()).toBe('2011-09-25T10:00:00.000Z');
+    expect(startOfDay('2024-11-03', 'America/Havana').toISOString()).toBe('2024-11-03T04:00:00.000Z');
+    expect(startOfDay('2011-12-30', 'Pacific/Apia').toISOString()).toBe('2011-12-30T10:00:00.000Z');
   });
 
   it('gives the day and the Monday-based week an instant falls in there', () => {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstInstantOfDay, startOfDay, zoneOffset } from '../../packages/money/src/zoned-day.js';
+import { firstInstantOfDay, instantOfWall, startOfDay, zoneOffset, type WallTime } from '../../packages/money/src/zoned-day.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const HOUR = 3_600_000;
@@ -159,5 +159,64 @@ describe('firstInstantOfDay', () => {
 
   it('refuses a zone Intl does not know', () => {
     expect(() => firstInstantOfDay(Date.parse('2026-03-01T00:00:00Z'), 'Mars/Olympus')).toThrow(RangeError);
+  });
+});
+
+describe('instantOfWall', () => {
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  /** What a clock in `zone` shows at `instant`, to the second, from Intl. */
+  function readingAt(instant: number, zone: string): WallTime {
+    let format = formats.get(zone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+      formats.set(zone, format);
+    }
+    const parts = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, Number(p.value)]));
+    return {
+      year: parts.year ?? 0,
+      month: parts.month ?? 0,
+      day: parts.day ?? 0,
+      hour: parts.hour ?? 0,
+      minute: parts.minute ?? 0,
+      second: parts.second ?? 0,
+    };
+  }
+
+  it('gives back the instant a reading was taken at, or the first instant of a repeated one', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: Date.UTC(1971, 0, 1) / 1000, max: Date.UTC(2090, 0, 1) / 1000 }),
+        (zone, seconds) => {
+          const instant = seconds * 1000;
+          const reading = readingAt(instant, zone);
+          const back = instantOfWall(reading, zone);
+          expect(readingAt(back, zone)).toEqual(reading);
+          expect(back).toBeLessThanOrEqual(instant);
+          // Earlier only within a repeated stretch, which is hours long at most.
+          expect(instant - back).toBeLessThanOrEqual(3 * HOUR);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes the first of a repeated reading and moves a skipped one past the gap, east and west of UTC', () => {
+    const at = (zone: string, year: number, month: number, day: number, hour: number, minute: number) =>
+      iso(instantOfWall({ year, month, day, hour, minute }, zone));
+    expect(at('Europe/Berlin', 2026, 10, 25, 2, 30)).toBe('2026-10-25T00:30:00.000Z');
+    expect(at('America/New_York', 2026, 11, 1, 1, 30)).toBe('2026-11-01T05:30:00.000Z');
+    expect(at('Europe/Berlin', 2026, 3, 29, 2, 30)).toBe('2026-03-29T01:30:00.000Z');
+    expect(at('America/New_York', 2026, 3, 8, 2, 30)).toBe('2026-03-08T07:30:00.000Z');
+    expect(at('Pacific/Apia', 2011, 9, 25, 0, 30)).toBe('2011-09-25T10:30:00.000Z');
   });
 });

@@ -4,6 +4,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
+import { instantOfWall, type WallTime } from '../../money/src/index.js';
 import {
   COLUMNS,
   detectDateFormat,
@@ -14,6 +15,7 @@ import {
   parseDecimalHours,
   parseTime,
   splitTags,
+  type CalendarDay,
   type DateFormat,
   type ExportFormat,
   type Field,
@@ -164,17 +166,9 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
     const seconds = parseTime(timeText);
     if (!day) fail('startDate', `cannot read "${dateText}" as a date (${dateFormat})`);
     if (seconds === null) fail('startTime', `cannot read "${timeText}" as a time of day`);
-    const start =
-      day && seconds !== null
-        ? DateTime.fromObject(
-            { ...day, hour: Math.floor(seconds / 3600), minute: Math.floor(seconds / 60) % 60, second: seconds % 60 },
-            {
-              zone: options.timezone,
-            },
-          )
-        : null;
+    const start = day && seconds !== null ? instantOfWall(wallAt(day, seconds), options.timezone) : null;
 
-    const durationSeconds = readDuration(cells, cell, start, dateFormat, fail);
+    const durationSeconds = readDuration(cells, cell, start, options.timezone, dateFormat, fail);
     const description = cell(cells, 'description');
     if (description.length > MAX_DESCRIPTION) fail('description', `is ${description.length} characters long; at most ${MAX_DESCRIPTION}`);
     const billableText = cell(cells, 'billable');
@@ -185,7 +179,7 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
     const longTag = tags.find((t) => t.length > MAX_TAG);
     if (longTag !== undefined) fail('tags', `has a tag of ${longTag.length} characters; at most ${MAX_TAG}`);
 
-    if (problems.length > 0 || !start || durationSeconds === null) {
+    if (problems.length > 0 || start === null || durationSeconds === null) {
       result.failed.push(...problems);
       continue;
     }
@@ -212,12 +206,21 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
       description,
       ...(billable === undefined || billable === null ? {} : { billable }),
       tags,
-      start: start.toISO({ suppressMilliseconds: true }) ?? '',
+      start: DateTime.fromMillis(start, { zone: options.timezone }).toISO({ suppressMilliseconds: true }) ?? '',
       minutes,
       ...(moneyFields.length === 0 ? {} : { money: moneyOf(cells) }),
     });
   }
   return result;
+}
+
+/**
+ * A date and a time of day in seconds as a clock reading. Local times go to instants by packages/money
+ * `instantOfWall`: the first of a repeated hour, past a skipped one, the same in every season (luxon's
+ * guess starts from the zone's offset on the day the file is read).
+ */
+function wallAt(day: CalendarDay, seconds: number): WallTime {
+  return { ...day, hour: Math.floor(seconds / 3600), minute: Math.floor(seconds / 60) % 60, second: seconds % 60 };
 }
 
 /**
@@ -227,7 +230,8 @@ export function readExport(text: string, format: ExportFormat, options: ReadOpti
 function readDuration(
   cells: string[],
   cell: (cells: string[], field: Field) => string,
-  start: DateTime | null,
+  start: number | null,
+  timezone: string,
   dateFormat: DateFormat,
   fail: (field: Field | null, message: string) => void,
 ): number | null {
@@ -249,14 +253,8 @@ function readDuration(
     fail('duration', 'is empty, and there is no readable end date and time (a timer still running?)');
     return null;
   }
-  if (!start) return null;
-  const end = start.set({
-    ...endDay,
-    hour: Math.floor(endSeconds / 3600),
-    minute: Math.floor(endSeconds / 60) % 60,
-    second: endSeconds % 60,
-  });
-  const seconds = Math.round(end.diff(start, 'seconds').seconds);
+  if (start === null) return null;
+  const seconds = Math.round((instantOfWall(wallAt(endDay, endSeconds), timezone) - start) / 1000);
   if (seconds < 0) {
     fail('endTime', 'is before the start');
     return null;

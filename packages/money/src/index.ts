@@ -144,4 +144,4 @@ export function parseMinor(text: string, currency: string): number | null {
 }
 
 export { amountOf, appliedRate, RATE_LEVELS, rateFor, type RatedEntry, type RateEntry, type RateLevel } from './rate-for.js';
-export { firstInstantOfDay, startOfDay } from './zoned-day.js';
+export { firstInstantOfDay, instantOfWall, startOfDay, type WallTime } from './zoned-day.js';

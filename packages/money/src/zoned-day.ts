@@ -9,6 +9,9 @@
  * - `firstInstantOfDay`, the first instant whose date in the zone is that day or later, which is
  *   where a report's period begins (docs/api.md "Time entries"): the earlier midnight where there
  *   are two, so that every entry is in the period of the date it shows.
+ *
+ * `instantOfWall` turns any wall-clock reading into an instant (the web app's time inputs, the
+ * importers' local times) by one rule whatever the season it runs in.
  */
 
 const HOUR = 3_600_000;
@@ -131,4 +134,32 @@ export function firstInstantOfDay(day: number, timezone: string): number {
 function localDay(instant: number, timezone: string): number {
   const wall = instant + zoneOffset(instant, timezone);
   return wall - (((wall % DAY) + DAY) % DAY);
+}
+
+/** A reading of a clock: a calendar date and a time of day. */
+export interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second?: number;
+}
+
+/**
+ * The instant, in milliseconds since the epoch, at which a clock in `timezone` shows `wall`. A
+ * reading shown twice (the hour a change repeats) is the first of its two instants, east of UTC as
+ * west of it; one a change skips is read with the offset before the change, which moves it forward
+ * past the gap (02:30 on a night that goes from 02:00 to 03:00 is 03:30). Unlike a guess from the
+ * zone's offset today, the answer does not depend on the season it is asked in. Throws a
+ * RangeError for an unknown zone.
+ */
+export function instantOfWall(wall: WallTime, timezone: string): number {
+  const asUtc =
+    new Date(0).setUTCFullYear(wall.year, wall.month - 1, wall.day) + ((wall.hour * 60 + wall.minute) * 60 + (wall.second ?? 0)) * 1000;
+  // Any change near the reading lies between the offsets a day either side of it.
+  const candidates = [zoneOffset(asUtc - DAY, timezone), zoneOffset(asUtc, timezone), zoneOffset(asUtc + DAY, timezone)]
+    .map((offset) => asUtc - offset)
+    .sort((a, b) => a - b);
+  return candidates.find((instant) => zoneOffset(instant, timezone) === asUtc - instant) ?? (candidates.at(-1) as number);
 }

@@ -4,14 +4,9 @@
  * day and Monday-based week an instant falls in (weeks as report periods count them, docs/api.md).
  */
 
-/** A calendar date and a time of day, as a clock in some zone shows them. */
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-}
+import { instantOfWall, type WallTime } from '../../../packages/money/src/index.js';
+
+export type { WallTime };
 
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -41,29 +36,13 @@ export function wallTime(instant: Date, zone: string): WallTime {
   return { year: parts.year ?? 0, month: parts.month ?? 1, day: parts.day ?? 1, hour: (parts.hour ?? 0) % 24, minute: parts.minute ?? 0 };
 }
 
-/** The zone's offset from UTC at `instant`, in milliseconds (seconds dropped, as wall times are to the minute). */
-function offsetAt(instant: number, zone: string): number {
-  const w = wallTime(new Date(instant), zone);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) - Math.floor(instant / 60_000) * 60_000;
-}
-
 /**
  * The instant a clock in `zone` shows `wall`. A wall time skipped by a daylight-saving change
- * moves forward past the gap; one shown twice is its first (earlier-offset) instant.
+ * moves forward past the gap; one shown twice is the first of its two instants (packages/money
+ * `instantOfWall`, which the importers use too).
  */
 export function instantOf(wall: WallTime, zone: string): Date {
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
-  const first = asUtc - offsetAt(asUtc, zone);
-  const second = asUtc - offsetAt(first, zone);
-  if (first === second) return new Date(first);
-  // Across a change the two guesses differ: keep the one the zone's clock really shows as `wall`.
-  const shows = (t: number) => {
-    const w = wallTime(new Date(t), zone);
-    return w.hour === wall.hour && w.minute === wall.minute && w.day === wall.day;
-  };
-  if (shows(Math.min(first, second))) return new Date(Math.min(first, second));
-  if (shows(Math.max(first, second))) return new Date(Math.max(first, second));
-  return new Date(Math.max(first, second));
+  return new Date(instantOfWall(wall, zone));
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
