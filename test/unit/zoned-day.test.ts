@@ -45,15 +45,15 @@ const CHANGE_DAYS: [string, string][] = [
 ];
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
-/** The date and time a clock in `zone` shows at `instant`, as `YYYY-MM-DD HH:mm`, from Intl. */
+/** The date and time a clock in `zone` shows at `instant`, as `YYYY-MM-DD HH:mm:ss`, from Intl. */
 function wallAt(instant: number, zone: string): string {
   let format = dateFormats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' });
     dateFormats.set(zone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 /** The first instant at which `zone` shows `date` or a later one, by halving 36 hours around UTC's midnight. */
@@ -114,7 +114,7 @@ describe('startOfDay', () => {
         if (start !== first) {
           // Midnight happened twice: both instants show it.
           expect(start).toBeGreaterThan(first);
-          expect([wallAt(first, zone), wallAt(start, zone)]).toEqual([`${date} 00:00`, `${date} 00:00`]);
+          expect([wallAt(first, zone), wallAt(start, zone)]).toEqual([`${date} 00:00:00`, `${date} 00:00:00`]);
         }
       }),
       { numRuns: 2000 },
@@ -141,6 +141,9 @@ describe('firstInstantOfDay', () => {
     expect(first('2011-12-30', 'Pacific/Apia')).toBe('2011-12-30T10:00:00.000Z');
     expect(first('2011-12-31', 'Pacific/Apia')).toBe('2011-12-30T10:00:00.000Z');
     expect(first('1994-12-31', 'Pacific/Kiritimati')).toBe(first('1995-01-01', 'Pacific/Kiritimati'));
+    // St. John's went back from 00:01 to 23:01 on 2000-10-29: the 29th showed for a minute, the
+    // 28th for another hour, then the 29th again. The day begins when it first showed.
+    expect(first('2000-10-29', 'America/St_Johns')).toBe('2000-10-29T02:30:00.000Z');
   });
 
   it('is the first instant the zone shows the date or a later one, on any day', () => {
@@ -163,32 +166,17 @@ describe('firstInstantOfDay', () => {
 });
 
 describe('instantOfWall', () => {
-  const formats = new Map<string, Intl.DateTimeFormat>();
-  /** What a clock in `zone` shows at `instant`, to the second, from Intl. */
+  /** What a clock in `zone` shows at `instant`, to the second, as a reading. */
   function readingAt(instant: number, zone: string): WallTime {
-    let format = formats.get(zone);
-    if (!format) {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      });
-      formats.set(zone, format);
-    }
-    const parts = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, Number(p.value)]));
-    return {
-      year: parts.year ?? 0,
-      month: parts.month ?? 0,
-      day: parts.day ?? 0,
-      hour: parts.hour ?? 0,
-      minute: parts.minute ?? 0,
-      second: parts.second ?? 0,
-    };
+    const [year, month, day, hour, minute, second] = wallAt(instant, zone).split(/[- :]/).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    return { year, month, day, hour, minute, second };
   }
 
   it('gives back the instant a reading was taken at, or the first instant of a repeated one', () => {
