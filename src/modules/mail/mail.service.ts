@@ -15,6 +15,7 @@
  * time zone instead.
  */
 import { DateTime } from 'luxon';
+import { instantOfWall } from '../../../packages/money/src/index.js';
 import type { Actor, AppContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
@@ -46,13 +47,17 @@ function preferencesOf(row: repo.PreferencesRow | null | undefined): Omit<repo.P
     : DEFAULTS;
 }
 
-/** The next 08:00 in `timezone` after `now` (an unknown zone reads as UTC). */
+/**
+ * The next 08:00 in `timezone` after `now` (an unknown zone reads as UTC), by the one rule that
+ * turns a wall time into an instant (packages/money `instantOfWall`).
+ */
 export function nextDigestAt(now: Date, timezone: string): Date {
   const zoned = DateTime.fromJSDate(now).setZone(timezone);
   const local = zoned.isValid ? zoned : DateTime.fromJSDate(now, { zone: 'UTC' });
-  let at = local.set({ hour: DIGEST_HOUR, minute: 0, second: 0, millisecond: 0 });
-  if (at <= local) at = at.plus({ days: 1 }).set({ hour: DIGEST_HOUR });
-  return at.toJSDate();
+  const zone = local.zoneName ?? 'UTC';
+  const eightOn = (day: DateTime) => instantOfWall({ year: day.year, month: day.month, day: day.day, hour: DIGEST_HOUR, minute: 0 }, zone);
+  const today = eightOn(local);
+  return new Date(today > now.getTime() ? today : eightOn(local.plus({ days: 1 })));
 }
 
 /** A Message-ID local part, the same on every attempt of the message. */
