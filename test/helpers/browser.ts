@@ -12,9 +12,15 @@ import { expect } from 'vitest';
 import type { TestContext } from './test-app.js';
 import { perProcess } from './per-process.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The machine's Chromium: Debian's headless shell (`chromium-headless-shell`, the same Blink
+ * without the full browser's GPU process and window layers) where installed, else the full browser.
+ * With the shell the 16 browser files took 126-132 s of wall time against 188 s, and 40% less CPU.
+ */
+const CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
+export const CHROMIUM = CHROMIUMS.find((path) => existsSync(path)) ?? CHROMIUMS[1];
 export const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+if (!hasChromium) console.warn(`browser tests skipped: no ${CHROMIUMS.join(' or ')} (apt-get install -y chromium-headless-shell)`);
 
 /** Screenshots are written only when asked for (`npm run docs:screenshots`): the suite writes no tracked file. */
 export const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? null;
