@@ -111,6 +111,9 @@ export type RenderData =
       entriesJson: string | null;
     };
 
+/** An instant as PostgreSQL reads it: ISO 8601, with the year 10000 written as digits (not `+010000`). */
+const instantText = (instant: Date) => instant.toISOString().replace(/^\+0*/, '');
+
 /**
  * The entries of the selection that the owner may read (predicates.ts `entryReadableBy`, whose
  * form lets the scan look the owner's admin workspaces and member projects up once, not per entry).
@@ -118,7 +121,7 @@ export type RenderData =
 function where(s: EntrySelection): SQL {
   const owner = s.ownerUserId;
   return sql`t.workspace_id = any(${sql.param(s.workspaceIds)}::text[])
-    and t.start >= ${s.start.toISOString()}::timestamptz and t.start < ${s.end.toISOString()}::timestamptz
+    and t.start >= ${instantText(s.start)}::timestamptz and t.start < ${instantText(s.end)}::timestamptz
     and ${s.userIds?.length ? sql`t.user_id = any(${sql.param(s.userIds)}::text[])` : sql`t.user_id = ${owner}`}
     ${s.projectIds?.length ? sql`and t.project_id = any(${sql.param(s.projectIds)}::text[])` : sql``}
     ${s.tags?.length ? sql`and t.tags && ${sql.param(s.tags)}::text[]` : sql``}

@@ -94,6 +94,39 @@ describe('date presets at a pinned instant', () => {
     expect(report.totalMinutes).toBe(5);
   });
 
+  it('renders a period reaching past the years entries can start in, with the entries at both ends', async () => {
+    for (const timezone of ['UTC', 'America/New_York', 'Pacific/Kiritimati']) {
+      const user = await newUser(t, { timezone });
+      const ws = await newWorkspace(t, user);
+      const entry = (start: string, minutes: number) => t.post('/api/v1/time-entries', { workspaceId: ws.id, start, minutes }, user.token);
+      expect((await entry('1000-01-01T00:00:00.000Z', 1)).status).toBe(201);
+      expect((await entry('9999-12-31T23:59:59.999Z', 2)).status).toBe(201);
+      // In New York the last instant of 9999 in UTC is on 9999-12-31; in Kiritimati, in 10000.
+      const last = await newReport(t, user, [ws.id], { filters: { dateRange: { from: '9999-12-01', to: '9999-12-31' } } });
+      expect(last.totalMinutes, timezone).toBe(timezone === 'Pacific/Kiritimati' ? 0 : 2);
+      // West of Greenwich (Kiritimati kept its local mean time, UTC-10:29, until 1901) the first instant of 1000 in UTC is on 999-12-31.
+      const thousand = await newReport(t, user, [ws.id], { filters: { dateRange: { from: '1000-01-01', to: '1000-01-01' } } });
+      expect(thousand.totalMinutes, timezone).toBe(timezone === 'UTC' ? 1 : 0);
+    }
+  });
+
+  it('refuses a range that starts before the year 1000, where no entry can be, naming the field', async () => {
+    const user = await newUser(t);
+    const ws = await newWorkspace(t, user);
+    for (const from of ['0000-01-01', '0999-12-31']) {
+      const body = {
+        name: 'Old',
+        templateId: await builtInTemplateId(t),
+        filters: { workspaceIds: [ws.id], dateRange: { from, to: '0999-12-31' } },
+      };
+      for (const path of ['/api/v1/reports/preview', '/api/v1/reports']) {
+        const problem = expectProblem(await t.post(path, body, user.token), 400);
+        expect(problem.errors).toEqual([{ path: '/filters/dateRange/from', message: 'must be in the years 1000 to 9999, as entries are' }]);
+      }
+    }
+    expect((await t.get('/api/v1/reports', user.token)).body).toEqual([]);
+  });
+
   it('counts the first hour of a day whose midnight happens twice in that day, as its row shows it', async () => {
     const user = await newUser(t, { timezone: 'America/Havana' });
     const ws = await newWorkspace(t, user);

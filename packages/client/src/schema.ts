@@ -1981,7 +1981,7 @@ export interface components {
         };
         /** @description Resolved in the owner's timezone at render time; weeks start on Monday. */
         DatePreset: "today" | "yesterday" | "last_7_days" | "last_30_days" | "this_week" | "last_week" | "this_month" | "last_month";
-        /** @description Inclusive calendar dates; from <= to; at most 366 days. */
+        /** @description Inclusive calendar dates; from <= to; at most 366 days; from in the years 1000 to 9999. */
         DateRange: {
             /**
              * Format: date

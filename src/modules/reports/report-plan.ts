@@ -33,11 +33,16 @@ export interface ResolvedFilters {
   errors: FieldError[];
 }
 
+const FIRST_DATE = '1000-01-01';
+
 export function resolveFilters(input: FiltersInput, timezone: string, now: Date): ResolvedFilters {
   const { dateRange, ...rest } = input;
   const range = typeof dateRange === 'string' ? resolvePreset(dateRange, timezone, now) : dateRange;
   const errors: FieldError[] = [];
-  if (range.from > range.to) errors.push({ path: '/filters/dateRange/to', message: 'must not be before from' });
+  // No entry starts before the year 1000 (docs/api.md "Time entries"), and the database has no year 0.
+  if (range.from < FIRST_DATE)
+    errors.push({ path: '/filters/dateRange/from', message: 'must be in the years 1000 to 9999, as entries are' });
+  else if (range.from > range.to) errors.push({ path: '/filters/dateRange/to', message: 'must not be before from' });
   else if (rangeSpanDays(range) > MAX_RANGE_DAYS)
     errors.push({ path: '/filters/dateRange', message: `must span at most ${MAX_RANGE_DAYS} days` });
   return {
@@ -113,10 +118,20 @@ export interface RenderPlan {
   templatePath: '/templateId' | '/body';
 }
 
+/**
+ * Entries start in the years 1000 to 9999 in UTC (docs/api.md "Time entries"); a period reaching
+ * past them (one ending on 9999-12-31 anywhere but east of Greenwich, one starting on 1000-01-01
+ * west of it) selects what it holds within them, so its bounds stay instants the database reads.
+ */
+const FIRST_ENTRY_START = Date.UTC(1000, 0, 1);
+const AFTER_LAST_ENTRY_START = Date.UTC(10_000, 0, 1);
+const withinEntryStarts = (instant: Date) => new Date(Math.min(Math.max(instant.getTime(), FIRST_ENTRY_START), AFTER_LAST_ENTRY_START));
+
 /** The plan of one render, from an admitted request. */
 export function planRender(request: RenderRequest): RenderPlan {
   const { owner, template, filters } = request;
-  const { start, end } = periodBounds(filters.dateRange, owner.timezone);
+  const period = periodBounds(filters.dateRange, owner.timezone);
+  const [start, end] = [withinEntryStarts(period.start), withinEntryStarts(period.end)];
   const sources = request.suggestions ? [template.body, template.nameTemplate, template.noteTemplate] : [template.body];
   return {
     report: { id: request.target.reportId, name: request.name, note: request.note, version: request.target.version },

@@ -9,7 +9,11 @@ const IdList = (maxItems: number, minItems = 0) => Type.Array(Id, { minItems, ma
 
 export const DateRange = Type.Object(
   { from: CalendarDate, to: CalendarDate },
-  { $id: 'DateRange', additionalProperties: false, description: 'Inclusive calendar dates; from <= to; at most 366 days.' },
+  {
+    $id: 'DateRange',
+    additionalProperties: false,
+    description: 'Inclusive calendar dates; from <= to; at most 366 days; from in the years 1000 to 9999.',
+  },
 );
 
 // The cast keeps the static type (a mapped array would make it `never`); the schema is unchanged.
