@@ -125,6 +125,19 @@ describe('date presets at a pinned instant', () => {
       }
     }
     expect((await t.get('/api/v1/reports', user.token)).body).toEqual([]);
+    // An edit to such a range is refused the same way and leaves the report as it was.
+    const report = await newReport(t, user, [ws.id]);
+    const edit = {
+      name: 'Old',
+      templateId: report.templateId,
+      filters: { workspaceIds: [ws.id], dateRange: { from: '0999-12-31', to: '1000-01-01' } },
+    };
+    const problem = expectProblem(await t.patch(`/api/v1/reports/${report.id}`, edit, user.token), 400);
+    expect(problem.errors).toEqual([{ path: '/filters/dateRange/from', message: 'must be in the years 1000 to 9999, as entries are' }]);
+    expect((await t.get(`/api/v1/reports/${report.id}`, user.token)).body).toMatchObject({
+      version: 1,
+      filters: { dateRange: { from: '2026-11-01', to: '2026-11-30' } },
+    });
   });
 
   it('counts the first hour of a day whose midnight happens twice in that day, as its row shows it', async () => {
