@@ -9,6 +9,7 @@ import { readsEntries } from '../../render/render-context.js';
 import { variablePaths } from '../../render/template-engine.js';
 import type { EntrySelection } from '../../repositories/report-data.repository.js';
 import { DEFAULT_OPTIONS, type Filters, type FiltersInput, type ReportOptions, type ReportOptionsInput } from './reports.schemas.js';
+import { FIRST_ENTRY_START, LAST_ENTRY_START } from '../time-entries/time-entries.schemas.js';
 
 interface PlanOwner {
   id: string;
@@ -33,7 +34,7 @@ export interface ResolvedFilters {
   errors: FieldError[];
 }
 
-const FIRST_DATE = '1000-01-01';
+const FIRST_DATE = new Date(FIRST_ENTRY_START).toISOString().slice(0, 10);
 
 export function resolveFilters(input: FiltersInput, timezone: string, now: Date): ResolvedFilters {
   const { dateRange, ...rest } = input;
@@ -119,13 +120,11 @@ export interface RenderPlan {
 }
 
 /**
- * Entries start in the years 1000 to 9999 in UTC (docs/api.md "Time entries"); a period reaching
- * past them (one ending on 9999-12-31 anywhere but east of Greenwich, one starting on 1000-01-01
- * west of it) selects what it holds within them, so its bounds stay instants the database reads.
+ * A period reaching past the instants entries may start at (one ending on 9999-12-31 anywhere but
+ * east of Greenwich, one starting on 1000-01-01 west of it) selects what it holds within them, so
+ * its bounds stay instants the database reads.
  */
-const FIRST_ENTRY_START = Date.UTC(1000, 0, 1);
-const AFTER_LAST_ENTRY_START = Date.UTC(10_000, 0, 1);
-const withinEntryStarts = (instant: Date) => new Date(Math.min(Math.max(instant.getTime(), FIRST_ENTRY_START), AFTER_LAST_ENTRY_START));
+const withinEntryStarts = (instant: Date) => new Date(Math.min(Math.max(instant.getTime(), FIRST_ENTRY_START), LAST_ENTRY_START + 1));
 
 /** The plan of one render, from an admitted request. */
 export function planRender(request: RenderRequest): RenderPlan {

@@ -1,6 +1,10 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { DATE_TEXT_MAX, Id, Instant, Nullable } from '../../http/schemas.js';
 
+/** The first and the last instant an entry may start at: years 1000 to 9999 in UTC (docs/api.md "Time entries"). */
+export const FIRST_ENTRY_START = Date.parse('1000-01-01T00:00:00.000Z');
+export const LAST_ENTRY_START = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** Most entries a list returns when `limit` is omitted, and the most it may ask for. */
 export const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;

@@ -7,6 +7,8 @@ import { editableEntry, explainBatchRefusals, explainEntryRefusal, requireProjec
 import * as repo from '../../repositories/time-entries.repository.js';
 import {
   DEFAULT_LIMIT,
+  FIRST_ENTRY_START,
+  LAST_ENTRY_START,
   type CreateTimeEntriesBatchInput,
   type CreateTimeEntryInput,
   type TimeEntriesBatch,
@@ -41,8 +43,6 @@ const invalid = (errors: FieldError[]) => badRequest('The request is not valid.'
 // the canonical form because Date.parse refuses some shapes the format allows (an hour-only
 // offset such as `+02`, a space separator in some engines).
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-]\d{2}):?(\d{2})?)$/;
-const MIN_INSTANT = Date.parse('1000-01-01T00:00:00.000Z');
-const MAX_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /**
  * Reads an ISO 8601 instant the schema accepted. Leap seconds and instants outside years
@@ -54,7 +54,7 @@ function readInstant(value: string): Date | null {
   const fraction = (m?.[5] ?? '').slice(0, 4);
   const offset = m?.[6] ? 'Z' : `${m?.[7]}:${m?.[8] ?? '00'}`;
   const ms = m && m[4] !== '60' ? Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}${fraction}${offset}`) : NaN;
-  return ms >= MIN_INSTANT && ms <= MAX_INSTANT ? new Date(ms) : null;
+  return ms >= FIRST_ENTRY_START && ms <= LAST_ENTRY_START ? new Date(ms) : null;
 }
 
 const INSTANT_RANGE = 'must be an instant in years 1000 to 9999 (UTC), without a leap second';
