@@ -4,11 +4,14 @@
  * starting from an image about one. The global setup makes them once and keeps them in
  * node_modules/.cache/chronicle/pglite/ under a hash of what they are made of (PGlite's version,
  * its settings, the migrations), so every later run starts at once; test processes read them by
- * the paths it provides.
+ * the paths it provides. A server process whose test is not about initialising a data directory
+ * starts on one unpacked from an image (`dataDirFromImage`).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
@@ -16,7 +19,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { MIGRATIONS_FOLDER } from '../../src/db/database.js';
-import { PGLITE_SETTINGS } from '../../src/db/pglite-setup.js';
+import { PGLITE_SETTINGS, tighten } from '../../src/db/pglite-setup.js';
 import { perProcess } from './per-process.js';
 
 export type ImageKind = 'blank' | 'migrated';
@@ -85,6 +88,20 @@ export function pgliteImage(kind: ImageKind): Uint8Array {
 /** A PGlite of this test process's own in memory, started from an image. */
 export function pgliteFromImage(kind: ImageKind): Promise<PGlite> {
   return PGlite.create({ postgresqlconf: PGLITE_SETTINGS, loadDataDir: new Blob([pgliteImage(kind)]) });
+}
+
+/**
+ * A new DATA_DIR (under the system's temporary directory, its name starting with `prefix`) holding
+ * the image: a server started on it opens it at once instead of initialising one (initdb, four to
+ * five seconds of CPU in a child process). Its files are private, as the server's own would be,
+ * so it starts without a line about tightening them.
+ */
+export function dataDirFromImage(kind: ImageKind, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  // The archive's names start with '/', which tar takes off (and says so on stderr, kept here).
+  execFileSync('tar', ['-xzf', inject('pgliteImages')[kind], '-C', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  tighten(dir);
+  return dir;
 }
 
 declare module 'vitest' {

@@ -13,6 +13,7 @@ import { ADMIN_TOKEN, buildTestApp, readOnlyToken, type TestContext } from '../h
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { listen, runCli, runCliProcess } from '../helpers/cli-process.js';
 import { rowsOf } from '../../src/db/rows.js';
+import { dataDirFromImage } from '../helpers/pglite-image.js';
 
 let t: TestContext;
 let url: string;
@@ -539,8 +540,12 @@ describe('chronicle help and migrate', () => {
       expect(res.code).toBe(0);
       return;
     }
-    const dataDir = join(dir, 'data');
-    const res = await runCli(['migrate'], { DATA_DIR: dataDir });
+    // A data directory initialised already (data-dir.test.ts initialises new ones): migrate applies
+    // every migration to it.
+    const dataDir = dataDirFromImage('blank', 'chronicle-cli-data-');
+    const res = await runCli(['migrate'], { DATA_DIR: dataDir }).finally(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+    });
     expect(res.stderr).toBe('');
     expect(res.stdout).toContain('Migrations applied (pglite).');
     expect(res.code).toBe(0);

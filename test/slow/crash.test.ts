@@ -22,9 +22,7 @@
  * of an upkeep pass (src/db/embedded-upkeep.ts): every acknowledged entry is there afterwards,
  * and the engine writes and keeps itself as before.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +35,7 @@ import { MAIL_STALE_MS } from '../../src/modules/mail/outbox.js';
 import { testConfig } from '../helpers/test-app.js';
 import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startSmtp } from '../helpers/smtp.js';
+import { dataDirFromImage } from '../helpers/pglite-image.js';
 
 const ADMIN = 'crash-test-bootstrap-token-0123456789abcdef';
 const SHARE_KEY = Buffer.alloc(32, 3).toString('base64');
@@ -62,7 +61,7 @@ beforeAll(async () => {
       await admin.end();
     };
   } else {
-    const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-crash-'));
+    const dataDir = dataDirFromImage('migrated', 'chronicle-crash-');
     options = { databaseUrl: null, dataDir };
     cleanup = async () => {
       rmSync(dataDir, { recursive: true, force: true });
@@ -499,7 +498,7 @@ describe(`SIGKILL under write load (${pgBase ? 'PostgreSQL' : 'PGlite data direc
     'kills a process in the middle of the embedded engine’s upkeep: every acknowledged entry is there, and upkeep goes on',
     { timeout: 300_000 },
     async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-upkeep-crash-'));
+      const dataDir = dataDirFromImage('migrated', 'chronicle-upkeep-crash-');
       const env = { DATA_DIR: dataDir, EMBEDDED_UPKEEP_SECONDS: '3', LOG_LEVEL: 'debug' };
       const upkeptEntries = /"table":"public\.time_entries".*"msg":"embedded database upkeep"/;
       let token = '';

@@ -4,14 +4,14 @@
  * web app exactly once.
  * (PGlite only: this is about the embedded engine's files.)
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../helpers/test-app.js';
+import { dataDirFromImage } from '../helpers/pglite-image.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-restart-'));
+const dataDir = dataDirFromImage('migrated', 'chronicle-restart-');
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -2,13 +2,13 @@
  * The real process: `src/server.ts` configured by environment variables, its log lines, the
  * first-start token banner, and a graceful exit on SIGTERM.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServerProcess } from '../helpers/server-process.js';
+import { dataDirFromImage } from '../helpers/pglite-image.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'chronicle-server-'));
+// Initialising a data directory is data-dir.test.ts's: these start on one made from an image.
+const dataDir = dataDirFromImage('migrated', 'chronicle-server-');
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -82,7 +82,7 @@ describe('server process', () => {
     // worker given such an option does not start, and both the embedded engine and the renders
     // run in workers.
     const port = await freePort();
-    const ownDir = mkdtempSync(join(tmpdir(), 'chronicle-options-'));
+    const ownDir = dataDirFromImage('migrated', 'chronicle-options-');
     const server = startServerProcess(
       {
         DATA_DIR: ownDir,
