@@ -215,13 +215,31 @@ const CONTENT_TYPES = [
 /** Path segments that are not even well-formed once in a URL. */
 const RAW_SEGMENTS = ['%', '%zz', '%00', '..', '.', '%2F', '%2e%2e', ';', 'a%20b', '%F0%9F%92%A9', 'x'.repeat(101)];
 
+/**
+ * `encodeURIComponent`, except that a lone surrogate, which it refuses with a URIError, becomes the
+ * three bytes WTF-8 gives it (`%ED%A0%80` for U+D800): malformed UTF-8, as a hostile client sends.
+ */
+function encodeHostile(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const unit = ch.charCodeAt(0);
+    out +=
+      ch.length === 1 && unit >= 0xd800 && unit <= 0xdfff
+        ? [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+            .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+            .join('')
+        : encodeURIComponent(ch);
+  }
+  return out;
+}
+
 function pathValue(name: string, pools: Pools): fc.Arbitrary<string> {
   const real = name === 'token' ? pools.shareTokens : pools.ids;
   return fc.oneof(
     { weight: 5, arbitrary: fc.constantFrom(...real).map(encodeURIComponent) },
     { weight: 1, arbitrary: fc.uuid() },
     { weight: 1, arbitrary: fc.base64String({ minLength: 20, maxLength: 24 }).map(encodeURIComponent) },
-    { weight: 2, arbitrary: hostileString.map(encodeURIComponent) },
+    { weight: 2, arbitrary: hostileString.map(encodeHostile) },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
   );
 }
@@ -267,7 +285,7 @@ export function requestFor(op: Operation, pools: Pools): fc.Arbitrary<FuzzReques
           weight: 4,
           arbitrary: fc
             .string({ maxLength: 30 })
-            .map((p) => ({ payload: `passcode=${encodeURIComponent(p)}`, type: 'application/x-www-form-urlencoded' })),
+            .map((p) => ({ payload: `passcode=${encodeHostile(p)}`, type: 'application/x-www-form-urlencoded' })),
         },
         { weight: 1, arbitrary: hostileString.map((p) => ({ payload: p, type: 'application/x-www-form-urlencoded' })) },
         { weight: 1, arbitrary: hostileJson.map(json) },

@@ -14,9 +14,12 @@ import { addMember, addProjectMember, newProject, newWorkspace } from '../helper
 import { newReport, newTemplate } from '../helpers/report-factories.js';
 import { operationsOf, requestFor, type Operation, type Pools } from '../helpers/openapi-arbitraries.js';
 
-/** Runs per operation; with the fixed seed, every run fuzzes the same requests. */
+/**
+ * Runs per operation; with the fixed seed, every run fuzzes the same requests. FUZZ_RUNS and
+ * FUZZ_SEED widen a run by hand (`FUZZ_RUNS=150 FUZZ_SEED=12 npx vitest run test/slow/fuzz.test.ts`).
+ */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
-const SEED = 20261123;
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261123;
 
 /**
  * Columns a refused request is meant to move: the wrong-passcode counters of a link (a 401 on the
