@@ -16,7 +16,7 @@ import { inBackground } from './db/priority.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { KeyedQueue } from './lib/keyed-queue.js';
-import { PasscodeSlots } from './lib/passcode-slots.js';
+import { PASSCODE_SLOTS, PASSCODE_UNLOCK_RESERVE, PasscodeSlots } from './lib/passcode-slots.js';
 import { ClientGate } from './lib/client-gate.js';
 import { RefusalDelay, REFUSALS_HELD_MAX, type Sleep } from './lib/refusal-delay.js';
 import { PASSWORD_HASH_QUEUE, PASSWORD_HASH_SLOTS, PasswordSlots } from './lib/password-slots.js';
@@ -232,8 +232,8 @@ async function createContext(options: BuildOptions, database: Database): Promise
     concurrency: pool.reportSlots * 2,
     queue: config.renderQueueMax,
   });
-  // libuv's default pool has 4 threads: mints may hash on 2 of them, unlocks on all 4.
-  const passcodeSlots = new PasscodeSlots(4, 2);
+  // Four passcode hashes at once (each on a hashing thread): mints may take 2, unlocks all 4.
+  const passcodeSlots = new PasscodeSlots(PASSCODE_SLOTS, PASSCODE_UNLOCK_RESERVE);
   const passwordSlots = new PasswordSlots(PASSWORD_HASH_SLOTS, PASSWORD_HASH_QUEUE);
   const pressure = options.pressure ?? eventLoopPressure();
   const refusalDelay = new RefusalDelay(config.refusalDelayMs, REFUSALS_HELD_MAX, options.refusalSleep);

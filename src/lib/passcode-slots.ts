@@ -1,10 +1,14 @@
 /**
  * A semaphore over PBKDF2 work (docs/operations.md "Resource limits"). Hashing a passcode is
- * deliberately slow and runs on libuv's small thread pool; minting many passcode links at once
- * must not make a reader who types the right passcode wait behind them. Mints may take only the
- * slots not reserved for unlocks; unlocks may take any slot and are started first.
+ * deliberately slow and runs on a few hashing threads (hash-threads.ts); minting many passcode
+ * links at once must not make a reader who types the right passcode wait behind them. Mints may
+ * take only the slots not reserved for unlocks; unlocks may take any slot and are started first.
  */
 export type PasscodeWork = 'unlock' | 'mint';
+
+/** Passcode hashes at once per process; mints may take all but `PASSCODE_UNLOCK_RESERVE`. */
+export const PASSCODE_SLOTS = 4;
+export const PASSCODE_UNLOCK_RESERVE = 2;
 
 export class PasscodeSlots {
   private inUse = 0;

@@ -1,15 +1,16 @@
 /**
  * A semaphore over scrypt work (docs/operations.md "Resource limits"): sign-in checks, the check
  * that an unknown account burns, password changes and set-password links. scrypt is deliberately
- * slow and memory-hard and runs on libuv's thread pool, which passcode unlocks (PBKDF2) and static
- * files share; so at most `capacity` hashes run at once in the process, at most `maxWaiting` wait,
- * and past that the request is refused at once (503 with Retry-After) instead of queueing without end.
+ * slow and memory-hard and runs on the hashing threads (hash-threads.ts), which passcode unlocks
+ * (PBKDF2) share; so at most `capacity` hashes run at once in the process, at most `maxWaiting`
+ * wait, and past that the request is refused at once (503 with Retry-After) instead of queueing
+ * without end.
  */
 import { AppError } from './errors.js';
 
 /**
  * One scrypt at a time per process: on a 2-core server it leaves a core to the event loop, and
- * libuv's pool (8 threads, see thread-pool.ts) keeps threads for PBKDF2 and file reads.
+ * the hashing threads keep one each for the passcode slots.
  */
 export const PASSWORD_HASH_SLOTS = 1;
 /** At the default cost (2^16) a hash takes about 0.1-0.2 s, so the last in a full queue waits two or three seconds. */

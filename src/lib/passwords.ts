@@ -3,22 +3,18 @@
  * parameters (`scrypt$<logN>$<r>$<p>$<salt>$<key>`), so a later change of cost still verifies
  * older hashes. Comparisons are constant-time.
  */
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashThreads } from './hash-threads.js';
 
 const KEY_LENGTH = 32;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 
+/** On a hashing thread below the event loop's priority (hash-threads.ts). */
 function scrypt(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** logN;
   // scrypt needs 128 * N * r bytes; leave headroom over Node's 32 MiB default.
-  const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
-  return new Promise((resolve, reject) => {
-    scryptCallback(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => {
-      if (error) reject(error);
-      else resolve(key);
-    });
-  });
+  return hashThreads.scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
 }
 
 /** A new hash of `password` at cost 2^logN. */

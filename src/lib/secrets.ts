@@ -1,10 +1,8 @@
-import { createCipheriv, createDecipheriv, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, timingSafeEqual } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { hashThreads } from './hash-threads.js';
 import { generateSecret } from './tokens.js';
-
-const pbkdf2Async = promisify(pbkdf2);
 
 const CIPHER = 'aes-256-gcm';
 const KEY_BYTES = 32;
@@ -108,15 +106,15 @@ function passcodeBytes(passcode: string): Buffer {
 
 /**
  * Hashes a share passcode with PBKDF2-HMAC-SHA256 and a random 16-byte salt, as
- * `pbkdf2-sha256$<iterations>$<salt>$<hash>`. Runs on the libuv threadpool, so a
- * slow hash does not stall other requests.
+ * `pbkdf2-sha256$<iterations>$<salt>$<hash>`. Runs on a hashing thread below the event loop's
+ * priority (hash-threads.ts), so a slow hash neither stalls nor slows other requests.
  */
 export async function hashPasscode(passcode: string, iterations: number = PASSCODE_ITERATIONS): Promise<string> {
   if (!Number.isInteger(iterations) || iterations < 1 || iterations > MAX_ITERATIONS) {
     throw new RangeError(`iterations must be an integer between 1 and ${MAX_ITERATIONS}`);
   }
   const salt = randomBytes(SALT_BYTES);
-  const hash = await pbkdf2Async(passcodeBytes(passcode), salt, iterations, HASH_BYTES, 'sha256');
+  const hash = await hashThreads.pbkdf2(passcodeBytes(passcode), salt, iterations, HASH_BYTES);
   return [PASSCODE_PREFIX, String(iterations), salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
@@ -134,7 +132,7 @@ export async function verifyPasscode(passcode: string, stored: string): Promise<
   const expected = decodeCanonicalBase64url(hashText);
   if (iterations > MAX_ITERATIONS || !salt?.length || !expected) return false;
   if (expected.length < 16 || expected.length > 64) return false;
-  const actual = await pbkdf2Async(passcodeBytes(passcode), salt, iterations, expected.length, 'sha256');
+  const actual = await hashThreads.pbkdf2(passcodeBytes(passcode), salt, iterations, expected.length);
   return timingSafeEqual(actual, expected);
 }
 

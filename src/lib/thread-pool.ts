@@ -1,9 +1,10 @@
 /**
  * libuv's thread pool size (docs/operations.md "Resource limits"). Imported first by server.ts:
  * libuv reads UV_THREADPOOL_SIZE once, when the pool is first used, so it must be set before any
- * other module can start file, DNS or crypto work. The default of 4 threads is exactly what the
- * PBKDF2 slots (4) may hold, so a burst of passcode unlocks plus one scrypt would leave nothing
- * for static files; 8 leaves room for both. An operator's own value wins.
+ * other module can start file, DNS or crypto work. It serves file reads (static files, stored
+ * share pages), DNS lookups and image decoding; passcode and password hashes, which once filled
+ * the default 4 threads, run on hashing threads of their own (hash-threads.ts). 8 keeps a burst of
+ * logo uploads from making file reads wait. An operator's own value wins.
  */
 export const DEFAULT_THREADPOOL_SIZE = 8;
 

@@ -6,7 +6,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { decodeDataset } from '../modules/exports/dataset.js';
 import type { FileJob, FileProcessSettings, FileReply, FileRequest } from './file-pool.js';
-import { FILE_NICE, lowerThreadPriority } from './thread-priority.js';
+import { FILE_NICE, lowerThreadPriority } from '../lib/thread-priority.js';
 
 // First: the threads this one starts from now on (libuv's, for instance) take its priority.
 lowerThreadPriority(FILE_NICE);

@@ -4,7 +4,7 @@
  * thread (which the pool then discards), never the server.
  */
 import { getHeapStatistics } from 'node:v8';
-import { lowerThreadPriority } from './thread-priority.js';
+import { lowerThreadPriority } from '../lib/thread-priority.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
 import { encodeDataset } from '../modules/exports/dataset.js';

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { workerEntryUrl } from '../../src/lib/worker-thread.js';
 import { createFilePool, type FileJob, type FilePool } from '../../src/render/file-pool.js';
-import { FILE_NICE } from '../../src/render/thread-priority.js';
+import { FILE_NICE } from '../../src/lib/thread-priority.js';
 import { pdfInput, timesheetBody } from '../helpers/pdf-documents.js';
 import { failure, waitUntil } from '../helpers/render-pools.js';
 

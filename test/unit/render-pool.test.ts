@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRenderPool, defaultPoolSize, memoryAvailable, SHORT_MEMORY_BYTES, type RenderPool } from '../../src/render/render-pool.js';
-import { WORKER_NICE } from '../../src/render/thread-priority.js';
+import { WORKER_NICE } from '../../src/lib/thread-priority.js';
 import { BASE_LIMITS } from '../../src/render/template-engine.js';
 import { failure, waitUntil } from '../helpers/render-pools.js';
 

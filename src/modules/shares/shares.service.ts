@@ -85,7 +85,7 @@ interface MintTarget {
 
 async function mint(ctx: AppContext, actor: Actor, target: MintTarget, input: MintShareInput): Promise<Share> {
   const token = generateShareToken();
-  // PBKDF2 runs on the libuv pool; the hash is made before the insert so no transaction waits on it.
+  // PBKDF2 runs on a hashing thread; the hash is made before the insert so no transaction waits on it.
   // It takes a mint's passcode slot, so viewers unlocking links never wait behind a burst of mints.
   const { passcode } = input;
   const passcodeHash =
