@@ -44,7 +44,7 @@ export interface HashThreads {
   scrypt(secret: string, salt: Uint8Array, keyLength: number, cost: ScryptCost): Promise<Buffer>;
   /** The Linux thread ids of the threads running now (tests read their priority). */
   threadIds(): number[];
-  /** Ends the threads; jobs asked for later start new ones. */
+  /** Ends the threads, failing the jobs they ran or had waiting; jobs asked for later start new ones. */
   close(): Promise<void>;
 }
 
@@ -151,6 +151,7 @@ export function createHashThreads(size: number = hashThreadCount(availableParall
     scrypt: (secret, salt, keyLength, cost) => run({ kind: 'scrypt', secret, salt, keyLength, cost }),
     threadIds: () => threads.flatMap((thread) => (thread.tid === null ? [] : [thread.tid])),
     close: async () => {
+      for (const waiting of queue.splice(0)) waiting.reject(new Error('the hashing threads were closed'));
       const stopping = threads.splice(0);
       for (const thread of stopping) {
         if (thread.idle) clearTimeout(thread.idle);

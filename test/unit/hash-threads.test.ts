@@ -60,6 +60,15 @@ describe('hashing threads', () => {
     }
   });
 
+  it('fail the jobs running and waiting when closed', async () => {
+    const own = createHashThreads(1);
+    const running = own.pbkdf2(bytes('a'), bytes('b'), 1, 32);
+    const waiting = own.pbkdf2(bytes('c'), bytes('d'), 1, 32);
+    await own.close();
+    await expect(running).rejects.toThrow('the hashing threads were closed');
+    await expect(waiting).rejects.toThrow('the hashing threads were closed');
+  });
+
   it('start again after being closed', async () => {
     const own = createHashThreads(1);
     await own.pbkdf2(bytes('a'), bytes('b'), 1, 16);
