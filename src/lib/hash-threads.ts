@@ -17,6 +17,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { PASSCODE_SLOTS } from './passcode-slots.js';
 import { PASSWORD_HASH_SLOTS } from './password-slots.js';
+import { slotKeeping, type PoolSlot } from './pool-slots.js';
 import { startWorker, workerEntryUrl } from './worker-thread.js';
 
 /** scrypt's cost parameters, as node:crypto takes them. */
@@ -65,62 +66,53 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-interface Thread {
+interface Thread extends PoolSlot<Pending> {
   worker: Worker;
-  pending: Pending | null;
   tid: number | null;
-  idle: NodeJS.Timeout | null;
 }
+
+const closedError = () => new Error('the hashing threads were closed');
 
 export function createHashThreads(size: number = hashThreadCount(availableParallelism()), idleMs = HASH_THREAD_IDLE_MS): HashThreads {
   const threads: Thread[] = [];
   const queue: Pending[] = [];
   let nextId = 1;
-
-  function lose(thread: Thread, error: Error): void {
-    const index = threads.indexOf(thread);
-    if (index === -1) return;
-    threads.splice(index, 1);
-    if (thread.idle) clearTimeout(thread.idle);
-    thread.pending?.reject(error);
-    thread.pending = null;
-    dispatch();
-  }
-
-  function retireWhenIdle(thread: Thread): void {
-    thread.idle = setTimeout(() => {
-      const index = threads.indexOf(thread);
-      if (index === -1 || thread.pending) return;
-      threads.splice(index, 1);
+  const { finish, idle, fail } = slotKeeping<Pending, Thread>(threads, {
+    release: (thread) => {
+      thread.worker.unref();
+    },
+    stop: (thread) => {
       thread.worker.removeAllListeners('exit');
       void thread.worker.terminate();
-    }, idleMs);
-    thread.idle.unref();
-  }
+    },
+    dispatch: () => {
+      dispatch();
+    },
+    idleMs,
+  });
 
   function start(): Thread {
     const worker = startWorker(WORKER_URL, {});
     worker.unref();
-    const thread: Thread = { worker, pending: null, tid: null, idle: null };
+    const thread: Thread = { worker, job: null, timer: null, idleTimer: null, tid: null };
     worker.on('message', (reply: HashReply) => {
       if ('tid' in reply) {
         thread.tid = reply.tid;
         return;
       }
-      const pending = thread.pending;
+      const pending = thread.job;
       if (!pending || pending.id !== reply.id) return;
-      thread.pending = null;
-      worker.unref();
-      retireWhenIdle(thread);
+      finish(thread);
+      idle(thread);
       if ('key' in reply) pending.resolve(Buffer.from(reply.key.buffer, reply.key.byteOffset, reply.key.byteLength));
       else pending.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
       dispatch();
     });
     worker.on('error', (error) => {
-      lose(thread, error);
+      fail(thread, error);
     });
     worker.on('exit', (code) => {
-      lose(thread, new Error(`a hashing thread stopped (exit code ${code})`));
+      fail(thread, new Error(`a hashing thread stopped (exit code ${code})`));
     });
     threads.push(thread);
     return thread;
@@ -128,12 +120,12 @@ export function createHashThreads(size: number = hashThreadCount(availableParall
 
   function dispatch(): void {
     for (let pending = queue[0]; pending; pending = queue[0]) {
-      const thread = threads.find((candidate) => !candidate.pending) ?? (threads.length < size ? start() : null);
+      const thread = threads.find((candidate) => !candidate.job) ?? (threads.length < size ? start() : null);
       if (!thread) return;
       queue.shift();
-      if (thread.idle) clearTimeout(thread.idle);
-      thread.idle = null;
-      thread.pending = pending;
+      if (thread.idleTimer) clearTimeout(thread.idleTimer);
+      thread.idleTimer = null;
+      thread.job = pending;
       thread.worker.ref();
       thread.worker.postMessage({ id: pending.id, ...pending.job } satisfies HashRequest);
     }
@@ -151,14 +143,11 @@ export function createHashThreads(size: number = hashThreadCount(availableParall
     scrypt: (secret, salt, keyLength, cost) => run({ kind: 'scrypt', secret, salt, keyLength, cost }),
     threadIds: () => threads.flatMap((thread) => (thread.tid === null ? [] : [thread.tid])),
     close: async () => {
-      for (const waiting of queue.splice(0)) waiting.reject(new Error('the hashing threads were closed'));
-      const stopping = threads.splice(0);
-      for (const thread of stopping) {
-        if (thread.idle) clearTimeout(thread.idle);
-        thread.worker.removeAllListeners('exit');
-        thread.pending?.reject(new Error('the hashing threads were closed'));
-      }
-      await Promise.all(stopping.map((thread) => thread.worker.terminate()));
+      // The waiting jobs first: failing a thread dispatches what waits.
+      for (const waiting of queue.splice(0)) waiting.reject(closedError());
+      const workers = threads.map((thread) => thread.worker);
+      for (const thread of [...threads]) fail(thread, closedError());
+      await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
 }

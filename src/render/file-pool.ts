@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { workerEntryUrl } from '../lib/worker-thread.js';
 import type { PdfInput } from './pdf/render-pdf.js';
-import { slotKeeping, type PoolSlot } from './pool-slots.js';
+import { slotKeeping, type PoolSlot } from '../lib/pool-slots.js';
 import { TemplateError, timeLimitMessage } from './template-engine.js';
 
 /**

@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
 import { createFilePool, type FileJob, type FilePoolLog } from './file-pool.js';
-import { slotKeeping, type PoolSlot } from './pool-slots.js';
+import { slotKeeping, type PoolSlot } from '../lib/pool-slots.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';

@@ -1,6 +1,6 @@
 /**
- * What the render pool's workers (render-pool.ts) and the file pool's processes (file-pool.ts) keep
- * alike: a slot runs one job at a time, is stopped once it has sat idle, and is dropped, failing
+ * What the render pool's workers (render-pool.ts), the file pool's processes (file-pool.ts) and the
+ * hashing threads (hash-threads.ts) keep alike: a slot runs one job at a time, is stopped once it has sat idle, and is dropped, failing
  * its job, when it dies or overruns; a fresh one starts on demand.
  */
 
