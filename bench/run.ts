@@ -176,9 +176,25 @@ function figureOf(s: HttpScenario, real: LoadResult, bare: LoadResult, note?: st
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/**
+ * The server's resident memory after a step, and its peak so far (VmHWM): the step after which
+ * the peak first reads its final figure is the one that reached it, even where the step's own
+ * high point came and went between two readings.
+ */
+interface MemoryMark {
+  scenario: string;
+  rssMiB: number;
+  peakMiB: number;
+}
+
+function markOf(scenario: string, srv: Server): MemoryMark {
+  const { rssMiB, peakMiB } = srv.memory();
+  return { scenario, rssMiB, peakMiB };
+}
+
 async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
   figures: Figure[];
-  memory: { scenario: string; rssMiB: number }[];
+  memory: MemoryMark[];
   peakMiB: number;
   hostile: HostileOutcome | null;
 }> {
@@ -197,7 +213,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
   let server: Server | null = null;
   let sink: SmtpSink | null = null;
   const figures: Figure[] = [];
-  const memory: { scenario: string; rssMiB: number }[] = [];
+  const memory: MemoryMark[] = [];
   let peakMiB = 0;
   let hostile: HostileOutcome | null = null;
   try {
@@ -251,7 +267,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       const w00 = ['user-20', 'user-40', 'user-13', 'user-33', 'user-07', 'user-27', 'user-47'];
       const smallThread = await thread(srv, 'r2', w00.slice(0, 5), 300, 750);
       const bigThread = scale.name === 'full' ? await thread(srv, 'r3', [...w00, ...RENDER_USERS.map((u) => u.id)], 1000, 5000) : null;
-      memory.push({ scenario: 'after setup', rssMiB: srv.memory().rssMiB });
+      memory.push(markOf('after setup', srv));
 
       const entryBody = JSON.stringify({
         workspaceId: 'w00',
@@ -426,7 +442,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             note = `${note ? `${note}; ` : ''}statement floor (bare + Chronicle's own statements, called directly): ${round(pick)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${statementFloor}x`;
           }
           figures.push({ ...figureOf(s, real, bare, note), ...(statementFloor === undefined ? {} : { statementFloor }) });
-          memory.push({ scenario: s.name, rssMiB: srv.memory().rssMiB });
+          memory.push(markOf(s.name, srv));
           log(`   ${s.name}: ${JSON.stringify(figures.at(-1))}`);
         }
 
@@ -449,7 +465,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         const ofAlone = alone.requestsPerSecond > 0 ? during.requestsPerSecond / alone.requestsPerSecond : 0;
         const stormNote = `${round(ofAlone, 2)}x of the page alone just before (${round(alone.requestsPerSecond)} req/s)`;
         figures.push(figureOf({ ...pageScenario, name: 'GET /share/:token during a wrong-passcode storm' }, during, bare, stormNote));
-        memory.push({ scenario: 'passcode storm', rssMiB: srv.memory().rssMiB });
+        memory.push(markOf('passcode storm', srv));
 
         // Bulk logging: entries per second through the batch endpoint against single POSTs.
         const single = figures.find((f) => f.scenario.startsWith('POST /api/v1/time-entries '));
@@ -479,7 +495,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           holds: ratio === null ? null : ratio >= 20 && batched.non2xx + batched.errors === 0,
           ...(batched.non2xx + batched.errors > 0 ? { note: `${batched.non2xx} non-2xx, ${batched.errors} errors` } : {}),
         });
-        memory.push({ scenario: 'batch entries', rssMiB: srv.memory().rssMiB });
+        memory.push(markOf('batch entries', srv));
         log(`   batch: ${JSON.stringify(figures.at(-1))}`);
       } finally {
         baseline.stop();
@@ -519,7 +535,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           holds: ms / base.ms <= 1.5,
           note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))})`,
         });
-        memory.push({ scenario: `render ${user.entries}`, rssMiB: srv.memory().rssMiB });
+        memory.push(markOf(`render ${user.entries}`, srv));
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }
       // What each further 1,000 entries cost, between the 5,000- and 20,000-entry renders: the
@@ -660,7 +676,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             holds: runs.every((r) => r.status === 200),
             note: `${Math.round(runs[0]!.bytes / 1024)} KiB; status ${runs.map((r) => r.status).join(', ')}`,
           });
-          memory.push({ scenario: `export ${format} ${entries}`, rssMiB: srv.memory().rssMiB });
+          memory.push(markOf(`export ${format} ${entries}`, srv));
           log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
         }
       }
@@ -756,7 +772,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           holds: res.status === 200,
           note: `status ${res.status}`,
         });
-        memory.push({ scenario: `preview ${template.name}`, rssMiB: srv.memory().rssMiB });
+        memory.push(markOf(`preview ${template.name}`, srv));
       }
       const { peakMiB: serverPeak, withFilesPeakMiB } = srv.memory();
       peakMiB = serverPeak;
@@ -840,6 +856,13 @@ function printTable(engine: string, figures: Figure[]): void {
   }
 }
 
+/** The server's memory after each step: where the peak was reached is where its figure first reads its last value. */
+function printMemory(marks: readonly MemoryMark[]): void {
+  if (marks.length === 0) return;
+  log(`\n${'server memory after each step'.padEnd(58)} ${'RSS'.padStart(7)}     ${'peak so far'.padStart(11)}`);
+  for (const m of marks) log(`${m.scenario.padEnd(58)} ${`${m.rssMiB}`.padStart(7)} MiB ${`${m.peakMiB}`.padStart(7)} MiB`);
+}
+
 const results: Record<string, unknown> = {
   scale: scale.name,
   date: new Date().toISOString(),
@@ -863,7 +886,10 @@ for (const engine of engines) {
   }
   const outcome = await runEngine(engine);
   results[engine] = outcome;
-  if (runPaths) printTable(engine, outcome.figures);
+  if (runPaths) {
+    printTable(engine, outcome.figures);
+    printMemory(outcome.memory);
+  }
   if (outcome.hostile) printHostile(engine, scale.name, outcome.hostile, log);
 }
 writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
