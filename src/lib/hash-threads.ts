@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { PASSCODE_SLOTS } from './passcode-slots.js';
 import { PASSWORD_HASH_SLOTS } from './password-slots.js';
-import { slotKeeping, type PoolSlot } from './pool-slots.js';
+import { slotKeeping, threadRunner, type PoolSlot } from './pool-slots.js';
 import { startWorker, workerEntryUrl } from './worker-thread.js';
 
 /** scrypt's cost parameters, as node:crypto takes them. */
@@ -77,19 +77,12 @@ export function createHashThreads(size: number = hashThreadCount(availableParall
   const threads: Thread[] = [];
   const queue: Pending[] = [];
   let nextId = 1;
-  const { finish, idle, fail } = slotKeeping<Pending, Thread>(threads, {
-    release: (thread) => {
-      thread.worker.unref();
-    },
-    stop: (thread) => {
-      thread.worker.removeAllListeners('exit');
-      void thread.worker.terminate();
-    },
-    dispatch: () => {
+  const { finish, idle, fail } = slotKeeping<Pending, Thread>(
+    threads,
+    threadRunner(() => {
       dispatch();
-    },
-    idleMs,
-  });
+    }, idleMs),
+  );
 
   function start(): Thread {
     const worker = startWorker(WORKER_URL, {});

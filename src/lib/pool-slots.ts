@@ -3,6 +3,7 @@
  * hashing threads (hash-threads.ts) keep alike: a slot runs one job at a time, is stopped once it has sat idle, and is dropped, failing
  * its job, when it dies or overruns; a fresh one starts on demand.
  */
+import type { Worker } from 'node:worker_threads';
 
 export interface PoolSlot<J extends { reject(error: Error): void }> {
   job: J | null;
@@ -20,6 +21,25 @@ export interface SlotRunner<S> {
   dispatch(): void;
   /** A slot idle this long is stopped, giving its memory back. */
   idleMs: number;
+}
+
+/**
+ * The runner of slots that each hold a worker thread (the render pool's, the hashing threads): an
+ * idle thread no longer keeps the process alive, and a stopped one is terminated with its exit
+ * listener removed first, so its owner does not take the exit for a crash.
+ */
+export function threadRunner<S extends { worker: Worker }>(dispatch: () => void, idleMs: number): SlotRunner<S> {
+  return {
+    release: (slot) => {
+      slot.worker.unref();
+    },
+    stop: (slot) => {
+      slot.worker.removeAllListeners('exit');
+      void slot.worker.terminate();
+    },
+    dispatch,
+    idleMs,
+  };
 }
 
 export interface SlotKeeping<S> {

@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker, workerEntryUrl } from '../lib/worker-thread.js';
 import type { EncodedDataset } from '../modules/exports/dataset.js';
 import { createFilePool, type FileJob, type FilePoolLog } from './file-pool.js';
-import { slotKeeping, type PoolSlot } from '../lib/pool-slots.js';
+import { slotKeeping, threadRunner, type PoolSlot } from '../lib/pool-slots.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
@@ -197,19 +197,12 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     pdfFallbackFonts: options.pdfFallbackFonts ?? [],
   });
   const slots: Slot[] = [];
-  const { finish, idle, retire, fail } = slotKeeping<Job, Slot>(slots, {
-    release: (slot) => {
-      slot.worker.unref();
-    },
-    stop: (slot) => {
-      slot.worker.removeAllListeners('exit');
-      void slot.worker.terminate();
-    },
-    dispatch: () => {
+  const { finish, idle, retire, fail } = slotKeeping<Job, Slot>(
+    slots,
+    threadRunner(() => {
       dispatch();
-    },
-    idleMs,
-  });
+    }, idleMs),
+  );
   // Share pages first: a reader waits for them, and they are quick next to a report render.
   const pages: Job[] = [];
   const reports: Job[] = [];
