@@ -238,9 +238,9 @@ export async function loadRenderData(
   const byCurrency = currencies.length > 1;
   // A group's currency, where the sets are not keyed by it: the one there is, if the group has an amount.
   const groupCurrency = byCurrency ? sql`cur` : sql`case when sum(amount) is not null then ${currencies[0] ?? null}::text end as cur`;
-  const sets = byCurrency
-    ? sql`(project_id, cur), (user_id, cur), (day, cur), (project_id, user_id, billable, amount_rate, cur), (cur)`
-    : sql`(project_id), (user_id), (day), (project_id, user_id, billable, amount_rate), ()`;
+  // The currency as the last column of every grouping key, or not at all.
+  const key = byCurrency ? sql`, cur` : sql``;
+  const sets = sql`(project_id${key}), (user_id${key}), (day${key}), (project_id, user_id, billable, amount_rate${key}), (${byCurrency ? sql`cur` : sql``})`;
   const result = await db.execute(sql`
     with capped as (
       select count(*)::int as n, coalesce(sum(b), 0)::bigint as bytes
@@ -307,7 +307,7 @@ export async function loadRenderData(
             0,
             sql`(select tag, ${groupCurrency}, sum(minutes) as m, count(*) as n, sum(billable_minutes) as bm,
               coalesce(sum(minutes) filter (where not billable), 0) as nbm, sum(amount) as amt, 0 as g
-            from e, unnest(e.tags) as tag group by tag${byCurrency ? sql`, cur` : sql``}) x`,
+            from e, unnest(e.tags) as tag group by tag${key}) x`,
           )} g),
         'byDay', (select coalesce(json_agg(json_build_object('date', g.day, ${SUM_FIELDS}) order by g.day), '[]')
           from ${sums('day', SETS.day)} g),
