@@ -1,7 +1,9 @@
 /**
  * Serves the built web app (docs/web.md) under /app/: hashed assets cached for a year, the
  * HTML never cached and under a strict Content-Security-Policy (no inline script or style, no
- * other origin). Every other path under /app/ is a screen of the app and gets its HTML.
+ * other origin). Every other path under /app/ is a screen of the app and gets its HTML. Text files
+ * go out as the Brotli or gzip copy the build wrote beside them (web/vite.config.ts `precompress`)
+ * to a browser that accepts it.
  */
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -39,6 +41,9 @@ export const APP_HTML_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** The build's compressed copies (`index.html.br`): sent in the file's place, never at their own path. */
+const COMPRESSED_COPY = /\.(?:br|gz)$/;
+
 export const webAppRoutes: FeatureRoutes = (app, _options, done) => {
   // The app's files are public pages (the app signs in through the API), hidden from OpenAPI;
   // the static plugin's routes cannot take route options, so the scope is declared here.
@@ -63,8 +68,14 @@ export const webAppRoutes: FeatureRoutes = (app, _options, done) => {
     wildcard: false,
     redirect: false,
     cacheControl: false,
-    setHeaders: (res, path) => {
+    preCompressed: true,
+    globIgnore: ['**/*.br', '**/*.gz'],
+    setHeaders: (res, sent) => {
+      // The file itself, whichever copy of it is sent.
+      const path = sent.replace(COMPRESSED_COPY, '');
       res.setHeader('X-Content-Type-Options', 'nosniff');
+      // The answer depends on Accept-Encoding wherever a compressed copy may be sent.
+      res.setHeader('Vary', 'Accept-Encoding');
       if (path.endsWith('.html')) {
         for (const [name, value] of Object.entries(APP_HTML_HEADERS)) res.setHeader(name, value);
       } else {
