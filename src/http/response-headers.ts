@@ -32,7 +32,15 @@ export const HEADERS = {
       '`no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them. A workspace logo under its versioned URL is `public, max-age=31536000, immutable`, otherwise `no-cache`.',
     schema: text,
   },
-  Vary: { description: '`Accept`: the same URL answers JSON or Markdown by the Accept header.', schema: text },
+  Vary: {
+    description:
+      '`Accept`: the same URL answers JSON or Markdown by the Accept header. `Accept-Encoding` on a share page, which may be sent compressed.',
+    schema: text,
+  },
+  'Content-Encoding': {
+    description: "`br` or `gzip` when a share page is sent compressed, as the request's Accept-Encoding allows; absent otherwise.",
+    schema: text,
+  },
   'X-Content-Type-Options': { description: '`nosniff`: browsers keep the declared content type.', schema: text },
   'Content-Security-Policy': {
     description:

@@ -156,7 +156,12 @@ export function reportPageHeaders(accentColor: string | null): Readonly<Record<s
   let headers = reportHeaders.get(key);
   if (!headers) {
     const hashes = accentColor === null ? [STYLE_HASH] : [STYLE_HASH, sha256(accentStylesheet(accentColor))];
-    headers = Object.freeze({ ...VIEWER_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(hashes, 'self') });
+    // A report page may be sent compressed (viewer.routes.ts): it varies with Accept-Encoding.
+    headers = Object.freeze({
+      ...VIEWER_HEADERS,
+      'Content-Security-Policy': contentSecurityPolicy(hashes, 'self'),
+      Vary: 'Accept-Encoding',
+    });
     if (reportHeaders.size < 10_000) reportHeaders.set(key, headers);
   }
   return headers;

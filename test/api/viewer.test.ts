@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shares } from '../../src/db/schema.js';
@@ -30,6 +31,22 @@ async function mint(report: { id: string }, owner: TestUser, body: unknown = {})
   const res = await t.post(`/api/v1/reports/${report.id}/shares`, body, owner.token);
   if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${res.text}`);
   return res.body;
+}
+
+/**
+ * A link to a page of about 1.6 MB of paragraphs: over the memory cache's largest page, in few
+ * loop turns (a render's time limit holds on a busy machine too).
+ */
+async function longPageLink(): Promise<{ id: string; token: string }> {
+  const owner = await newUser(t, { name: 'Olive Owner' });
+  const workspace = await newWorkspace(t, owner);
+  const words = 'with a few more words to make each one longer '.repeat(17);
+  const templateId = await newTemplate(
+    t,
+    `# {{ report.name }}\n\n{% for i in (1..2000) %}Paragraph {{ i }} of a long page, ${words}\n\n{% endfor %}`,
+  );
+  const report = await newReport(t, owner, [workspace.id], { name: 'Long page', templateId });
+  return mint(report, owner);
 }
 
 const view = (token: string) => t.request('GET', PAGE(token), { token: null });
@@ -205,17 +222,7 @@ describe('GET /share/:token', () => {
   });
 
   it('renders a page too large for the memory cache once, serves it from its page file, and counts every view', async () => {
-    const owner = await newUser(t, { name: 'Olive Owner' });
-    const workspace = await newWorkspace(t, owner);
-    // About 1.6 MB of paragraphs: over the memory cache's largest page, in few loop turns (a
-    // render's time limit holds on a busy machine too).
-    const words = 'with a few more words to make each one longer '.repeat(17);
-    const templateId = await newTemplate(
-      t,
-      `# {{ report.name }}\n\n{% for i in (1..2000) %}Paragraph {{ i }} of a long page, ${words}\n\n{% endfor %}`,
-    );
-    const report = await newReport(t, owner, [workspace.id], { name: 'Long page', templateId });
-    const share = await mint(report, owner);
+    const share = await longPageLink();
     const pageRenders = async () =>
       (await t.app.chronicle.metrics.renders.get()).values.filter((v) => v.labels.kind === 'page').reduce((sum, v) => sum + v.value, 0);
     const before = await pageRenders();
@@ -409,6 +416,145 @@ describe('GET /share/:token', () => {
     expect(res.status).toBe(404);
     expectViewerHeaders(res);
     expect((await shareRow(share.id)).viewCount).toBe(0);
+  });
+});
+
+/** A GET of a share page as a browser asks for it, the body as sent (compressed or not). */
+async function viewEncoded(token: string, acceptEncoding: string, app = t.app) {
+  const res = await app.inject({ method: 'GET', url: PAGE(token), headers: { 'accept-encoding': acceptEncoding } });
+  return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload };
+}
+
+/** A compressed answer's page, as the browser reads it. */
+function decoded(res: { headers: Record<string, unknown>; bytes: Buffer }): string {
+  const encoding = res.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(res.bytes).toString();
+  if (encoding === 'gzip') return gunzipSync(res.bytes).toString();
+  return res.bytes.toString();
+}
+
+describe('compressed pages', () => {
+  it('sends a report page as Accept-Encoding asks, the same page in fewer bytes, and counts every view', async () => {
+    const { owner, report } = await ownerWithReport();
+    const share = await mint(report, owner);
+    const plain = await view(share.token);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['*', 'br'],
+      ['identity', undefined],
+      ['deflate', undefined],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const res = await viewEncoded(share.token, accept);
+        expect(res.status, accept).toBe(200);
+        expect(res.headers['content-encoding'], accept).toBe(encoding);
+        expect(res.headers.vary).toBe('Accept-Encoding');
+        expect(Number(res.headers['content-length'])).toBe(res.bytes.length);
+        // The page with the link's own download addresses, byte for byte.
+        expect(decoded(res)).toBe(plain.text);
+        if (encoding) expect(res.bytes.length).toBeLessThan(Buffer.byteLength(plain.text) / 2);
+        for (const name of ['content-type', 'content-security-policy', 'cache-control', 'referrer-policy', 'x-robots-tag']) {
+          expect(res.headers[name], name).toBe(plain.headers[name]);
+        }
+      }
+    }
+    expect((await shareRow(share.id)).viewCount).toBe(13);
+  });
+
+  it("keeps each link's own addresses in its compressed page", async () => {
+    const { owner, report } = await ownerWithReport();
+    const one = await mint(report, owner);
+    const other = await mint(report, owner);
+    const first = decoded(await viewEncoded(one.token, 'br'));
+    const second = decoded(await viewEncoded(other.token, 'br'));
+    expect(first).toContain(`/share/${one.token}/export.pdf`);
+    expect(first).not.toContain(other.token);
+    expect(second).toContain(`/share/${other.token}/export.pdf`);
+    expect(second).not.toContain(one.token);
+  });
+
+  it('compresses a page served from its page file', async () => {
+    const share = await longPageLink();
+    const plain = await view(share.token);
+    expect(Buffer.byteLength(plain.text)).toBeGreaterThan(MEMORY_PAGE_MAX_BYTES);
+    // Concurrent first asks share one copy (the other encoding waits its turn: one compression at a time).
+    const compressed = [
+      ...(await Promise.all([viewEncoded(share.token, 'br'), viewEncoded(share.token, 'br')])),
+      await viewEncoded(share.token, 'gzip'),
+    ];
+    for (const res of compressed) {
+      expect(res.status).toBe(200);
+      expect(decoded(res)).toBe(plain.text);
+      expect(res.bytes.length).toBeLessThan(MEMORY_PAGE_MAX_BYTES / 10);
+    }
+    expect(compressed.map((res) => res.headers['content-encoding'])).toEqual(['br', 'br', 'gzip']);
+    // The page file is still streamed as it is to a client that asks for no encoding.
+    expect((await view(share.token)).text).toBe(plain.text);
+    expect((await shareRow(share.id)).viewCount).toBe(5);
+  });
+
+  it('counts concurrent compressed views exactly, each the same bytes', async () => {
+    const { owner, report } = await ownerWithReport();
+    const share = await mint(report, owner);
+    const results = await Promise.all(Array.from({ length: 50 }, () => viewEncoded(share.token, 'br')));
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    // A view may find the one compression slot taken and go out as it is; every page is the same.
+    expect(new Set(results.map((r) => decoded(r))).size).toBe(1);
+    expect(results.filter((r) => r.headers['content-encoding'] === 'br').length).toBeGreaterThan(0);
+    expect((await shareRow(share.id)).viewCount).toBe(50);
+  });
+
+  it('stops serving a compressed page the moment its link is revoked, on every process', async () => {
+    const peer = await buildPeerApp(t);
+    try {
+      const { owner, report } = await ownerWithReport();
+      const share = await mint(report, owner);
+      expect((await viewEncoded(share.token, 'br')).headers['content-encoding']).toBe('br');
+      expect((await viewEncoded(share.token, 'br', peer.app)).headers['content-encoding']).toBe('br');
+      expect((await t.post(`/api/v1/report-shares/${share.id}/revoke`, {}, owner.token)).status).toBe(200);
+      for (const app of [t.app, peer.app]) {
+        const gone = await viewEncoded(share.token, 'br', app);
+        expect(gone.status).toBe(404);
+        expect(gone.headers['content-encoding']).toBeUndefined();
+        expect(gone.bytes.toString()).toBe(NOT_FOUND_PAGE);
+      }
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it("compresses a following link's page again for each version it serves", async () => {
+    const { owner, report } = await ownerWithReport('Monthly hours');
+    const following = await mint(report, owner, { follows: 'latest' });
+    const first = await viewEncoded(following.token, 'br');
+    expect(decoded(first)).toContain('<dt>Version</dt><dd>1</dd>');
+    expect(decoded(first)).toContain('This link always shows the newest version of the report.');
+    await editReport(t, owner, report, { name: 'Monthly hours, corrected' });
+    const second = await viewEncoded(following.token, 'br');
+    expect(second.headers['content-encoding']).toBe('br');
+    expect(decoded(second)).toContain('<dt>Version</dt><dd>2</dd>');
+    expect(decoded(second)).toBe((await view(following.token)).text);
+  });
+
+  it('sends an unlocked page, which carries its own download grant, as it is', async () => {
+    const { owner, report } = await ownerWithReport();
+    const share = await mint(report, owner, { passcode: 'correct horse' });
+    const form = await viewEncoded(share.token, 'br');
+    expect(form.headers['content-encoding']).toBeUndefined();
+    expect(form.bytes.toString()).toContain('name="passcode"');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: PAGE(share.token),
+      headers: { ...FORM, 'accept-encoding': 'br, gzip' },
+      payload: new URLSearchParams({ passcode: 'correct horse' }).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toContain('export.pdf?grant=');
   });
 });
 

@@ -3,6 +3,7 @@
  * only here are form bodies parsed, and every answer, errors included, is an HTML page with the
  * viewer's headers, never problem+json.
  */
+import { negotiate } from '@fastify/accept-negotiator';
 import formbody from '@fastify/formbody';
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyReply } from 'fastify';
@@ -13,6 +14,7 @@ import { VIEWER_RESPONSE_HEADERS } from '../../http/response-headers.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderNoticePage, renderPasscodePage, reportPageHeaders } from '../../render/share-page.js';
 import { PASSCODE_MAX_INPUT } from '../../lib/secrets.js';
+import { PAGE_ENCODINGS } from './page-compression.js';
 import { createViewer, DOWNLOAD_GRANT_SECONDS, type DownloadFormat, type DownloadOutcome, type ViewerOutcome } from './viewer.service.js';
 
 /** A passcode form is a few hundred bytes; nothing bigger is read. */
@@ -83,8 +85,11 @@ function sendPage(
 
 function sendOutcome(reply: FastifyReply, outcome: ViewerOutcome): FastifyReply {
   switch (outcome.kind) {
-    case 'report':
-      return sendPage(reply, 200, outcome.html, reportPageHeaders(outcome.accentColor));
+    case 'report': {
+      // The one answer that may go out compressed (its headers say Vary: Accept-Encoding).
+      const headers = reportPageHeaders(outcome.accentColor);
+      return sendPage(reply, 200, outcome.html, outcome.encoding ? { ...headers, 'Content-Encoding': outcome.encoding } : headers);
+    }
     case 'passcode-form':
       return sendPage(reply, 200, renderPasscodePage({ invalid: false }));
     case 'wrong-passcode':
@@ -190,10 +195,14 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
       exposeHeadRoute: false,
       operationId: 'viewShare',
       summary: 'Open a share link',
-      description: 'Public. The shared report as HTML, or the passcode prompt. An unknown, revoked or expired link answers 404.',
-      responseHeaders: viewerHeaders(openResponses),
+      description:
+        'Public. The shared report as HTML, or the passcode prompt. An unknown, revoked or expired link answers 404. The report goes out compressed (`br`, else `gzip`) when Accept-Encoding allows it, from a copy made on the first such view of the link; while the server is busy compressing another page it goes out as it is.',
+      responseHeaders: { ...viewerHeaders(openResponses), 200: [...VIEWER_RESPONSE_HEADERS, 'Vary', 'Content-Encoding'] },
       response: openResponses,
-      handler: async (request, reply) => sendOutcome(reply, await viewer.open(request.params.token)),
+      handler: async (request, reply) => {
+        const encoding = negotiate(request.headers['accept-encoding'] ?? '', [...PAGE_ENCODINGS]);
+        return sendOutcome(reply, await viewer.open(request.params.token, encoding));
+      },
     }),
   );
   app.route(

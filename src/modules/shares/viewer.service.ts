@@ -29,6 +29,7 @@ import { LRUCache } from 'lru-cache';
 import { createPageFileCache } from './page-file-cache.js';
 import * as repo from '../../repositories/shares.repository.js';
 import { ViewCounter } from './view-counter.js';
+import { createPageCompressor, type PageEncoding } from './page-compression.js';
 
 /**
  * Wrong passcodes allowed per window from one client (an address, an IPv6 /64) on one link, and
@@ -50,6 +51,12 @@ const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 export const MEMORY_PAGE_MAX_BYTES = 1024 * 1024;
 /** Page files kept per process, by total size, on the disk of os.tmpdir(). */
 const PAGE_FILE_CACHE_BYTES = 1024 * 1024 * 1024;
+/**
+ * Compressed pages kept per process, by total size (page-compression.ts): about 90 KB for a
+ * 5,000-entry page, a few KB for most. Pages above the largest are sent as they are.
+ */
+const COMPRESSED_PAGE_BYTES = 16 * 1024 * 1024;
+const COMPRESSED_PAGE_MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 /** Links kept per process, by token hash: a few hundred bytes each. */
 const LINK_CACHE_ENTRIES = 5_000;
 
@@ -78,8 +85,11 @@ export type DownloadOutcome =
   | { kind: 'not-found' };
 
 export type ViewerOutcome =
-  /** The page from memory, or streamed from its file (which the stream closes), and the accent colour its CSP allows. */
-  | { kind: 'report'; html: Buffer | Readable; accentColor: string | null }
+  /**
+   * The page from memory, or streamed from its file (which the stream closes), and the accent
+   * colour its CSP allows; `encoding` when `html` is the page compressed so.
+   */
+  | { kind: 'report'; html: Buffer | Readable; accentColor: string | null; encoding?: PageEncoding }
   | { kind: 'passcode-form' }
   | { kind: 'wrong-passcode' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
@@ -176,8 +186,8 @@ interface StampedPage {
 }
 
 export interface Viewer {
-  /** GET: the page, or the passcode form for a protected link. */
-  open(token: string): Promise<ViewerOutcome>;
+  /** GET: the page (compressed in `encoding` when it can be), or the passcode form for a protected link. */
+  open(token: string, encoding?: PageEncoding | null): Promise<ViewerOutcome>;
   /** POST: the page for the right passcode (or for a link without one); `clientAddress` counts the attempt. */
   unlock(token: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome>;
   /** A file of the shared version: a link without a passcode, or one with a grant the unlocked page handed out. */
@@ -201,6 +211,7 @@ export interface Viewer {
 export function createViewer(ctx: AppContext): Viewer {
   const pages = new LRUCache<string, Buffer>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (page) => Math.max(1, page.length) });
   const pageFiles = createPageFileCache(PAGE_FILE_CACHE_BYTES);
+  const compressor = createPageCompressor({ maxBytes: COMPRESSED_PAGE_BYTES, slots: 1, maxPageBytes: COMPRESSED_PAGE_MAX_SOURCE_BYTES });
   const rendering = new Map<string, Promise<StampedPage | undefined>>();
   /** The stamp each version's page was last seen with, to find its cached page before the count says. */
   const stamps = new LRUCache<string, repo.BrandingStamp>({ max: LINK_CACHE_ENTRIES });
@@ -285,9 +296,17 @@ export function createViewer(ctx: AppContext): Viewer {
    * link is safe: versions never change, and the count checks validity itself. The count also
    * returns the branding stamp: a page rendered with another is rendered again (one render after
    * a branding change; should that render fail, the view it was for has been counted).
+   * `encoding`: a view without a passcode may be answered with the page compressed, the same
+   * bytes for every view of the link (an unlocked page carries a grant of its own).
    */
-  async function view(share: repo.ShareRow, refund?: { clientKey: string; client: Date; link: Date }, token = ''): Promise<ViewerOutcome> {
+  async function view(
+    share: repo.ShareRow,
+    refund?: { clientKey: string; client: Date; link: Date },
+    token = '',
+    encoding: PageEncoding | null = null,
+  ): Promise<ViewerOutcome> {
     const contentId = share.reportContentId;
+    let served: string;
     let stamped: StampedPage | undefined = await pageOf(contentId, stamps.get(contentId));
     if (!stamped) return NOT_FOUND;
     let next: repo.CountedView['next'] | undefined;
@@ -305,7 +324,7 @@ export function createViewer(ctx: AppContext): Viewer {
       next = counted.next;
       if (refund) await repo.refundClientAttempt(ctx.db, share.id, refund.clientKey, refund.client);
       // A link that follows the newest version serves the version the count found, never an older one.
-      const served = counted.reportContentId;
+      served = counted.reportContentId;
       if (served !== contentId) links.set(share.tokenHash, { ...share, reportContentId: served, version: counted.servedVersion });
       if (served !== contentId || !sameStamp(counted, stamped.stamp)) {
         const stamp = { version: counted.version, accentColor: counted.accentColor };
@@ -324,6 +343,18 @@ export function createViewer(ctx: AppContext): Viewer {
     const hrefs = downloadHrefs(share, token, refund !== undefined);
     const linksHtml = (locale: string) =>
       downloadLinks(hrefs, locale) + (share.follows === 'latest' ? followsNote(next ?? null, locale) : '');
+    if (encoding && !refund) {
+      // What makes this link's page: its version and stamp, its addresses, a following link's next run.
+      const key = `${pageKey(served, stamp)} ${share.tokenHash} ${next ? `${next.at.toISOString()} ${next.timezone}` : ''}`;
+      const size = Buffer.isBuffer(page) ? page.length : page.size;
+      const copy = await compressor.compressed(key, encoding, size, async () =>
+        withLinks(Buffer.isBuffer(page) ? page : await readPageFile(page), linksHtml),
+      );
+      if (copy) {
+        await closePage(page);
+        return { kind: 'report', html: copy, accentColor: stamp.accentColor, encoding };
+      }
+    }
     return {
       kind: 'report',
       html: Buffer.isBuffer(page) ? withLinks(page, linksHtml) : await fileWithLinks(page, linksHtml),
@@ -407,10 +438,10 @@ export function createViewer(ctx: AppContext): Viewer {
       .digest('base64url');
 
   return {
-    async open(token) {
+    async open(token, encoding = null) {
       const share = await lookup(token);
       if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
-      if (share.passcodeHash === null) return view(share, undefined, token);
+      if (share.passcodeHash === null) return view(share, undefined, token, encoding);
       if (await repo.shareServes(ctx.db, share.id, ctx.clock.now())) return { kind: 'passcode-form' };
       links.delete(share.tokenHash);
       return NOT_FOUND;
@@ -524,6 +555,18 @@ async function fileWithLinks(page: { handle: FileHandle; size: number }, links: 
       yield* rest;
     })(),
   );
+}
+
+/** A page file's bytes, read at their positions (the file's own position stays at 0 for a stream of it). */
+async function readPageFile(page: { handle: FileHandle; size: number }): Promise<Buffer> {
+  const bytes = Buffer.alloc(page.size);
+  let filled = 0;
+  while (filled < page.size) {
+    const { bytesRead } = await page.handle.read(bytes, filled, page.size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return bytes.subarray(0, filled);
 }
 
 async function closePage(page: Page): Promise<void> {
