@@ -32,6 +32,8 @@ export interface BaselineRoute {
   contentType: string;
   /** The body, base64. */
   body: string;
+  /** The body's Content-Encoding, where the real endpoint sent it compressed. */
+  contentEncoding?: string;
 }
 
 /** The bench user's token, as the auth hook finds it (the rate limit off, as in the bench). */
@@ -88,11 +90,12 @@ async function main(): Promise<void> {
   const { roundTrip, db } = await databaseRoundTrip(process.env.BASELINE_DB);
   for (const route of routes) {
     const body = Buffer.from(route.body, 'base64');
+    const encoding = route.contentEncoding ? { 'content-encoding': route.contentEncoding } : {};
     // A POST parses its JSON body, as the real endpoint must, before it answers.
     app.route({
       method: route.method,
       url: route.path,
-      handler: async (_request, reply) => reply.code(route.status).type(route.contentType).send(body),
+      handler: async (_request, reply) => reply.code(route.status).type(route.contentType).headers(encoding).send(body),
     });
     if (roundTrip) {
       app.route({
@@ -101,7 +104,7 @@ async function main(): Promise<void> {
         handler: async (request, reply) => {
           const n = Number((request.params as { n: string }).n);
           for (let i = 0; i < n; i++) await roundTrip(i);
-          return reply.code(route.status).type(route.contentType).send(body);
+          return reply.code(route.status).type(route.contentType).headers(encoding).send(body);
         },
       });
     }
@@ -113,7 +116,7 @@ async function main(): Promise<void> {
           const name = (request.params as { name: string }).name;
           if (!Object.hasOwn(STATEMENTS, name)) return reply.code(404).send();
           await STATEMENTS[name as StatementsName](db);
-          return reply.code(route.status).type(route.contentType).send(body);
+          return reply.code(route.status).type(route.contentType).headers(encoding).send(body);
         },
       });
     }

@@ -1,5 +1,6 @@
 /** HTTP load with autocannon as a library, and the bare baseline server it is compared with. */
 import { spawn } from 'node:child_process';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,20 +72,35 @@ export async function startBaseline(routes: BaselineRoute[], db?: string): Promi
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-/** Captures what the real endpoint answers, as a baseline route answering the same bytes. */
+/**
+ * Captures what the real endpoint answers, as a baseline route answering the same bytes: as sent,
+ * compressed where the request's Accept-Encoding had it compressed (fetch would decode them).
+ */
 export async function capture(
   url: string,
-  route: Omit<BaselineRoute, 'status' | 'contentType' | 'body'>,
-  init: RequestInit = {},
+  route: Omit<BaselineRoute, 'status' | 'contentType' | 'body' | 'contentEncoding'>,
+  init: { headers?: Record<string, string>; body?: string } = {},
 ): Promise<BaselineRoute> {
-  const res = await fetch(url, { method: route.method, ...init });
-  const body = Buffer.from(await res.arrayBuffer());
-  if (res.status >= 400) throw new Error(`${route.method} ${url}: ${res.status} ${body.toString().slice(0, 300)}`);
+  const res = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = httpRequest(url, { method: route.method, headers: init.headers ?? {} }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body: Buffer.concat(chunks) });
+      });
+      answer.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+  if (res.status >= 400) throw new Error(`${route.method} ${url}: ${res.status} ${res.body.toString().slice(0, 300)}`);
+  const encoding = res.headers['content-encoding'];
   return {
     ...route,
     status: res.status,
-    contentType: res.headers.get('content-type') ?? 'application/octet-stream',
-    body: body.toString('base64'),
+    contentType: res.headers['content-type'] ?? 'application/octet-stream',
+    body: res.body.toString('base64'),
+    ...(encoding ? { contentEncoding: encoding } : {}),
   };
 }
 

@@ -264,6 +264,8 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       const locked = await api<{ token: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {
         passcode: 'correct horse battery',
       });
+      // The same page as a browser asks for it, on a link of its own (the baseline answers by path).
+      const compressed = await api<{ token: string; id: string }>(srv, 'POST', '/api/v1/reports/r1/shares', BENCH_USER, {});
       const w00 = ['user-20', 'user-40', 'user-13', 'user-33', 'user-07', 'user-27', 'user-47'];
       const smallThread = await thread(srv, 'r2', w00.slice(0, 5), 300, 750);
       const bigThread = scale.name === 'full' ? await thread(srv, 'r3', [...w00, ...RENDER_USERS.map((u) => u.id)], 1000, 5000) : null;
@@ -289,6 +291,19 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           metric: 'rps',
           target: SHARE_TARGET,
           statements: 0,
+        },
+        {
+          // A browser's request: the page compressed once for the link, then sent as kept
+          // (docs/decisions.md "Share pages are compressed once per link"); the baseline sends the same bytes.
+          name: 'GET /share/:token (cached page, Accept-Encoding: br)',
+          path: `/share/${compressed.token}`,
+          method: 'GET',
+          headers: { 'accept-encoding': 'gzip, deflate, br' },
+          connections: 50,
+          metric: 'rps',
+          target: SHARE_TARGET,
+          statements: 0,
+          shareId: compressed.id,
         },
         {
           // Served like any link; its count also answers the version it serves now (delivery.md §2).
