@@ -1506,7 +1506,7 @@ export interface paths {
         };
         /**
          * Open a share link
-         * @description Public. The shared report as HTML, or the passcode prompt. An unknown, revoked or expired link answers 404.
+         * @description Public. The shared report as HTML, or the passcode prompt. An unknown, revoked or expired link answers 404. The report goes out compressed (`br`, else `gzip`) when Accept-Encoding allows it, from a copy made on the first such view of the link; while the server is busy compressing another page it goes out as it is.
          */
         get: operations["viewShare"];
         put?: never;
@@ -2982,8 +2982,10 @@ export interface components {
         "Content-Disposition": string;
         /** @description `no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them. A workspace logo under its versioned URL is `public, max-age=31536000, immutable`, otherwise `no-cache`. */
         "Cache-Control": string;
-        /** @description `Accept`: the same URL answers JSON or Markdown by the Accept header. */
+        /** @description `Accept`: the same URL answers JSON or Markdown by the Accept header. `Accept-Encoding` on a share page, which may be sent compressed. */
         Vary: string;
+        /** @description `br` or `gzip` when a share page is sent compressed, as the request's Accept-Encoding allows; absent otherwise. */
+        "Content-Encoding": string;
         /** @description `nosniff`: browsers keep the declared content type. */
         "X-Content-Type-Options": string;
         /** @description The share page's policy: no script, images only from this origin (the workspace logo), its styles by hash (the page's own and its accent colour's), forms only to itself, no framing. */
@@ -13066,6 +13068,8 @@ export interface operations {
                     "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
                     "Referrer-Policy": components["headers"]["Referrer-Policy"];
                     "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
