@@ -104,6 +104,8 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     const response = await page.goto(`${base}/share/${openToken}`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+    // Chromium asks for Brotli, and gets the page's kept compressed copy.
+    expect(response?.headers()['content-encoding']).toBe('br');
     await page.waitForLoadState('load');
     await page.waitForTimeout(300);
 
@@ -140,6 +142,8 @@ describe.skipIf(!hasChromium)('public viewer in Chromium', () => {
     await page.waitForLoadState();
     expect(right.status()).toBe(200);
     expect(right.request().method()).toBe('POST');
+    // The unlocked page carries a download grant of its own: sent as it is.
+    expect(right.headers()['content-encoding']).toBeUndefined();
     expect(await page.textContent('h1')).toBe('Hostile <script>window.__pwned=1</script>');
 
     expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');

@@ -201,8 +201,17 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       const opened = await newPage();
       teammateContext = opened.context;
       const page = opened.page;
+      // The app's files reach the browser as their compressed copies (docs/web.md "Serving and security").
+      const encodings = new Map<string, string | undefined>();
+      page.on('response', (res) => {
+        if (new URL(res.url()).pathname.startsWith('/app/')) encodings.set(new URL(res.url()).pathname, res.headers()['content-encoding']);
+      });
       await page.goto(`${base}/app/`);
       await until(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
+      expect(encodings.get('/app/')).toBe('br');
+      const scripts = [...encodings].filter(([path]) => path.endsWith('.js'));
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.filter(([, encoding]) => encoding !== 'br')).toEqual([]);
       await screen(page, 'sign-in');
       await page.getByLabel('Email').fill(teammate.email);
       await page.getByLabel('Password').fill('not the password');
