@@ -42,6 +42,7 @@ import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, Feature } from './http/types.js';
 import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
 import { registerConditionalReads } from './http/conditional.js';
+import { registerCompression } from './http/compression.js';
 import { discussionCache } from './modules/discussion/discussion-cache.js';
 import { bootstrap } from './modules/bootstrap/bootstrap.js';
 import { assertShareKeyFits } from './modules/shares/shares.service.js';
@@ -392,6 +393,12 @@ function createServer(options: BuildOptions): App {
 const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** What every route shares: validation, errors, authentication, request logging, shutdown. */
+/**
+ * API answers of 8 KiB or more go out compressed where the client accepts it, two at a time per
+ * process (http/compression.ts): a list of 50 reports or 100 entries, a version's document.
+ */
+const API_COMPRESSION = { minBytes: 8 * 1024, slots: 2 } as const;
+
 function installHooks(app: App, ctx: AppContext, components: ComponentRegistry): void {
   // First of all: when the event loop is far behind, a new request is refused at once (503) rather
   // than queued behind the backlog, before its token is looked up or its body parsed
@@ -434,6 +441,8 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
     if (request.routeOptions.config.secret) reply.header('cache-control', 'no-store');
     if (closing) reply.header('connection', 'close');
   });
+  // After the entity tag is set and compared: a 304 has nothing to compress.
+  registerCompression(app, API_COMPRESSION);
   // At debug level, a line when a request comes in (the one line per request is at its end).
   app.addHook('onRequest', async (request) => {
     request.log.debug({ method: request.method, url: loggedUrl(request) }, 'incoming request');

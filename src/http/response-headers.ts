@@ -34,11 +34,12 @@ export const HEADERS = {
   },
   Vary: {
     description:
-      '`Accept`: the same URL answers JSON or Markdown by the Accept header. `Accept-Encoding` on a share page, which may be sent compressed.',
+      '`Accept`: the same URL answers JSON or Markdown by the Accept header. `Accept-Encoding` on an answer that may be sent compressed: a share page, an API answer of 8 KiB or more.',
     schema: text,
   },
   'Content-Encoding': {
-    description: "`br` or `gzip` when a share page is sent compressed, as the request's Accept-Encoding allows; absent otherwise.",
+    description:
+      "`br` or `gzip` when the answer is sent compressed, as the request's Accept-Encoding allows: a share page, or an API answer of JSON, Markdown or CSV of 8 KiB or more (never one that holds a secret, nor one sent while the process's compression slots are taken). Absent otherwise.",
     schema: text,
   },
   'X-Content-Type-Options': { description: '`nosniff`: browsers keep the declared content type.', schema: text },
@@ -89,6 +90,8 @@ export function declareHeaders(operation: Record<string, unknown>, path: string)
     const code = Number(status);
     const names = new Set<HeaderName>(['X-Request-Id', ...(named[status] ?? [])]);
     if (code === 429 || (code === 503 && path !== '/readyz')) names.add('Retry-After');
+    // An API answer of 8 KiB or more may be compressed (http/compression.ts).
+    if (code === 200 && path.startsWith('/api/')) for (const name of ['Vary', 'Content-Encoding'] as const) names.add(name);
     if (bearer && ((code >= 200 && code < 300) || code === 429)) for (const name of RATE_LIMIT) names.add(name);
     // The viewer's wrong-passcode page is a 401 without a challenge.
     if ((code === 401 && !path.startsWith('/share/')) || (bearer && code === 403)) names.add('WWW-Authenticate');

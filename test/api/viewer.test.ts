@@ -1,6 +1,6 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decoded } from '../helpers/encodings.js';
 import { shares } from '../../src/db/schema.js';
 import { bookPasscodeAttempt } from '../../src/repositories/shares.repository.js';
 import { MEMORY_PAGE_MAX_BYTES, PASSCODE_LIMITS } from '../../src/modules/shares/viewer.service.js';
@@ -423,14 +423,6 @@ describe('GET /share/:token', () => {
 async function viewEncoded(token: string, acceptEncoding: string, app = t.app) {
   const res = await app.inject({ method: 'GET', url: PAGE(token), headers: { 'accept-encoding': acceptEncoding } });
   return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload };
-}
-
-/** A compressed answer's page, as the browser reads it. */
-function decoded(res: { headers: Record<string, unknown>; bytes: Buffer }): string {
-  const encoding = res.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(res.bytes).toString();
-  if (encoding === 'gzip') return gunzipSync(res.bytes).toString();
-  return res.bytes.toString();
 }
 
 describe('compressed pages', () => {

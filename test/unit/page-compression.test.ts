@@ -4,7 +4,8 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compressPage, createPageCompressor, type PageEncoding } from '../../src/modules/shares/page-compression.js';
+import { compressBody, type ContentEncoding } from '../../src/lib/compression.js';
+import { createPageCompressor } from '../../src/modules/shares/page-compression.js';
 
 const PAGE = Buffer.from(
   `<!doctype html><title>Timesheet</title>${'<tr><td>2026-11-02</td><td>Design review</td><td>1h 30m</td></tr>\n'.repeat(500)}`,
@@ -12,8 +13,8 @@ const PAGE = Buffer.from(
 
 /** A compress function whose calls wait until released, counted. */
 function heldCompress() {
-  const calls: { encoding: PageEncoding; release: () => void; fail: (error: Error) => void }[] = [];
-  const compress = (page: Buffer, encoding: PageEncoding) =>
+  const calls: { encoding: ContentEncoding; release: () => void; fail: (error: Error) => void }[] = [];
+  const compress = (page: Buffer, encoding: ContentEncoding) =>
     new Promise<Buffer>((resolve, reject) => {
       calls.push({
         encoding,
@@ -31,10 +32,10 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
-describe('compressPage', () => {
+describe('compressBody', () => {
   it('compresses a page with Brotli and with gzip, each decoding to the page', async () => {
-    const br = await compressPage(PAGE, 'br');
-    const gz = await compressPage(PAGE, 'gzip');
+    const br = await compressBody(PAGE, 'br');
+    const gz = await compressBody(PAGE, 'gzip');
     expect(brotliDecompressSync(br).equals(PAGE)).toBe(true);
     expect(gunzipSync(gz).equals(PAGE)).toBe(true);
     expect(br.length).toBeLessThan(PAGE.length / 10);

@@ -2982,9 +2982,9 @@ export interface components {
         "Content-Disposition": string;
         /** @description `no-store` on answers that hold a secret (a new token, share links and their tokens, a set-password link, a new session cookie) and on share pages: no browser or proxy keeps them. A workspace logo under its versioned URL is `public, max-age=31536000, immutable`, otherwise `no-cache`. */
         "Cache-Control": string;
-        /** @description `Accept`: the same URL answers JSON or Markdown by the Accept header. `Accept-Encoding` on a share page, which may be sent compressed. */
+        /** @description `Accept`: the same URL answers JSON or Markdown by the Accept header. `Accept-Encoding` on an answer that may be sent compressed: a share page, an API answer of 8 KiB or more. */
         Vary: string;
-        /** @description `br` or `gzip` when a share page is sent compressed, as the request's Accept-Encoding allows; absent otherwise. */
+        /** @description `br` or `gzip` when the answer is sent compressed, as the request's Accept-Encoding allows: a share page, or an API answer of JSON, Markdown or CSV of 8 KiB or more (never one that holds a secret, nor one sent while the process's compression slots are taken). Absent otherwise. */
         "Content-Encoding": string;
         /** @description `nosniff`: browsers keep the declared content type. */
         "X-Content-Type-Options": string;
@@ -3102,6 +3102,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3315,6 +3317,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3529,6 +3533,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3632,6 +3638,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3736,6 +3744,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3930,6 +3940,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4486,6 +4498,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4766,6 +4780,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4961,6 +4977,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5073,6 +5091,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5169,6 +5189,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5273,6 +5295,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5492,6 +5516,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5702,6 +5728,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6013,6 +6041,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6121,6 +6151,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6231,6 +6263,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6327,6 +6361,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6435,6 +6471,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6533,6 +6571,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6643,6 +6683,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6739,6 +6781,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6847,6 +6891,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6943,6 +6989,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7155,6 +7203,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7251,6 +7301,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7553,6 +7605,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7954,6 +8008,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8050,6 +8106,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8253,6 +8311,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8457,6 +8517,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8564,6 +8626,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8673,6 +8737,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8864,6 +8930,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8961,6 +9029,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9058,6 +9128,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9265,6 +9337,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9371,6 +9445,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9574,6 +9650,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9674,6 +9752,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9770,6 +9850,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9866,6 +9948,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9970,6 +10054,8 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10175,6 +10261,8 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10373,6 +10461,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10477,6 +10567,8 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10804,6 +10896,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -10914,6 +11008,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11026,6 +11122,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11132,6 +11230,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11232,6 +11332,7 @@ export interface operations {
                     "Content-Disposition": components["headers"]["Content-Disposition"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     ETag: components["headers"]["ETag"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11343,6 +11444,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11439,6 +11542,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11539,6 +11644,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11750,6 +11857,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -11942,6 +12051,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12166,6 +12277,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12373,6 +12486,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12476,6 +12591,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12577,6 +12694,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Content-Disposition": components["headers"]["Content-Disposition"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12673,6 +12792,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12770,6 +12891,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -12873,6 +12996,8 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

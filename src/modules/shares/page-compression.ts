@@ -11,33 +11,8 @@
  * asks only after the view has been counted. Copies live in this process only (bounded, least
  * recently used first out): another process compresses its own.
  */
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-
-export type PageEncoding = 'br' | 'gzip';
-
-/** The encodings a share page is sent in, the most compact first (`Accept-Encoding` is negotiated against it). */
-export const PAGE_ENCODINGS: readonly PageEncoding[] = ['br', 'gzip'];
-
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
-/**
- * Brotli at quality 5 and gzip at level 6: a 5,000-entry Timesheet's page (1.4 MB) in about 11 ms
- * either way, to 87 KB and 124 KB. Brotli's higher qualities save a few percent more for four to
- * fifteen times the time.
- */
-export function compressPage(page: Buffer, encoding: PageEncoding): Promise<Buffer> {
-  if (encoding === 'gzip') return gzipped(page, { level: 6 });
-  return brotli(page, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 5,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: page.length,
-    },
-  });
-}
+import { compressBody, type ContentEncoding } from '../../lib/compression.js';
 
 export interface PageCompressorOptions {
   /** Compressed copies kept, by total size. */
@@ -47,7 +22,7 @@ export interface PageCompressorOptions {
   /** Pages larger than this are always served as they are. */
   maxPageBytes: number;
   /** Replaced in tests. */
-  compress?: (page: Buffer, encoding: PageEncoding) => Promise<Buffer>;
+  compress?: (page: Buffer, encoding: ContentEncoding) => Promise<Buffer>;
 }
 
 export interface PageCompressor {
@@ -56,16 +31,16 @@ export interface PageCompressor {
    * many views ask at the same time). Null when the page is to be sent as it is: too large, every
    * slot taken, or compressing failed. `size` is the page's size, known before `page()` reads it.
    */
-  compressed(key: string, encoding: PageEncoding, size: number, page: () => Promise<Buffer>): Promise<Buffer | null>;
+  compressed(key: string, encoding: ContentEncoding, size: number, page: () => Promise<Buffer>): Promise<Buffer | null>;
 }
 
 export function createPageCompressor(options: PageCompressorOptions): PageCompressor {
-  const compress = options.compress ?? compressPage;
+  const compress = options.compress ?? compressBody;
   const kept = new LRUCache<string, Buffer>({ maxSize: options.maxBytes, sizeCalculation: (copy) => Math.max(1, copy.length) });
   const pending = new Map<string, Promise<Buffer | null>>();
   let running = 0;
 
-  async function make(page: () => Promise<Buffer>, encoding: PageEncoding): Promise<Buffer | null> {
+  async function make(page: () => Promise<Buffer>, encoding: ContentEncoding): Promise<Buffer | null> {
     try {
       return await compress(await page(), encoding);
     } catch {

@@ -3,7 +3,6 @@
  * only here are form bodies parsed, and every answer, errors included, is an HTML page with the
  * viewer's headers, never problem+json.
  */
-import { negotiate } from '@fastify/accept-negotiator';
 import formbody from '@fastify/formbody';
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyReply } from 'fastify';
@@ -14,7 +13,7 @@ import { VIEWER_RESPONSE_HEADERS } from '../../http/response-headers.js';
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS, renderNoticePage, renderPasscodePage, reportPageHeaders } from '../../render/share-page.js';
 import { PASSCODE_MAX_INPUT } from '../../lib/secrets.js';
-import { PAGE_ENCODINGS } from './page-compression.js';
+import { acceptedEncoding } from '../../lib/compression.js';
 import { createViewer, DOWNLOAD_GRANT_SECONDS, type DownloadFormat, type DownloadOutcome, type ViewerOutcome } from './viewer.service.js';
 
 /** A passcode form is a few hundred bytes; nothing bigger is read. */
@@ -200,8 +199,7 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
       responseHeaders: { ...viewerHeaders(openResponses), 200: [...VIEWER_RESPONSE_HEADERS, 'Vary', 'Content-Encoding'] },
       response: openResponses,
       handler: async (request, reply) => {
-        const encoding = negotiate(request.headers['accept-encoding'] ?? '', [...PAGE_ENCODINGS]);
-        return sendOutcome(reply, await viewer.open(request.params.token, encoding));
+        return sendOutcome(reply, await viewer.open(request.params.token, acceptedEncoding(request.headers['accept-encoding'])));
       },
     }),
   );

@@ -29,7 +29,8 @@ import { LRUCache } from 'lru-cache';
 import { createPageFileCache } from './page-file-cache.js';
 import * as repo from '../../repositories/shares.repository.js';
 import { ViewCounter } from './view-counter.js';
-import { createPageCompressor, type PageEncoding } from './page-compression.js';
+import { createPageCompressor } from './page-compression.js';
+import type { ContentEncoding } from '../../lib/compression.js';
 
 /**
  * Wrong passcodes allowed per window from one client (an address, an IPv6 /64) on one link, and
@@ -89,7 +90,7 @@ export type ViewerOutcome =
    * The page from memory, or streamed from its file (which the stream closes), and the accent
    * colour its CSP allows; `encoding` when `html` is the page compressed so.
    */
-  | { kind: 'report'; html: Buffer | Readable; accentColor: string | null; encoding?: PageEncoding }
+  | { kind: 'report'; html: Buffer | Readable; accentColor: string | null; encoding?: ContentEncoding }
   | { kind: 'passcode-form' }
   | { kind: 'wrong-passcode' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
@@ -187,7 +188,7 @@ interface StampedPage {
 
 export interface Viewer {
   /** GET: the page (compressed in `encoding` when it can be), or the passcode form for a protected link. */
-  open(token: string, encoding?: PageEncoding | null): Promise<ViewerOutcome>;
+  open(token: string, encoding?: ContentEncoding | null): Promise<ViewerOutcome>;
   /** POST: the page for the right passcode (or for a link without one); `clientAddress` counts the attempt. */
   unlock(token: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome>;
   /** A file of the shared version: a link without a passcode, or one with a grant the unlocked page handed out. */
@@ -303,7 +304,7 @@ export function createViewer(ctx: AppContext): Viewer {
     share: repo.ShareRow,
     refund?: { clientKey: string; client: Date; link: Date },
     token = '',
-    encoding: PageEncoding | null = null,
+    encoding: ContentEncoding | null = null,
   ): Promise<ViewerOutcome> {
     const contentId = share.reportContentId;
     let served: string;
