@@ -1,6 +1,7 @@
 /**
  * API answers compressed for clients that accept it (docs/decisions.md "API answers are compressed
- * while a slot is free"): a 200 under /api/ of at least `minBytes` of JSON, Markdown or CSV goes out
+ * while a slot is free"): a 200 under /api/ (or the OpenAPI document) of at least `minBytes` of
+ * JSON, Markdown or CSV goes out
  * Brotli- or gzip-compressed as `Accept-Encoding` allows. Compressing runs in libuv's thread pool,
  * at most `slots` at once per process; an answer that finds every slot taken goes out as it is,
  * at once, so compression never queues a request. Answers that hold a secret (a route marked
@@ -40,7 +41,7 @@ export function registerCompression(app: App, options: CompressionOptions): void
   let running = 0;
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.statusCode !== 200 || request.routeOptions.config.secret) return payload;
-    if (!request.url.startsWith('/api/')) return payload;
+    if (!request.url.startsWith('/api/') && request.routeOptions.url !== '/openapi.json') return payload;
     if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return payload;
     if (reply.hasHeader('content-encoding')) return payload;
     if (!COMPRESSIBLE_TYPE.test(String(reply.getHeader('content-type') ?? ''))) return payload;

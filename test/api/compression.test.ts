@@ -38,7 +38,11 @@ async function fetchEncoded(url: string, acceptEncoding: string | null, headers:
   const res = await t.app.inject({
     method: 'GET',
     url,
-    headers: { authorization: `Bearer ${token}`, ...headers, ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+      ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+    },
   });
   return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload };
 }
@@ -101,6 +105,26 @@ describe('compressed API answers', () => {
     // The report's own tag is its version, whatever the encoding: If-Match on the next edit works.
     const read = await fetchEncoded(`/api/v1/reports/${report.id}`, 'br');
     expect(read.headers.etag).toBe(`"${report.version}"`);
+  });
+
+  it("compresses a version's CSV export and the OpenAPI document", async () => {
+    const url = `/api/v1/report-contents/${report.reportContentId}/export?format=csv`;
+    const plain = await fetchEncoded(url, null);
+    expect(plain.status).toBe(200);
+    expect(plain.bytes.length).toBeGreaterThan(8 * 1024);
+    const res = await fetchEncoded(url, 'gzip, br');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toBe(plain.headers['content-type']);
+    expect(res.headers['content-disposition']).toBe(plain.headers['content-disposition']);
+    expect(decoded(res)).toBe(plain.bytes.toString());
+    expect(decoded(res).split('\n').filter(Boolean)).toHaveLength(ENTRIES + 1);
+    // XLSX is a zip already: as it is.
+    const xlsx = await fetchEncoded(`/api/v1/report-contents/${report.reportContentId}/export?format=xlsx`, 'br');
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers['content-encoding']).toBeUndefined();
+    const doc = await fetchEncoded('/openapi.json', 'br', {}, '');
+    expect(doc.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(decoded(doc))).toHaveProperty('openapi');
   });
 
   it('sends small answers and errors as they are', async () => {
