@@ -10,6 +10,7 @@ import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpe
 import { newWorkspace } from '../helpers/factories.js';
 import { newReport, type TestReport } from '../helpers/report-factories.js';
 import { readPdf } from '../helpers/poppler.js';
+import { decoded } from '../helpers/encodings.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -97,6 +98,48 @@ describe('a link without a passcode', () => {
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(new Set(results.map((r) => r.body.toString('base64'))).size).toBe(1);
     expect((await counts(owner, report.id, share.id)).downloadCount).toBe(6);
+  });
+
+  it('sends a CSV compressed to a client that accepts it, the same rows, each download counted', async () => {
+    const { owner, report, share } = await sharedReport();
+    const { workspaceIds } = report.filters as { workspaceIds: string[] };
+    // Enough rows for compression to pay.
+    const entries = Array.from({ length: 80 }, (_, i) => ({
+      workspaceId: workspaceIds[0],
+      start: `2026-11-${String(5 + (i % 20)).padStart(2, '0')}T10:00:00Z`,
+      minutes: 30,
+      description: `Follow-up call ${i} about the Acme quarterly figures`,
+    }));
+    expect((await t.post('/api/v1/time-entries/batch', { entries }, owner.token)).status).toBe(201);
+    const version = (
+      await t.patch(
+        `/api/v1/reports/${report.id}`,
+        { name: report.name, templateId: report.templateId, filters: report.filters },
+        owner.token,
+      )
+    ).body;
+    const link = (await t.post(`/api/v1/reports/${report.id}/shares`, {}, owner.token)).body;
+    expect(link.reportContentId).toBe(version.reportContentId);
+    const url = `/share/${link.token}/export.csv`;
+    const plain = await fetchPublic(url);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const accept of ['gzip, deflate, br', 'gzip']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept }, remoteAddress: '203.0.113.8' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(accept === 'gzip' ? 'gzip' : 'br');
+      expect(res.headers['content-disposition']).toBe(plain.headers['content-disposition']);
+      expect(res.headers['content-type']).toBe(plain.headers['content-type']);
+      expect(res.rawPayload.length).toBeLessThan(plain.body.length / 3);
+      expect(decoded({ headers: res.headers, bytes: res.rawPayload })).toBe(plain.text);
+    }
+    // The PDF is compressed already: as it is.
+    const pdf = await t.app.inject({ method: 'GET', url: `/share/${link.token}/export.pdf`, headers: { 'accept-encoding': 'br' } });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-encoding']).toBeUndefined();
+    expect((await counts(owner, report.id, link.id)).downloadCount).toBe(4);
+    expect((await counts(owner, report.id, share.id)).downloadCount).toBe(0);
   });
 
   it('lets one client have a few downloads running, and tells the rest to retry', async () => {

@@ -13354,6 +13354,8 @@ export interface operations {
                     "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
                     "Referrer-Policy": components["headers"]["Referrer-Policy"];
                     "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13463,6 +13465,8 @@ export interface operations {
                     "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
                     "Referrer-Policy": components["headers"]["Referrer-Policy"];
                     "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {

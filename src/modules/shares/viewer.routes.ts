@@ -129,7 +129,13 @@ function sendDownload(reply: FastifyReply, token: string, outcome: DownloadOutco
     case 'file':
       return reply
         .code(200)
-        .headers({ ...VIEWER_HEADERS, 'Content-Type': outcome.contentType, 'Content-Disposition': outcome.disposition })
+        .headers({
+          ...VIEWER_HEADERS,
+          'Content-Type': outcome.contentType,
+          'Content-Disposition': outcome.disposition,
+          Vary: 'Accept-Encoding',
+          ...(outcome.encoding ? { 'Content-Encoding': outcome.encoding } : {}),
+        })
         .send(Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength));
     case 'unlock-first':
       return reply
@@ -239,11 +245,12 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
           `\`grant\` its unlocked page hands out (valid ${DOWNLOAD_GRANT_SECONDS / 60} minutes, naming the link, never the passcode); without one ` +
           'the answer is a 303 to the link. An unknown, revoked or expired link answers 404.',
         querystring: DownloadQuery,
-        responseHeaders: viewerHeaders(downloadResponses),
+        responseHeaders: { ...viewerHeaders(downloadResponses), 200: [...VIEWER_RESPONSE_HEADERS, 'Vary', 'Content-Encoding'] },
         response: downloadResponses,
         handler: async (request, reply) => {
           const { token } = request.params;
-          return sendDownload(reply, token, await viewer.download(token, format, request.query.grant, request.ip));
+          const encoding = acceptedEncoding(request.headers['accept-encoding']);
+          return sendDownload(reply, token, await viewer.download(token, format, request.query.grant, request.ip, encoding));
         },
       }),
     );

@@ -76,7 +76,8 @@ interface ShareFile {
 }
 
 export type DownloadOutcome =
-  | ({ kind: 'file' } & ShareFile)
+  /** `encoding`: the file is sent compressed so (a CSV, for a client that accepts it). */
+  | ({ kind: 'file'; encoding?: ContentEncoding } & ShareFile)
   /** A passcode link without a valid grant: the reader goes to the page (and its prompt) first. */
   | { kind: 'unlock-first' }
   /** The version has no such file (a version older than datasets has no CSV; a PDF past its bounds). */
@@ -192,7 +193,13 @@ export interface Viewer {
   /** POST: the page for the right passcode (or for a link without one); `clientAddress` counts the attempt. */
   unlock(token: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome>;
   /** A file of the shared version: a link without a passcode, or one with a grant the unlocked page handed out. */
-  download(token: string, format: DownloadFormat, grant: string | undefined, clientAddress: string): Promise<DownloadOutcome>;
+  download(
+    token: string,
+    format: DownloadFormat,
+    grant: string | undefined,
+    clientAddress: string,
+    encoding?: ContentEncoding | null,
+  ): Promise<DownloadOutcome>;
   /** Removes this process's page files. */
   close(): Promise<void>;
 }
@@ -463,7 +470,7 @@ export function createViewer(ctx: AppContext): Viewer {
       }
     },
 
-    async download(token, format, grant, clientAddress) {
+    async download(token, format, grant, clientAddress, encoding = null) {
       const share = await lookup(token);
       if (!share || !serves(share, ctx.clock.now())) return NO_DOWNLOAD;
       if (share.passcodeHash !== null && !grantValid(share.id, grant, ctx.clock.now())) return { kind: 'unlock-first' };
@@ -477,6 +484,14 @@ export function createViewer(ctx: AppContext): Viewer {
         if (!(await countDownload(ctx.db, share.id, ctx.clock.now()))) {
           links.delete(share.tokenHash);
           return NO_DOWNLOAD;
+        }
+        // A version's CSV is the same bytes for every link to it: compressed once, kept (PDFs are compressed already).
+        if (format === 'csv' && encoding) {
+          const { body } = file;
+          const copy = await compressor.compressed(`csv ${contentId}`, encoding, body.byteLength, () =>
+            Promise.resolve(Buffer.from(body.buffer, body.byteOffset, body.byteLength)),
+          );
+          if (copy) return { kind: 'file', ...file, body: copy, encoding };
         }
         return { kind: 'file', ...file };
       } catch (error) {
