@@ -532,21 +532,41 @@ describe('compressed pages', () => {
     expect(decoded(second)).toBe((await view(following.token)).text);
   });
 
-  it('sends an unlocked page, which carries its own download grant, as it is', async () => {
+  it('compresses an unlocked page, which carries a download grant of its own, for that answer alone', async () => {
     const { owner, report } = await ownerWithReport();
     const share = await mint(report, owner, { passcode: 'correct horse' });
     const form = await viewEncoded(share.token, 'br');
     expect(form.headers['content-encoding']).toBeUndefined();
     expect(form.bytes.toString()).toContain('name="passcode"');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: PAGE(share.token),
-      headers: { ...FORM, 'accept-encoding': 'br, gzip' },
-      payload: new URLSearchParams({ passcode: 'correct horse' }).toString(),
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.body).toContain('export.pdf?grant=');
+    const unlockEncoded = async (at: string) => {
+      t.clock.set(at);
+      try {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: PAGE(share.token),
+          headers: { ...FORM, 'accept-encoding': 'br, gzip' },
+          payload: new URLSearchParams({ passcode: 'correct horse' }).toString(),
+        });
+        return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload };
+      } finally {
+        t.clock.reset();
+      }
+    };
+    const first = await unlockEncoded('2026-12-01T10:00:00.000Z');
+    const second = await unlockEncoded('2026-12-01T10:05:00.000Z');
+    for (const res of [first, second]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(decoded(res)).toContain('export.pdf?grant=');
+    }
+    // Each answer's own grant: nothing of one unlock is kept for the next.
+    const grantOf = (html: string) => /export\.pdf\?grant=([^"&]+)/.exec(html)?.[1];
+    expect(grantOf(decoded(first))).toBeTruthy();
+    expect(grantOf(decoded(first))).not.toBe(grantOf(decoded(second)));
+    const plain = await submit(share.token, 'correct horse');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text).toContain('export.pdf?grant=');
   });
 });
 

@@ -120,6 +120,22 @@ describe('createPageCompressor', () => {
     expect(await compressor.compressed('c1 link', 'br', tiny.length, () => Promise.resolve(tiny))).toBeNull();
   });
 
+  it('compresses a page for one answer without keeping it, under the same slots', async () => {
+    const held = heldCompress();
+    const compressor = createPageCompressor({ ...options, compress: held.compress });
+    const first = compressor.once('br', PAGE.length, () => Promise.resolve(PAGE));
+    await until(() => held.calls.length === 1);
+    // The slot is taken: neither another answer nor a kept copy is started.
+    expect(await compressor.once('br', PAGE.length, () => Promise.resolve(PAGE))).toBeNull();
+    expect(await compressor.compressed('c1 link', 'br', PAGE.length, () => Promise.resolve(PAGE))).toBeNull();
+    held.calls[0]!.release();
+    expect((await first)?.toString()).toBe(`br:${PAGE.length}`);
+    const again = compressor.once('br', PAGE.length, () => Promise.resolve(PAGE));
+    await until(() => held.calls.length === 2);
+    held.calls[1]!.release();
+    expect((await again)?.toString()).toBe(`br:${PAGE.length}`);
+  });
+
   it('keeps copies up to its size, the least recently used leaving first', async () => {
     let calls = 0;
     const compress = (page: Buffer) => {

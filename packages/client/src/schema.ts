@@ -1512,7 +1512,7 @@ export interface paths {
         put?: never;
         /**
          * Unlock a passcode link
-         * @description Public. Form field `passcode` (application/x-www-form-urlencoded). A wrong passcode is 401; too many attempts are 429 with Retry-After. An unknown link answers 404.
+         * @description Public. Form field `passcode` (application/x-www-form-urlencoded). A wrong passcode is 401; too many attempts are 429 with Retry-After. An unknown link answers 404. The unlocked page, which carries download links with a grant of its own, goes out compressed (`br`, else `gzip`) when Accept-Encoding allows it and the server is not busy compressing another page.
          */
         post: operations["unlockShare"];
         delete?: never;
@@ -13261,6 +13261,8 @@ export interface operations {
                     "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
                     "Referrer-Policy": components["headers"]["Referrer-Policy"];
                     "X-Robots-Tag": components["headers"]["X-Robots-Tag"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {

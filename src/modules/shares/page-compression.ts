@@ -32,6 +32,11 @@ export interface PageCompressor {
    * slot taken, or compressing failed. `size` is the page's size, known before `page()` reads it.
    */
   compressed(key: string, encoding: ContentEncoding, size: number, page: () => Promise<Buffer>): Promise<Buffer | null>;
+  /**
+   * A page made for one answer (an unlocked page, with its own grant) compressed for it alone,
+   * under the same slots and bound, and not kept. Null as for `compressed`.
+   */
+  once(encoding: ContentEncoding, size: number, page: () => Promise<Buffer>): Promise<Buffer | null>;
 }
 
 export function createPageCompressor(options: PageCompressorOptions): PageCompressor {
@@ -51,7 +56,19 @@ export function createPageCompressor(options: PageCompressorOptions): PageCompre
     }
   }
 
+  /** The page compressed, if it is within the bound and a slot is free; null otherwise, or when no smaller. */
+  function startIfFree(encoding: ContentEncoding, size: number, page: () => Promise<Buffer>): Promise<Buffer | null> | null {
+    if (size > options.maxPageBytes || running >= options.slots) return null;
+    running += 1;
+    // Larger than the page itself is never sent (a page of a few bytes).
+    return make(page, encoding).then((result) => (result && result.length < size ? result : null));
+  }
+
   return {
+    async once(encoding, size, page) {
+      return startIfFree(encoding, size, page);
+    },
+
     async compressed(key, encoding, size, page) {
       if (size > options.maxPageBytes) return null;
       const id = `${encoding} ${key}`;
@@ -59,13 +76,12 @@ export function createPageCompressor(options: PageCompressorOptions): PageCompre
       if (copy) return copy;
       const started = pending.get(id);
       if (started) return started;
-      if (running >= options.slots) return null;
-      running += 1;
-      const made = make(page, encoding).then((result) => {
+      const making = startIfFree(encoding, size, page);
+      if (!making) return null;
+      const made = making.then((result) => {
         pending.delete(id);
-        // Larger than the page itself is never kept (a page of a few bytes).
-        if (result && result.length < size) kept.set(id, result);
-        return result && result.length < size ? result : null;
+        if (result) kept.set(id, result);
+        return result;
       });
       pending.set(id, made);
       return made;

@@ -217,13 +217,18 @@ export const viewerRoutes: FeatureRoutes = (app, { ctx }, done) => {
       operationId: 'unlockShare',
       summary: 'Unlock a passcode link',
       description:
-        'Public. Form field `passcode` (application/x-www-form-urlencoded). A wrong passcode is 401; too many attempts are 429 with Retry-After. An unknown link answers 404.',
+        'Public. Form field `passcode` (application/x-www-form-urlencoded). A wrong passcode is 401; too many attempts are 429 with Retry-After. An unknown link answers 404. The unlocked page, which carries download links with a grant of its own, goes out compressed (`br`, else `gzip`) when Accept-Encoding allows it and the server is not busy compressing another page.',
       documentedBody: PASSCODE_FORM,
-      responseHeaders: viewerHeaders(unlockResponses),
+      responseHeaders: { ...viewerHeaders(unlockResponses), 200: [...VIEWER_RESPONSE_HEADERS, 'Vary', 'Content-Encoding'] },
       response: unlockResponses,
       handler: async (request, reply) => {
         const form = request.body as Record<string, unknown> | undefined;
-        const outcome = await viewer.unlock(request.params.token, form?.passcode, request.ip);
+        const outcome = await viewer.unlock(
+          request.params.token,
+          form?.passcode,
+          request.ip,
+          acceptedEncoding(request.headers['accept-encoding']),
+        );
         // Like every rate-limit refusal, held for REFUSAL_DELAY_MS first (refusal-delay.ts).
         if (outcome.kind === 'rate-limited') await ctx.refusalDelay.hold();
         return sendOutcome(reply, outcome);

@@ -191,7 +191,7 @@ export interface Viewer {
   /** GET: the page (compressed in `encoding` when it can be), or the passcode form for a protected link. */
   open(token: string, encoding?: ContentEncoding | null): Promise<ViewerOutcome>;
   /** POST: the page for the right passcode (or for a link without one); `clientAddress` counts the attempt. */
-  unlock(token: string, passcode: unknown, clientAddress: string): Promise<ViewerOutcome>;
+  unlock(token: string, passcode: unknown, clientAddress: string, encoding?: ContentEncoding | null): Promise<ViewerOutcome>;
   /** A file of the shared version: a link without a passcode, or one with a grant the unlocked page handed out. */
   download(
     token: string,
@@ -304,8 +304,9 @@ export function createViewer(ctx: AppContext): Viewer {
    * link is safe: versions never change, and the count checks validity itself. The count also
    * returns the branding stamp: a page rendered with another is rendered again (one render after
    * a branding change; should that render fail, the view it was for has been counted).
-   * `encoding`: a view without a passcode may be answered with the page compressed, the same
-   * bytes for every view of the link (an unlocked page carries a grant of its own).
+   * `encoding`: the page may go out compressed. A view without a passcode is the same bytes for
+   * every view of the link, so its copy is kept; an unlocked page carries a grant made for this
+   * answer, so it is compressed for this answer alone.
    */
   async function view(
     share: repo.ShareRow,
@@ -351,13 +352,12 @@ export function createViewer(ctx: AppContext): Viewer {
     const hrefs = downloadHrefs(share, token, refund !== undefined);
     const linksHtml = (locale: string) =>
       downloadLinks(hrefs, locale) + (share.follows === 'latest' ? followsNote(next ?? null, locale) : '');
-    if (encoding && !refund) {
+    if (encoding) {
+      const size = Buffer.isBuffer(page) ? page.length : page.size;
+      const whole = async () => withLinks(Buffer.isBuffer(page) ? page : await readPageFile(page), linksHtml);
       // What makes this link's page: its version and stamp, its addresses, a following link's next run.
       const key = `${pageKey(served, stamp)} ${share.tokenHash} ${next ? `${next.at.toISOString()} ${next.timezone}` : ''}`;
-      const size = Buffer.isBuffer(page) ? page.length : page.size;
-      const copy = await compressor.compressed(key, encoding, size, async () =>
-        withLinks(Buffer.isBuffer(page) ? page : await readPageFile(page), linksHtml),
-      );
+      const copy = refund ? await compressor.once(encoding, size, whole) : await compressor.compressed(key, encoding, size, whole);
       if (copy) {
         await closePage(page);
         return { kind: 'report', html: copy, accentColor: stamp.accentColor, encoding };
@@ -455,16 +455,16 @@ export function createViewer(ctx: AppContext): Viewer {
       return NOT_FOUND;
     },
 
-    async unlock(token, passcode, clientAddress) {
+    async unlock(token, passcode, clientAddress, encoding = null) {
       const share = await lookup(token);
       if (!share || !serves(share, ctx.clock.now())) return NOT_FOUND;
       const stored = share.passcodeHash;
-      if (stored === null) return view(share, undefined, token);
+      if (stored === null) return view(share, undefined, token, encoding);
       // A client with several unlocks running here waits for their answers (client-gate.ts).
       const release = ctx.clientGate.admit(clientAddress);
       if (!release) return { kind: 'rate-limited', retryAfterSeconds: CLIENT_RETRY_AFTER_SECONDS };
       try {
-        return await attemptUnlock(share, stored, passcode, clientAddress, token);
+        return await attemptUnlock(share, stored, passcode, clientAddress, token, encoding);
       } finally {
         release();
       }
@@ -514,6 +514,7 @@ export function createViewer(ctx: AppContext): Viewer {
     passcode: unknown,
     clientAddress: string,
     token: string,
+    encoding: ContentEncoding | null,
   ): Promise<ViewerOutcome> {
     // The clock is read again: the link may have expired since the lookup.
     const now = ctx.clock.now();
@@ -535,7 +536,7 @@ export function createViewer(ctx: AppContext): Viewer {
       ctx.metrics.passcodeFailures.inc({ reason: 'wrong' });
       return { kind: 'wrong-passcode' };
     }
-    return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt }, token);
+    return view(share, { clientKey, client: booked.client.windowStartedAt, link: booked.link.windowStartedAt }, token, encoding);
   }
 
   function refused(until: number, now: Date): ViewerOutcome {
