@@ -12,9 +12,11 @@ export type ContentEncoding = 'br' | 'gzip';
 /** The encodings Chronicle sends, the most compact first. */
 export const CONTENT_ENCODINGS: readonly ContentEncoding[] = ['br', 'gzip'];
 
+const SUPPORTED = [...CONTENT_ENCODINGS];
+
 /** The encoding an `Accept-Encoding` header allows, Brotli first; null for none (identity). */
 export function acceptedEncoding(header: string | undefined): ContentEncoding | null {
-  return header ? negotiate(header, [...CONTENT_ENCODINGS]) : null;
+  return header ? negotiate(header, SUPPORTED) : null;
 }
 
 const brotli = promisify(brotliCompress);

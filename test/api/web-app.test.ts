@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppDir } from '../../src/http/web-app.js';
+import { decoded } from '../helpers/encodings.js';
 import { buildTestApp, type TestContext } from '../helpers/test-app.js';
 
 let t: TestContext;
@@ -27,8 +28,6 @@ async function fetchEncoded(url: string, acceptEncoding: string | null, headers:
   });
   return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload };
 }
-
-const decoders: Record<string, (bytes: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 
 /** Every file of the build but the compressed copies, as paths under dist/web. */
 function builtFiles(dir = webAppDir()): string[] {
@@ -117,7 +116,7 @@ describe('the web app', () => {
         expect(res.headers[name], `${url} ${name}`).toBe(plain.headers[name]);
       }
       expect(Number(res.headers['content-length'])).toBe(res.bytes.length);
-      const body = encoding ? decoders[encoding]!(res.bytes) : res.bytes;
+      const body = Buffer.from(decoded(res), 'utf8');
       expect(body.equals(readFileSync(path)), url).toBe(true);
       if (encoding) expect(res.bytes.length).toBeLessThan(body.length);
     }

@@ -70,7 +70,6 @@ export function createPageCompressor(options: PageCompressorOptions): PageCompre
     },
 
     async compressed(key, encoding, size, page) {
-      if (size > options.maxPageBytes) return null;
       const id = `${encoding} ${key}`;
       const copy = kept.get(id);
       if (copy) return copy;

@@ -355,9 +355,15 @@ export function createViewer(ctx: AppContext): Viewer {
     if (encoding) {
       const size = Buffer.isBuffer(page) ? page.length : page.size;
       const whole = async () => withLinks(Buffer.isBuffer(page) ? page : await readPageFile(page), linksHtml);
-      // What makes this link's page: its version and stamp, its addresses, a following link's next run.
-      const key = `${pageKey(served, stamp)} ${share.tokenHash} ${next ? `${next.at.toISOString()} ${next.timezone}` : ''}`;
-      const copy = refund ? await compressor.once(encoding, size, whole) : await compressor.compressed(key, encoding, size, whole);
+      // A link's page is kept by what makes it: its version and stamp, its addresses, a following link's next run.
+      const copy = refund
+        ? await compressor.once(encoding, size, whole)
+        : await compressor.compressed(
+            `${pageKey(served, stamp)} ${share.tokenHash} ${next ? `${next.at.toISOString()} ${next.timezone}` : ''}`,
+            encoding,
+            size,
+            whole,
+          );
       if (copy) {
         await closePage(page);
         return { kind: 'report', html: copy, accentColor: stamp.accentColor, encoding };
