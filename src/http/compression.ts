@@ -29,7 +29,7 @@ export interface CompressionOptions {
 }
 
 /** `Vary` with `name` added to what the route set (the version read already varies by Accept). */
-function addVary(reply: FastifyReply, name: string): void {
+export function addVary(reply: FastifyReply, name: string): void {
   const current = reply.getHeader('vary');
   const names = typeof current === 'string' && current !== '' ? current.split(',').map((part) => part.trim()) : [];
   if (!names.some((part) => part.toLowerCase() === name.toLowerCase())) names.push(name);

@@ -2,13 +2,24 @@
  * The API reference at /docs (its CSP; test/slow/docs-browser.test.ts renders it in Chromium and
  * calls the API from it), the OpenAPI document's servers and license, and CORS_ORIGINS.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect, type AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loggerOptions } from '../../src/http/logging.js';
+import { decodedBytes } from '../helpers/encodings.js';
 import { ADMIN_TOKEN, buildTestApp, testConfig, type TestContext } from '../helpers/test-app.js';
+
+/** Swagger UI's files as its package holds them: what /docs/static/ serves. */
+const STATIC_DIR = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui')), 'static');
+const staticFile = (name: string) => readFileSync(join(STATIC_DIR, name));
+
+/** The reference's scripts and styles worth compressing, largest first. */
+const REFERENCE_FILES = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'];
 
 describe('the API reference and CORS', () => {
   let t: TestContext;
@@ -42,6 +53,95 @@ describe('the API reference and CORS', () => {
     expect(doc.info.license.name).toBeTruthy();
     expect(Object.keys(doc.paths).some((path) => path.startsWith('/docs'))).toBe(false);
     expect(doc.paths['/api/v1/reports']).toBeDefined();
+  });
+
+  const referenceFile = (name: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+    t.app.inject({ method, url: `/docs/static/${name}`, headers });
+
+  describe.each(REFERENCE_FILES)('the reference file %s', (name) => {
+    it.each([
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['identity', undefined],
+      [undefined, undefined],
+    ] as const)('is sent for Accept-Encoding %s as %s, decoding to the file, with the same headers', async (accept, encoding) => {
+      const plain = await referenceFile(name);
+      const res = await referenceFile(name, accept === undefined ? {} : { 'accept-encoding': accept });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(decodedBytes({ headers: res.headers, bytes: res.rawPayload }).equals(staticFile(name))).toBe(true);
+      if (encoding) expect(res.rawPayload.length).toBeLessThan(staticFile(name).length / 2);
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+      expect(String(res.headers.vary)).toContain('Accept-Encoding');
+      for (const header of [
+        'content-type',
+        'etag',
+        'cache-control',
+        'content-security-policy',
+        'x-content-type-options',
+        'referrer-policy',
+      ]) {
+        expect(res.headers[header], header).toBe(plain.headers[header]);
+      }
+      // Ranges are of the file as it is: a compressed answer offers none.
+      expect(res.headers['accept-ranges']).toBe(encoding ? undefined : 'bytes');
+    });
+
+    it('answers 304 to its entity tag in every encoding, and HEAD as GET', async () => {
+      const tag = String((await referenceFile(name)).headers.etag);
+      expect(tag).toMatch(/^W\//);
+      for (const accept of ['br', 'gzip', 'identity']) {
+        const res = await referenceFile(name, { 'accept-encoding': accept, 'if-none-match': tag });
+        expect(res.statusCode).toBe(304);
+        expect(res.rawPayload.length).toBe(0);
+        const get = await referenceFile(name, { 'accept-encoding': accept });
+        const head = await referenceFile(name, { 'accept-encoding': accept }, 'HEAD');
+        expect(head.statusCode).toBe(200);
+        expect(head.rawPayload.length).toBe(0);
+        for (const header of ['content-type', 'content-encoding', 'content-length', 'etag', 'vary']) {
+          expect(head.headers[header], `${accept} ${header}`).toBe(get.headers[header]);
+        }
+      }
+    });
+  });
+
+  it('sends the same copy to many first requests at once, and a picture or a tiny file as it is', async () => {
+    const fresh = await buildTestApp();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          fresh.app.inject({
+            method: 'GET',
+            url: '/docs/static/swagger-ui-bundle.js',
+            headers: { 'accept-encoding': i % 2 ? 'br' : 'gzip' },
+          }),
+        ),
+      );
+      for (const res of answers) {
+        expect(res.statusCode).toBe(200);
+        expect(decodedBytes({ headers: res.headers, bytes: res.rawPayload }).equals(staticFile('swagger-ui-bundle.js'))).toBe(true);
+      }
+      // The first of each encoding compresses; at least the later ones of that encoding get the copy.
+      expect(answers.filter((res) => res.headers['content-encoding'] !== undefined).length).toBeGreaterThan(0);
+      const later = await fresh.app.inject({
+        method: 'GET',
+        url: '/docs/static/swagger-ui-bundle.js',
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(later.headers['content-encoding']).toBe('br');
+      const icon = await fresh.app.inject({ method: 'GET', url: '/docs/static/favicon-32x32.png', headers: { 'accept-encoding': 'br' } });
+      expect(icon.statusCode).toBe(200);
+      expect(icon.headers['content-encoding']).toBeUndefined();
+      expect(icon.rawPayload.equals(staticFile('favicon-32x32.png'))).toBe(true);
+      const tiny = await fresh.app.inject({ method: 'GET', url: '/docs/static/index.css', headers: { 'accept-encoding': 'br' } });
+      expect(staticFile('index.css').length).toBeLessThan(1024);
+      expect(tiny.headers['content-encoding']).toBeUndefined();
+      expect(String(tiny.headers.vary)).toContain('Accept-Encoding');
+      expect(tiny.rawPayload.equals(staticFile('index.css'))).toBe(true);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('answers a preflight from an allowed origin, and exposes the paging headers', async () => {

@@ -1,6 +1,7 @@
 /**
  * The API reference at /docs in Chromium: it renders under its CSP with no violation, loads
- * nothing from another origin, and "Try it out" calls the API with a bearer token. (The reference's
+ * nothing from another origin, gets its scripts compressed, and "Try it out" calls the API with a
+ * bearer token. (The reference's
  * headers, CORS and path probes are tested without a browser in test/api/docs-and-cors.test.ts.)
  */
 import type { Browser } from 'playwright-core';
@@ -36,7 +37,10 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', () => {
     page.on('request', (request) => {
       if (!request.url().startsWith(base) && !request.url().startsWith('data:')) outside.push(request.url());
     });
+    const bundle = page.waitForResponse((response) => response.url() === `${base}/docs/static/swagger-ui-bundle.js`);
     await page.goto(`${base}/docs`);
+    // Swagger UI's 1.7 MB bundle arrives compressed on the first visit, as Chromium asks for it.
+    expect(['br', 'gzip']).toContain((await (await bundle).allHeaders())['content-encoding']);
     await page.getByText('Chronicle API').first().waitFor();
     await page.locator('.opblock').first().waitFor();
     expect(await page.locator('.opblock').count()).toBeGreaterThan(20);

@@ -29,7 +29,7 @@ import { LRUCache } from 'lru-cache';
 import { createPageFileCache } from './page-file-cache.js';
 import * as repo from '../../repositories/shares.repository.js';
 import { ViewCounter } from './view-counter.js';
-import { createPageCompressor } from './page-compression.js';
+import { createCompressedCopies } from '../../lib/compressed-copies.js';
 import type { ContentEncoding } from '../../lib/compression.js';
 
 /**
@@ -53,7 +53,7 @@ export const MEMORY_PAGE_MAX_BYTES = 1024 * 1024;
 /** Page files kept per process, by total size, on the disk of os.tmpdir(). */
 const PAGE_FILE_CACHE_BYTES = 1024 * 1024 * 1024;
 /**
- * Compressed pages kept per process, by total size (page-compression.ts): about 90 KB for a
+ * Compressed pages kept per process, by total size (lib/compressed-copies.ts): about 90 KB for a
  * 5,000-entry page, a few KB for most. Pages above the largest are sent as they are.
  */
 const COMPRESSED_PAGE_BYTES = 16 * 1024 * 1024;
@@ -219,7 +219,11 @@ export interface Viewer {
 export function createViewer(ctx: AppContext): Viewer {
   const pages = new LRUCache<string, Buffer>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (page) => Math.max(1, page.length) });
   const pageFiles = createPageFileCache(PAGE_FILE_CACHE_BYTES);
-  const compressor = createPageCompressor({ maxBytes: COMPRESSED_PAGE_BYTES, slots: 1, maxPageBytes: COMPRESSED_PAGE_MAX_SOURCE_BYTES });
+  const compressor = createCompressedCopies({
+    maxBytes: COMPRESSED_PAGE_BYTES,
+    slots: 1,
+    maxSourceBytes: COMPRESSED_PAGE_MAX_SOURCE_BYTES,
+  });
   const rendering = new Map<string, Promise<StampedPage | undefined>>();
   /** The stamp each version's page was last seen with, to find its cached page before the count says. */
   const stamps = new LRUCache<string, repo.BrandingStamp>({ max: LINK_CACHE_ENTRIES });

@@ -1,11 +1,11 @@
 /**
- * Compressed share pages (src/modules/shares/page-compression.ts): one compression per page however
- * many views ask at once, none past the slots or the size bound, a failure never kept.
+ * Compressed copies (src/lib/compressed-copies.ts), as share pages use them: one compression per
+ * page however many views ask at once, none past the slots or the size bound, a failure never kept.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressBody, type ContentEncoding } from '../../src/lib/compression.js';
-import { createPageCompressor } from '../../src/modules/shares/page-compression.js';
+import { createCompressedCopies } from '../../src/lib/compressed-copies.js';
 
 const PAGE = Buffer.from(
   `<!doctype html><title>Timesheet</title>${'<tr><td>2026-11-02</td><td>Design review</td><td>1h 30m</td></tr>\n'.repeat(500)}`,
@@ -43,12 +43,12 @@ describe('compressBody', () => {
   });
 });
 
-describe('createPageCompressor', () => {
-  const options = { maxBytes: 1024 * 1024, slots: 1, maxPageBytes: 1024 * 1024 };
+describe('createCompressedCopies', () => {
+  const options = { maxBytes: 1024 * 1024, slots: 1, maxSourceBytes: 1024 * 1024 };
 
   it('compresses a page once for every view that asks at the same time, and keeps the copy', async () => {
     const held = heldCompress();
-    const compressor = createPageCompressor({ ...options, compress: held.compress });
+    const compressor = createCompressedCopies({ ...options, compress: held.compress });
     let reads = 0;
     const page = () => {
       reads += 1;
@@ -65,7 +65,7 @@ describe('createPageCompressor', () => {
   });
 
   it('keeps one copy per encoding', async () => {
-    const compressor = createPageCompressor(options);
+    const compressor = createCompressedCopies(options);
     const br = await compressor.compressed('c1 link', 'br', PAGE.length, () => Promise.resolve(PAGE));
     const gz = await compressor.compressed('c1 link', 'gzip', PAGE.length, () => Promise.resolve(PAGE));
     expect(brotliDecompressSync(br!).equals(PAGE)).toBe(true);
@@ -74,7 +74,7 @@ describe('createPageCompressor', () => {
 
   it('answers null at once, without reading the page, while every slot is taken', async () => {
     const held = heldCompress();
-    const compressor = createPageCompressor({ ...options, compress: held.compress });
+    const compressor = createCompressedCopies({ ...options, compress: held.compress });
     const first = compressor.compressed('c1 a', 'br', PAGE.length, () => Promise.resolve(PAGE));
     await until(() => held.calls.length === 1);
     let read = false;
@@ -95,14 +95,14 @@ describe('createPageCompressor', () => {
 
   it('never compresses a page larger than its bound', async () => {
     const held = heldCompress();
-    const compressor = createPageCompressor({ ...options, maxPageBytes: PAGE.length - 1, compress: held.compress });
+    const compressor = createCompressedCopies({ ...options, maxSourceBytes: PAGE.length - 1, compress: held.compress });
     expect(await compressor.compressed('c1 link', 'br', PAGE.length, () => Promise.resolve(PAGE))).toBeNull();
     expect(held.calls).toHaveLength(0);
   });
 
   it('answers null when compressing or reading fails, keeps nothing and frees the slot', async () => {
     const held = heldCompress();
-    const compressor = createPageCompressor({ ...options, compress: held.compress });
+    const compressor = createCompressedCopies({ ...options, compress: held.compress });
     const failing = compressor.compressed('c1 link', 'br', PAGE.length, () => Promise.resolve(PAGE));
     await until(() => held.calls.length === 1);
     held.calls[0]!.fail(new Error('out of memory'));
@@ -116,13 +116,13 @@ describe('createPageCompressor', () => {
 
   it('keeps no copy that is not smaller than the page', async () => {
     const tiny = Buffer.from('<p>');
-    const compressor = createPageCompressor(options);
+    const compressor = createCompressedCopies(options);
     expect(await compressor.compressed('c1 link', 'br', tiny.length, () => Promise.resolve(tiny))).toBeNull();
   });
 
   it('compresses a page for one answer without keeping it, under the same slots', async () => {
     const held = heldCompress();
-    const compressor = createPageCompressor({ ...options, compress: held.compress });
+    const compressor = createCompressedCopies({ ...options, compress: held.compress });
     const first = compressor.once('br', PAGE.length, () => Promise.resolve(PAGE));
     await until(() => held.calls.length === 1);
     // The slot is taken: neither another answer nor a kept copy is started.
@@ -142,7 +142,7 @@ describe('createPageCompressor', () => {
       calls += 1;
       return Promise.resolve(Buffer.alloc(400, page[0]));
     };
-    const compressor = createPageCompressor({ ...options, maxBytes: 1000, compress });
+    const compressor = createCompressedCopies({ ...options, maxBytes: 1000, compress });
     const pageOf = (letter: string) => () => Promise.resolve(Buffer.alloc(2000, letter));
     await compressor.compressed('a', 'br', 2000, pageOf('a'));
     await compressor.compressed('b', 'br', 2000, pageOf('b'));
