@@ -1,7 +1,7 @@
 /**
  * API answers compressed for clients that accept it (docs/decisions.md "API answers are compressed
- * while a slot is free"): a 200 under /api/ (or the OpenAPI document) of at least `minBytes` of
- * JSON, Markdown or CSV goes out
+ * while a slot is free"): a 200 under /api/ (or the OpenAPI document, as JSON or as the API
+ * reference's JSON and YAML) of at least `minBytes` of JSON, Markdown, CSV or YAML goes out
  * Brotli- or gzip-compressed as `Accept-Encoding` allows. Compressing runs in libuv's thread pool,
  * at most `slots` at once per process; an answer that finds every slot taken goes out as it is,
  * at once, so compression never queues a request. Answers that hold a secret (a route marked
@@ -16,8 +16,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { acceptedEncoding, compressBody, type ContentEncoding } from '../lib/compression.js';
 import type { App } from './types.js';
 
-/** Types worth compressing: JSON (problem+json is never a 200), Markdown and CSV. */
-const COMPRESSIBLE_TYPE = /^(?:application\/json|text\/markdown|text\/csv)\b/;
+/** Types worth compressing: JSON (problem+json is never a 200), Markdown, CSV and the OpenAPI document's YAML. */
+const COMPRESSIBLE_TYPE = /^(?:application\/json|text\/markdown|text\/csv|application\/x-yaml)\b/;
+
+/** Outside /api/, the OpenAPI document: at /openapi.json, and as the API reference loads it (docs.routes.ts). */
+const DOCUMENT_ROUTES: ReadonlySet<string> = new Set(['/openapi.json', '/docs/json', '/docs/yaml']);
 
 export interface CompressionOptions {
   /** The smallest answer compressed, in bytes. */
@@ -41,7 +44,7 @@ export function registerCompression(app: App, options: CompressionOptions): void
   let running = 0;
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.statusCode !== 200 || request.routeOptions.config.secret) return payload;
-    if (!request.url.startsWith('/api/') && request.routeOptions.url !== '/openapi.json') return payload;
+    if (!request.url.startsWith('/api/') && !DOCUMENT_ROUTES.has(request.routeOptions.url ?? '')) return payload;
     if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return payload;
     if (reply.hasHeader('content-encoding')) return payload;
     if (!COMPRESSIBLE_TYPE.test(String(reply.getHeader('content-type') ?? ''))) return payload;

@@ -127,6 +127,22 @@ describe('compressed API answers', () => {
     expect(JSON.parse(decoded(doc))).toHaveProperty('openapi');
   });
 
+  it.each(['/docs/json', '/docs/yaml'])('compresses the document the API reference loads, %s', async (url) => {
+    const plain = await fetchEncoded(url, null, {}, '');
+    expect(plain.status).toBe(200);
+    expect(plain.bytes.length).toBeGreaterThan(100 * 1024);
+    for (const encoding of ['br', 'gzip'] as const) {
+      const res = await fetchEncoded(url, encoding, {}, '');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.bytes.length).toBeLessThan(plain.bytes.length / 5);
+      expect(decoded(res)).toBe(plain.bytes.toString());
+      expect(res.headers['content-type']).toBe(plain.headers['content-type']);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(String(res.headers.vary)).toContain('Accept-Encoding');
+    }
+  });
+
   it('sends small answers and errors as they are', async () => {
     const me = await fetchEncoded('/api/v1/me', 'br');
     expect(me.status).toBe(200);
