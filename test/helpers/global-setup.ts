@@ -3,14 +3,14 @@
  * database for the run (a name of its own, so parallel runs never meet) and drops everything the
  * run created at the end. Without it, every worker uses an in-memory PGlite started from the migrated
  * image (pglite-image.ts), which this makes when it is missing.
- * Either way, the web app is built first if it is missing or stale (test/helpers/web-build.ts).
+ * Either way, the web app is built first if it is missing or stale (scripts/web-build.ts).
  */
 import type { TestProject } from 'vitest/node';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { bundleEntry } from '../../src/lib/worker-thread.js';
 import { openDatabase } from '../../src/db/database.js';
-import { ensureWebBuilt } from './web-build.js';
+import { ensureWebBuilt } from '../../scripts/web-build.js';
 import { ensurePgliteImages } from './pglite-image.js';
 
 function withDatabase(url: string, name: string): string {
