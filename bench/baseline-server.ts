@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
@@ -84,39 +84,60 @@ export const STATEMENTS = {
 
 export type StatementsName = keyof typeof STATEMENTS;
 
+/**
+ * The routes of one method and path, one per Content-Encoding the real endpoint answered in: a
+ * request gets the compressed answer its Accept-Encoding names, else the one sent as it is (the
+ * reports list is measured both ways on the same path).
+ */
+function answerer(variants: readonly BaselineRoute[]): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  const answers = variants.map((route) => ({
+    route,
+    body: Buffer.from(route.body, 'base64'),
+    headers: route.contentEncoding ? { 'content-encoding': route.contentEncoding } : {},
+  }));
+  const plain = answers.find((answer) => !answer.route.contentEncoding) ?? answers[0]!;
+  return (request, reply) => {
+    const accepted = request.headers['accept-encoding'] ?? '';
+    const { route, body, headers } =
+      answers.find((answer) => answer.route.contentEncoding && accepted.includes(answer.route.contentEncoding)) ?? plain;
+    return reply.code(route.status).type(route.contentType).headers(headers).send(body);
+  };
+}
+
 async function main(): Promise<void> {
   const routes = JSON.parse(readFileSync(process.env.BASELINE_ROUTES ?? '', 'utf8')) as BaselineRoute[];
   const app = Fastify({ logger: false });
   const { roundTrip, db } = await databaseRoundTrip(process.env.BASELINE_DB);
+  const byPath = new Map<string, BaselineRoute[]>();
   for (const route of routes) {
-    const body = Buffer.from(route.body, 'base64');
-    const encoding = route.contentEncoding ? { 'content-encoding': route.contentEncoding } : {};
+    const key = `${route.method} ${route.path}`;
+    byPath.set(key, [...(byPath.get(key) ?? []), route]);
+  }
+  for (const variants of byPath.values()) {
+    const { method, path } = variants[0]!;
+    const answer = answerer(variants);
     // A POST parses its JSON body, as the real endpoint must, before it answers.
-    app.route({
-      method: route.method,
-      url: route.path,
-      handler: async (_request, reply) => reply.code(route.status).type(route.contentType).headers(encoding).send(body),
-    });
+    app.route({ method, url: path, handler: async (request, reply) => answer(request, reply) });
     if (roundTrip) {
       app.route({
-        method: route.method,
-        url: `/floor/:n${route.path}`,
+        method,
+        url: `/floor/:n${path}`,
         handler: async (request, reply) => {
           const n = Number((request.params as { n: string }).n);
           for (let i = 0; i < n; i++) await roundTrip(i);
-          return reply.code(route.status).type(route.contentType).headers(encoding).send(body);
+          return answer(request, reply);
         },
       });
     }
     if (db) {
       app.route({
-        method: route.method,
-        url: `/statements/:name${route.path}`,
+        method,
+        url: `/statements/:name${path}`,
         handler: async (request, reply) => {
           const name = (request.params as { name: string }).name;
           if (!Object.hasOwn(STATEMENTS, name)) return reply.code(404).send();
           await STATEMENTS[name as StatementsName](db);
-          return reply.code(route.status).type(route.contentType).headers(encoding).send(body);
+          return answer(request, reply);
         },
       });
     }
