@@ -44,6 +44,11 @@ describe.skipIf(!hasChromium)('the API reference in Chromium', () => {
     expect(['br', 'gzip']).toContain((await (await bundle).allHeaders())['content-encoding']);
     expect(['br', 'gzip']).toContain((await (await document).allHeaders())['content-encoding']);
     await page.getByText('Chronicle API').first().waitFor();
+    // The top bar's logo is Chronicle's, not the plugin's.
+    const logo = page.locator('.topbar-wrapper img').first();
+    await expect.poll(() => logo.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
+    const svg = Buffer.from(((await logo.getAttribute('src')) ?? '').split(',')[1] ?? '', 'base64').toString();
+    expect(svg).toContain('>Chronicle</text>');
     await page.locator('.opblock').first().waitFor();
     expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
 

@@ -103,6 +103,20 @@ function compressReferenceFiles(copies: ReturnType<typeof createCompressedCopies
   };
 }
 
+/**
+ * The top bar's logo: Chronicle's name, as the web app's header shows it, white on the bar's dark
+ * background (by default the bar shows the plugin's own). A data URL, which the CSP's `img-src`
+ * allows.
+ */
+export const REFERENCE_LOGO = {
+  type: 'image/svg+xml',
+  content: Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="132" height="32" viewBox="0 0 132 32" role="img" aria-label="Chronicle">' +
+      '<text x="0" y="24" fill="#ffffff" font-family="system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif" font-size="24" font-weight="700">Chronicle</text>' +
+      '</svg>',
+  ),
+};
+
 const noSuchFile = () => new AppError('not_found', 'No such file in the API reference.');
 
 export const docsRoutes: FeatureRoutes = (app, _options, done) => {
@@ -128,6 +142,7 @@ export const docsRoutes: FeatureRoutes = (app, _options, done) => {
   void app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: DOCS_CSP,
+    logo: REFERENCE_LOGO,
     // It loads the document from /docs/json: the one the server builds from its own routes.
     uiConfig: { deepLinking: true, persistAuthorization: false },
   });
