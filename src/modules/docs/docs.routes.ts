@@ -14,7 +14,7 @@ import { addVary } from '../../http/compression.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { sendProblem } from '../../http/problem.js';
 import { acceptedEncoding } from '../../lib/compression.js';
-import { createCompressedCopies } from '../../lib/compressed-copies.js';
+import { createCompressedCopies, type CompressedCopies } from '../../lib/compressed-copies.js';
 import { AppError } from '../../lib/errors.js';
 
 export const DOCS_CSP = [
@@ -84,7 +84,7 @@ const MIN_COMPRESSED_BYTES = 1024;
  * static server has already answered conditional and range requests; its weak entity tag stands
  * for every encoding of the file, and a compressed answer offers no ranges.
  */
-function compressReferenceFiles(copies: ReturnType<typeof createCompressedCopies>) {
+function compressReferenceFiles(copies: CompressedCopies) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     const name = staticFileName(request.url);
@@ -108,7 +108,7 @@ function compressReferenceFiles(copies: ReturnType<typeof createCompressedCopies
  * background (by default the bar shows the plugin's own). A data URL, which the CSP's `img-src`
  * allows.
  */
-export const REFERENCE_LOGO = {
+const REFERENCE_LOGO = {
   type: 'image/svg+xml',
   content: Buffer.from(
     '<svg xmlns="http://www.w3.org/2000/svg" width="132" height="32" viewBox="0 0 132 32" role="img" aria-label="Chronicle">' +
