@@ -318,6 +318,18 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           shareId: following.id,
         },
         {
+          // What a browser asks for beside every page (docs/web.md "Icons"): bytes kept in memory,
+          // through Chronicle's hooks; the baseline sends the same bytes.
+          name: 'GET /favicon.ico',
+          path: '/favicon.ico',
+          method: 'GET',
+          headers: {},
+          connections: 50,
+          metric: 'rps',
+          target: 0.5,
+          statements: 0,
+        },
+        {
           name: 'GET /api/v1/reports/:id',
           path: '/api/v1/reports/r1',
           method: 'GET',

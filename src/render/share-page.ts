@@ -105,12 +105,16 @@ const STYLE_HASH = createHash('sha256').update(STYLESHEET, 'utf8').digest('base6
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 
-/** The policy of a viewer page: its stylesheets by hash, and images from its own origin when it may show a logo. */
-function contentSecurityPolicy(styleHashes: readonly string[], images: 'none' | 'self'): string {
+/**
+ * The policy of a viewer page: its stylesheets by hash, and images from its own origin (the
+ * workspace's logo on a report page; on every page the origin's icon, which Chromium fetches for
+ * the tab only where `img-src` allows it, docs/web.md "Icons").
+ */
+function contentSecurityPolicy(styleHashes: readonly string[]): string {
   return [
     "default-src 'none'",
     `style-src ${styleHashes.map((hash) => `'sha256-${hash}'`).join(' ')}`,
-    `img-src '${images}'`,
+    "img-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -120,7 +124,7 @@ function contentSecurityPolicy(styleHashes: readonly string[], images: 'none' | 
 /**
  * Headers for every viewer response, the 404 included: never cached or indexed, no
  * referrer leaking the capability URL, and a CSP that allows nothing but the page's
- * own stylesheet and a form post back to itself.
+ * own stylesheet, this origin's images and a form post back to itself.
  */
 export const VIEWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Type': 'text/html; charset=utf-8',
@@ -130,7 +134,7 @@ export const VIEWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Content-Type-Options': 'nosniff',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
-  'Content-Security-Policy': contentSecurityPolicy([STYLE_HASH], 'none'),
+  'Content-Security-Policy': contentSecurityPolicy([STYLE_HASH]),
 });
 
 /**
@@ -159,7 +163,7 @@ export function reportPageHeaders(accentColor: string | null): Readonly<Record<s
     // A report page may be sent compressed (viewer.routes.ts): it varies with Accept-Encoding.
     headers = Object.freeze({
       ...VIEWER_HEADERS,
-      'Content-Security-Policy': contentSecurityPolicy(hashes, 'self'),
+      'Content-Security-Policy': contentSecurityPolicy(hashes),
       Vary: 'Accept-Encoding',
     });
     if (reportHeaders.size < 10_000) reportHeaders.set(key, headers);

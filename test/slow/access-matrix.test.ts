@@ -327,6 +327,22 @@ const ROWS: Row[] = [
     request: async () => ({ url: '/docs/static/swagger-initializer.js' }),
     expected: Array(12).fill(200),
   },
+  {
+    method: 'GET',
+    route: '/docs/static/theme/favicon.svg',
+    request: async () => ({ url: '/docs/static/theme/favicon.svg' }),
+    expected: Array(12).fill(200),
+  },
+  // The origin's icons: public files.
+  { method: 'GET', route: '/favicon.ico', request: async () => ({ url: '/favicon.ico' }), expected: Array(12).fill(200) },
+  { method: 'GET', route: '/favicon.svg', request: async () => ({ url: '/favicon.svg' }), expected: Array(12).fill(200) },
+  { method: 'GET', route: '/apple-touch-icon.png', request: async () => ({ url: '/apple-touch-icon.png' }), expected: Array(12).fill(200) },
+  {
+    method: 'GET',
+    route: '/apple-touch-icon-precomposed.png',
+    request: async () => ({ url: '/apple-touch-icon-precomposed.png' }),
+    expected: Array(12).fill(200),
+  },
   { method: 'GET', route: '/share/:token', request: async (c) => ({ url: `/share/${c.w.viewerToken}` }), expected: Array(12).fill(200) },
   {
     method: 'POST',

@@ -113,9 +113,9 @@ describe('VIEWER_HEADERS', () => {
     expect(Object.isFrozen(VIEWER_HEADERS)).toBe(true);
   });
 
-  it('has a CSP that allows only the hashed stylesheet and a form post to self', () => {
+  it("has a CSP that allows only the hashed stylesheet, this origin's images (the tab's icon) and a form post to self", () => {
     expect(VIEWER_HEADERS['Content-Security-Policy']).toMatch(
-      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
     );
   });
 });

@@ -16,6 +16,7 @@ import { sendProblem } from '../../http/problem.js';
 import { acceptedEncoding } from '../../lib/compression.js';
 import { createCompressedCopies, type CompressedCopies } from '../../lib/compressed-copies.js';
 import { AppError } from '../../lib/errors.js';
+import { ICON_SVG } from '../icons/site-icon.js';
 
 export const DOCS_CSP = [
   "default-src 'none'",
@@ -143,6 +144,11 @@ export const docsRoutes: FeatureRoutes = (app, _options, done) => {
     routePrefix: '/docs',
     staticCSP: DOCS_CSP,
     logo: REFERENCE_LOGO,
+    // The tab's title and icon are Chronicle's (the plugin's are Swagger's).
+    theme: {
+      title: 'Chronicle API reference',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: ICON_SVG }],
+    },
     // It loads the document from /docs/json: the one the server builds from its own routes.
     uiConfig: { deepLinking: true, persistAuthorization: false },
   });
