@@ -86,7 +86,22 @@ describe('the icons', () => {
     expect([...corner]).toEqual([0x1f, 0x5f, 0xbf]);
   });
 
-  it.each(['/favicon.ico', '/favicon.svg', '/apple-touch-icon.png'])(
+  it.each([
+    ['/icon-192.png', 192, true],
+    ['/icon-512.png', 512, true],
+    ['/icon-maskable-512.png', 512, false],
+  ] as const)('%s is %i pixels (transparent corners: %s)', async (url, size, rounded) => {
+    const res = await fetchIcon(url);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    const meta = await sharp(res.bytes).metadata();
+    expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', size, size, rounded]);
+    const corner = [...(await sharp(res.bytes).extract({ left: 0, top: 0, width: 1, height: 1 }).raw().toBuffer())];
+    // The one to be masked fills its square: Android cuts its own shape out of it.
+    expect(corner).toEqual(rounded ? [0, 0, 0, 0] : [0x1f, 0x5f, 0xbf]);
+  });
+
+  it.each(['/favicon.ico', '/favicon.svg', '/apple-touch-icon.png', '/icon-512.png'])(
     '%s is public, cached for a day, revalidated by its tag, inert, and HEAD answers as GET',
     async (url) => {
       const res = await t.request('GET', url, { token: null });
@@ -140,6 +155,7 @@ describe('the icons', () => {
     expect(html).toContain('<link rel="icon" href="/favicon.ico" sizes="48x48"');
     expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml"');
     expect(html).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png"');
+    expect(html).toContain('<link rel="manifest" href="/app/manifest.webmanifest"');
 
     const reference = (await t.request('GET', '/docs', { token: null })).text;
     expect(reference).toContain('<title>Chronicle API reference</title>');
@@ -149,5 +165,27 @@ describe('the icons', () => {
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/svg+xml');
     expect(served.bytes.equals(ICON_SVG)).toBe(true);
+  });
+
+  it("the web app's manifest installs it as Chronicle, with icons that are served at the sizes it gives", async () => {
+    const res = await t.request('GET', '/app/manifest.webmanifest', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    const manifest = JSON.parse(res.text) as {
+      name: string;
+      start_url: string;
+      scope: string;
+      display: string;
+      icons: { src: string; sizes: string; type: string; purpose: string }[];
+    };
+    expect([manifest.name, manifest.start_url, manifest.scope, manifest.display]).toEqual(['Chronicle', '/app/', '/app/', 'standalone']);
+    expect(manifest.icons.map((icon) => icon.purpose).sort()).toEqual(['any', 'any', 'any', 'maskable']);
+    for (const icon of manifest.icons) {
+      const served = await fetchIcon(icon.src);
+      expect(served.status).toBe(200);
+      expect(served.headers['content-type']).toBe(icon.type);
+      const meta = await sharp(served.bytes).metadata();
+      if (icon.sizes !== 'any') expect(`${meta.width}x${meta.height}`).toBe(icon.sizes);
+    }
   });
 });

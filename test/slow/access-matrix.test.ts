@@ -337,6 +337,14 @@ const ROWS: Row[] = [
   { method: 'GET', route: '/favicon.ico', request: async () => ({ url: '/favicon.ico' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/favicon.svg', request: async () => ({ url: '/favicon.svg' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/apple-touch-icon.png', request: async () => ({ url: '/apple-touch-icon.png' }), expected: Array(12).fill(200) },
+  { method: 'GET', route: '/icon-192.png', request: async () => ({ url: '/icon-192.png' }), expected: Array(12).fill(200) },
+  { method: 'GET', route: '/icon-512.png', request: async () => ({ url: '/icon-512.png' }), expected: Array(12).fill(200) },
+  {
+    method: 'GET',
+    route: '/icon-maskable-512.png',
+    request: async () => ({ url: '/icon-maskable-512.png' }),
+    expected: Array(12).fill(200),
+  },
   {
     method: 'GET',
     route: '/apple-touch-icon-precomposed.png',

@@ -94,6 +94,24 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
   );
 
   it(
+    'can be installed: its manifest reads without errors and Chromium finds nothing against installing it',
+    async () => {
+      const { page } = await newPage();
+      await page.goto(`${base}/app/`);
+      await until(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
+      const cdp = await page.context().newCDPSession(page);
+      const manifest = await cdp.send('Page.getAppManifest');
+      expect(manifest.url).toBe(`${base}/app/manifest.webmanifest`);
+      expect(manifest.errors).toEqual([]);
+      // A Playwright context is private, which the full browser names as a reason; nothing else may be.
+      const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+      expect(installabilityErrors.filter((error) => error.errorId !== 'in-incognito')).toEqual([]);
+      await page.close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'adds and edits a time entry',
     async () => {
       await ownerPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Time', exact: true }).click();

@@ -1,12 +1,13 @@
 /**
  * The origin's icons (docs/web.md "Icons"): `/favicon.ico`, which a browser asks for on any page
- * that names no icon (share and mail pages), the SVG the web app and the API reference name, and
- * the touch icon iOS asks for. Public files, not API: hidden from the OpenAPI document.
+ * that names no icon (share and mail pages), the SVG the web app and the API reference name, the
+ * touch icon iOS asks for and the web app manifest's icons. Public files, not API: hidden from the
+ * OpenAPI document.
  */
 import type { FastifyReply } from 'fastify';
 import { entityTag } from '../../http/conditional.js';
 import type { FeatureRoutes } from '../../http/types.js';
-import { drawRasterIcons, ICON_SVG } from './site-icon.js';
+import { drawRasterIcons, ICON_SVG, type RasterIcons } from './site-icon.js';
 
 /**
  * A day, then revalidated (the routes are conditional: a 304 to the tag it has): the paths are
@@ -23,11 +24,13 @@ const fileOf = (body: Buffer): IconFile => ({ body, tag: entityTag(body) });
 
 const SVG_FILE = fileOf(ICON_SVG);
 
+type RasterFiles = Record<keyof RasterIcons, IconFile>;
+
 /** Drawn on the first request that needs them and kept; a failed drawing is tried again next time. */
-let raster: Promise<{ ico: IconFile; touch: IconFile }> | undefined;
-function rasterIcons(): Promise<{ ico: IconFile; touch: IconFile }> {
+let raster: Promise<RasterFiles> | undefined;
+function rasterIcons(): Promise<RasterFiles> {
   raster ??= drawRasterIcons().then(
-    ({ ico, touch }) => ({ ico: fileOf(ico), touch: fileOf(touch) }),
+    (icons) => Object.fromEntries(Object.entries(icons).map(([name, body]: [string, Buffer]) => [name, fileOf(body)])) as RasterFiles,
     (error: unknown) => {
       raster = undefined;
       throw error;
@@ -53,9 +56,17 @@ export const iconRoutes: FeatureRoutes = (app, _options, done) => {
   const options = { config: { scope: 'public', conditional: true }, schema: { hide: true } } as const;
   app.get('/favicon.svg', options, (_request, reply) => sendIcon(reply, 'image/svg+xml', SVG_FILE));
   app.get('/favicon.ico', options, async (_request, reply) => sendIcon(reply, 'image/x-icon', (await rasterIcons()).ico));
-  // iOS asks for both names when a page names no touch icon.
-  for (const url of ['/apple-touch-icon.png', '/apple-touch-icon-precomposed.png']) {
-    app.get(url, options, async (_request, reply) => sendIcon(reply, 'image/png', (await rasterIcons()).touch));
+  const pngs: [string, keyof RasterIcons][] = [
+    // iOS asks for both names when a page names no touch icon.
+    ['/apple-touch-icon.png', 'touch'],
+    ['/apple-touch-icon-precomposed.png', 'touch'],
+    // The web app's manifest (web/public/manifest.webmanifest) names these.
+    ['/icon-192.png', 'app192'],
+    ['/icon-512.png', 'app512'],
+    ['/icon-maskable-512.png', 'maskable512'],
+  ];
+  for (const [url, name] of pngs) {
+    app.get(url, options, async (_request, reply) => sendIcon(reply, 'image/png', (await rasterIcons())[name]));
   }
   done();
 };

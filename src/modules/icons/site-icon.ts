@@ -63,12 +63,25 @@ export interface RasterIcons {
   ico: Buffer;
   /** `/apple-touch-icon.png`: 180 pixels, square corners, no transparency. */
   touch: Buffer;
+  /** The web app's manifest icons: 192 and 512 pixels as drawn, and 512 to be masked (square, opaque). */
+  app192: Buffer;
+  app512: Buffer;
+  maskable512: Buffer;
 }
 
 /** The icons that need pixels, drawn on libvips' threads (a few milliseconds, once per process). */
 export async function drawRasterIcons(): Promise<RasterIcons> {
   const rounded = drawing(14);
+  // Square and opaque where the platform shapes the icon itself (iOS; Android's masks, whose safe
+  // zone, the middle 80%, holds the whole clock).
+  const square = drawing(0);
   const sizes = [16, 32, 48];
-  const images = await Promise.all(sizes.map(async (size) => ({ size, png: await png(rounded, size) })));
-  return { ico: icoOf(images), touch: await png(drawing(0), 180, true) };
+  const [images, touch, app192, app512, maskable512] = await Promise.all([
+    Promise.all(sizes.map(async (size) => ({ size, png: await png(rounded, size) }))),
+    png(square, 180, true),
+    png(rounded, 192),
+    png(rounded, 512),
+    png(square, 512, true),
+  ]);
+  return { ico: icoOf(images), touch, app192, app512, maskable512 };
 }
