@@ -81,7 +81,7 @@ import { HISTORY_SCHEMAS } from './modules/history/history.schemas.js';
 import { viewerRoutes } from './modules/shares/viewer.routes.js';
 import { exportRoutes } from './modules/exports/exports.routes.js';
 import { webAppRoutes } from './http/web-app.js';
-import { iconRoutes } from './modules/icons/icons.routes.js';
+import { siteRoutes } from './modules/site/site.routes.js';
 import { scheduleRoutes } from './modules/schedules/schedules.routes.js';
 import { SCHEDULE_SCHEMAS } from './modules/schedules/schedules.schemas.js';
 import { createScheduler } from './modules/schedules/schedule-runner.js';
@@ -125,7 +125,7 @@ const FEATURES: readonly Feature[] = [
   { prefix: '/share', routes: viewerRoutes },
   { prefix: '', routes: logoRoutes },
   { prefix: '', routes: docsRoutes },
-  { prefix: '', routes: iconRoutes },
+  { prefix: '', routes: siteRoutes },
   { prefix: '', routes: webAppRoutes },
 ];
 

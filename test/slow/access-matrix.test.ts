@@ -333,7 +333,8 @@ const ROWS: Row[] = [
     request: async () => ({ url: '/docs/static/theme/favicon.svg' }),
     expected: Array(12).fill(200),
   },
-  // The origin's icons: public files.
+  // The origin's icons and robots.txt: public files.
+  { method: 'GET', route: '/robots.txt', request: async () => ({ url: '/robots.txt' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/favicon.ico', request: async () => ({ url: '/favicon.ico' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/favicon.svg', request: async () => ({ url: '/favicon.svg' }), expected: Array(12).fill(200) },
   { method: 'GET', route: '/apple-touch-icon.png', request: async () => ({ url: '/apple-touch-icon.png' }), expected: Array(12).fill(200) },

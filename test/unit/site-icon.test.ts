@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { icoOf } from '../../src/modules/icons/site-icon.js';
+import { icoOf } from '../../src/modules/site/site-icon.js';
 
 describe('icoOf', () => {
   it('writes the ICO directory: a header, an entry per image with its size and offset, then the images', () => {

@@ -16,7 +16,7 @@ import { sendProblem } from '../../http/problem.js';
 import { acceptedEncoding } from '../../lib/compression.js';
 import { createCompressedCopies, type CompressedCopies } from '../../lib/compressed-copies.js';
 import { AppError } from '../../lib/errors.js';
-import { ICON_SVG } from '../icons/site-icon.js';
+import { ICON_SVG } from '../site/site-icon.js';
 
 export const DOCS_CSP = [
   "default-src 'none'",

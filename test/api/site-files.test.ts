@@ -1,13 +1,14 @@
 /**
- * The origin's icons (docs/web.md "Icons"): what a browser asks for beside every page, public,
- * cached for a day and revalidated, named by the web app and the API reference.
+ * The files any origin is asked for: the icons (docs/web.md "Icons"), which a browser asks for
+ * beside every page, named by the web app and the API reference; robots.txt, which keeps crawlers
+ * off (docs/api.md "Share links and crawlers"). Public, cached for a day and revalidated.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppDir } from '../../src/http/web-app.js';
-import { ICON_SVG } from '../../src/modules/icons/site-icon.js';
+import { ICON_SVG } from '../../src/modules/site/site-icon.js';
 import { buildTestApp, type TestContext } from '../helpers/test-app.js';
 
 let t: TestContext;
@@ -41,7 +42,7 @@ function icoImages(ico: Buffer): { width: number; height: number; bits: number; 
   });
 }
 
-describe('the icons', () => {
+describe('the files every origin is asked for', () => {
   it('/favicon.ico holds the icon at 16, 32 and 48 pixels, each a PNG of the size its entry gives', async () => {
     const res = await fetchIcon('/favicon.ico');
     expect(res.status).toBe(200);
@@ -101,7 +102,15 @@ describe('the icons', () => {
     expect(corner).toEqual(rounded ? [0, 0, 0, 0] : [0x1f, 0x5f, 0xbf]);
   });
 
-  it.each(['/favicon.ico', '/favicon.svg', '/apple-touch-icon.png', '/icon-512.png'])(
+  it('/robots.txt turns every crawler away from every path, share links first of all', async () => {
+    const res = await t.request('GET', '/robots.txt', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const rules = res.text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    expect(rules).toEqual(['User-agent: *', 'Disallow: /']);
+  });
+
+  it.each(['/favicon.ico', '/favicon.svg', '/apple-touch-icon.png', '/icon-512.png', '/robots.txt'])(
     '%s is public, cached for a day, revalidated by its tag, inert, and HEAD answers as GET',
     async (url) => {
       const res = await t.request('GET', url, { token: null });
@@ -144,7 +153,7 @@ describe('the icons', () => {
 
   it('are files, not API: not in the OpenAPI document, and no other method is answered', async () => {
     const document = (await t.get('/openapi.json')).body as { paths: Record<string, unknown> };
-    expect(Object.keys(document.paths).filter((path) => /icon/.test(path))).toEqual([]);
+    expect(Object.keys(document.paths).filter((path) => /icon|robots/.test(path))).toEqual([]);
     const res = await t.request('POST', '/favicon.ico', { token: null });
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toContain('application/problem+json');
