@@ -32,12 +32,13 @@ import { registerJsonParser } from './http/json-body.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { RenderGate } from './render/render-gate.js';
 import { problemHandler, sendProblem } from './http/problem.js';
+import { notFound } from './http/not-found.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { cachedSerializerFactory } from './http/serializers.js';
 import { DOCUMENTED_BODY, OPTIONAL_BODY, ProblemSchema } from './http/schemas.js';
 import { componentRegistry, type ComponentRegistry } from './http/components.js';
 import { HEADERS, declareHeaders } from './http/response-headers.js';
-import { loggedUrl, loggerOptions, redactUrl } from './http/logging.js';
+import { loggedUrl, loggerOptions } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, Feature } from './http/types.js';
 import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
@@ -424,9 +425,7 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
     if (error instanceof AppError && error.code === 'rate_limited') await ctx.refusalDelay.hold();
     return problemHandler(error, request, reply);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new AppError('not_found', `No route ${request.method} ${redactUrl(request.url.split('?')[0] ?? '')}.`)),
-  );
+  app.setNotFoundHandler(notFound);
   // JSON is the only body the API takes; the public viewer registers its own form parser.
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);

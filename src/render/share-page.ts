@@ -367,6 +367,15 @@ export function renderUnsubscribePage(what: string, done: boolean): string {
   return layout({ title: `${done ? 'Unsubscribed' : 'Unsubscribe'} – Chronicle`, main, footer: PLAIN_FOOTER });
 }
 
+/** A browser's page for an address nothing serves (http/not-found.ts): it leads to the app. */
+export const NO_SUCH_PAGE: string = layout({
+  title: 'Page not found – Chronicle',
+  main: `<h1>There is no page here</h1>
+<p>The address may be mistyped, or the page may have moved.</p>
+<p><a href="/app/">Open Chronicle</a></p>`,
+  footer: '<p>Chronicle · <a href="/docs">API reference</a></p>',
+});
+
 /**
  * One page for malformed, unknown, revoked and expired links alike (docs/api.md
  * "Public viewer"): identical bytes every time, so a response reveals nothing

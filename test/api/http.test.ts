@@ -63,6 +63,61 @@ describe('problem+json errors', () => {
     expect(problem.type).toMatch(/^urn:chronicle:problem:/);
   });
 
+  describe('an address nothing serves', () => {
+    // What Chromium sends when it opens a page.
+    const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const noSuchPage = (res: { status: number; headers: Record<string, unknown>; text: string }) => {
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(String(res.headers['content-security-policy'])).toMatch(/^default-src 'none'/);
+      expect(res.headers.vary).toBe('Accept');
+    };
+
+    it('is a page that leads to the app for a browser opening it, the same whatever the address', async () => {
+      const pages = await Promise.all(
+        ['/login', '/reports/0193-x', '/app2', '/%3Cscript%3Ealert(1)%3C/script%3E', '/favicon.png?x=<b>'].map((url) =>
+          t.request('GET', url, { token: null, headers: { accept: BROWSER } }),
+        ),
+      );
+      for (const res of pages) {
+        noSuchPage(res);
+        expect(res.text).toBe(pages[0]!.text);
+      }
+      expect(pages[0]!.text).toContain('<h1>There is no page here</h1>');
+      expect(pages[0]!.text).toContain('<a href="/app/">Open Chronicle</a>');
+      expect(pages[0]!.text).not.toMatch(/script|login|<b>/);
+
+      const head = await t.app.inject({ method: 'HEAD', url: '/login', headers: { accept: BROWSER } });
+      expect(head.statusCode).toBe(404);
+      expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(head.body).toBe('');
+      expect(head.headers['content-length']).toBe(String(Buffer.byteLength(pages[0]!.text)));
+    });
+
+    it.each([
+      ['no Accept', undefined],
+      ['*/*', '*/*'],
+      ['JSON', 'application/json'],
+      ['HTML refused', 'text/html;q=0, application/json'],
+      ['HTML refused, spaced', 'application/json, text/html ; q = 0'],
+    ])('is a problem for a client that does not ask for a page (%s)', async (_label, accept) => {
+      const res = await t.request('GET', '/login', { token: null, headers: accept === undefined ? {} : { accept } });
+      expect(expectProblem(res, 404).detail).toBe('No route GET /login.');
+      expect(res.headers.vary).toBe('Accept');
+    });
+
+    it('is always a problem under /api and for anything but GET and HEAD', async () => {
+      for (const url of ['/api/v1/nope', '/api', '/api/v2/reports']) {
+        const res = await t.request('GET', url, { token: null, headers: { accept: BROWSER } });
+        expectProblem(res, 404);
+        expect(res.headers.vary).toBeUndefined();
+      }
+      expectProblem(await t.request('POST', '/login', { token: null, headers: { accept: BROWSER }, body: {} }), 404);
+      expectProblem(await t.request('DELETE', '/login', { token: null, headers: { accept: BROWSER } }), 404);
+    });
+  });
+
   it('answers malformed JSON with 400', async () => {
     const res = await t.request('POST', '/api/v1/workspaces', { raw: '{"name": ', headers: { 'content-type': 'application/json' } });
     const problem = expectProblem(res, 400);

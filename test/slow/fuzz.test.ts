@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/rows.js';
+import { asksForPage } from '../../src/http/not-found.js';
+import { NO_SUCH_PAGE } from '../../src/render/share-page.js';
 import { ADMIN_TOKEN, buildTestApp, newUser, readOnlyToken, type TestContext } from '../helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { newReport, newTemplate } from '../helpers/report-factories.js';
@@ -137,10 +139,18 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           const type = String(res.headers['content-type'] ?? '');
           if (res.statusCode >= 400) {
             // The URL as the server sees it: dot segments resolved (`/share/..` is `/`). The public
-            // pages (the viewer, mail's unsubscribe links) answer in HTML.
+            // pages (the viewer, mail's unsubscribe links) answer in HTML, as does an address no
+            // route serves outside /api to a browser (docs/api.md).
             const path = new URL(req.url, 'http://chronicle.test').pathname;
+            const browserAtNoRoute =
+              res.statusCode === 404 &&
+              !/^\/api(\/|$)/.test(path) &&
+              (req.method === 'GET' || req.method === 'HEAD') &&
+              asksForPage(req.headers.accept);
             if (path.startsWith('/share/') || path.startsWith('/mail/')) {
               expect(type, what).toMatch(/^text\/html/);
+            } else if (browserAtNoRoute && type.startsWith('text/html')) {
+              expect(res.body, what).toBe(req.method === 'HEAD' ? '' : NO_SUCH_PAGE);
             } else {
               expect(type, what).toMatch(/^application\/problem\+json/);
               const problem = JSON.parse(res.body) as { type: unknown; title: unknown; status: unknown; detail: unknown };

@@ -7,6 +7,7 @@ import { DOCUMENT_CSS } from '../../packages/document/src/index.js';
 import { documentDateLocale, formatIsoDay } from '../../src/lib/locale.js';
 import {
   NOT_FOUND_PAGE,
+  NO_SUCH_PAGE,
   VIEWER_HEADERS,
   downloadLinks,
   findDownloadsMarker,
@@ -86,6 +87,7 @@ const PAGES: Array<[string, string]> = [
   ['passcode page (invalid)', renderPasscodePage({ invalid: true })],
   ['passcode page (rate limited)', renderPasscodePage({ invalid: true, retryAfterSeconds: 120 })],
   ['not found page', NOT_FOUND_PAGE],
+  ['no such page', NO_SUCH_PAGE],
 ];
 
 describe('the live markup audit used below', () => {
