@@ -281,54 +281,50 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       });
       // The targets of the second speed pass: the embedded engine's share page has its own.
       const SHARE_TARGET = engine === 'postgres' ? 0.6 : 0.3;
+      /** A page as browsers ask for it, beside share pages: their throughput target, no statement of its own. */
+      const pageLoad = { method: 'GET', connections: 50, metric: 'rps', target: SHARE_TARGET, statements: 0 } as const;
+      /** The reports list's row, asked for as it is and compressed. */
+      const reportsList = {
+        path: '/api/v1/reports?limit=50',
+        method: 'GET',
+        connections: 50,
+        metric: 'p99',
+        target: 2,
+        statements: 2,
+        statementsFloor: 'report-list',
+      } as const;
       const scenarios: HttpScenario[] = [
         {
+          ...pageLoad,
           name: 'GET /share/:token (cached page)',
           path: `/share/${share.token}`,
-          method: 'GET',
           headers: {},
-          connections: 50,
-          metric: 'rps',
-          target: SHARE_TARGET,
-          statements: 0,
         },
         {
           // A browser's request: the page compressed once for the link, then sent as kept
           // (docs/decisions.md "Share pages are compressed once per link"); the baseline sends the same bytes.
+          ...pageLoad,
           name: 'GET /share/:token (cached page, Accept-Encoding: br)',
           path: `/share/${compressed.token}`,
-          method: 'GET',
           headers: { 'accept-encoding': 'gzip, deflate, br' },
-          connections: 50,
-          metric: 'rps',
-          target: SHARE_TARGET,
-          statements: 0,
           shareId: compressed.id,
         },
         {
           // Served like any link; its count also answers the version it serves now (delivery.md §2).
+          ...pageLoad,
           name: 'GET /share/:token (a link that follows the newest version)',
           path: `/share/${following.token}`,
-          method: 'GET',
           headers: {},
-          connections: 50,
-          metric: 'rps',
-          target: SHARE_TARGET,
-          statements: 0,
           shareId: following.id,
         },
         {
           // What a browser asks for beside every page (docs/web.md "Icons"): bytes kept in memory,
           // through Chronicle's hooks; the baseline sends the same bytes. It comes with share pages,
           // so it has their target.
+          ...pageLoad,
           name: 'GET /favicon.ico',
           path: '/favicon.ico',
-          method: 'GET',
           headers: {},
-          connections: 50,
-          metric: 'rps',
-          target: SHARE_TARGET,
-          statements: 0,
         },
         {
           name: 'GET /api/v1/reports/:id',
@@ -343,28 +339,16 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           statementsFloor: 'report-read',
         },
         {
+          ...reportsList,
           name: `GET /api/v1/reports?limit=50 (${scale.benchUserReports} reports)`,
-          path: '/api/v1/reports?limit=50',
-          method: 'GET',
           headers: auth(BENCH_USER),
-          connections: 50,
-          metric: 'p99',
-          target: 2,
-          statements: 2,
-          statementsFloor: 'report-list',
         },
         {
           // As the web app asks for it: compressed while a slot is free (docs/decisions.md "API
           // answers are compressed while a slot is free"); the baseline sends the compressed bytes.
+          ...reportsList,
           name: `GET /api/v1/reports?limit=50 (${scale.benchUserReports} reports, Accept-Encoding: br)`,
-          path: '/api/v1/reports?limit=50',
-          method: 'GET',
           headers: { ...auth(BENCH_USER), 'accept-encoding': 'gzip, deflate, br' },
-          connections: 50,
-          metric: 'p99',
-          target: 2,
-          statements: 2,
-          statementsFloor: 'report-list',
         },
         {
           name: 'GET /api/v1/time-entries?tag= (one workspace, one tag, limit=50)',

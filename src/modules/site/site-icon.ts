@@ -69,7 +69,7 @@ export interface RasterIcons {
   maskable512: Buffer;
 }
 
-/** The icons that need pixels, drawn on libvips' threads (a few milliseconds, once per process). */
+/** The icons that need pixels, drawn on libvips' threads (25-45 ms, once per process). */
 export async function drawRasterIcons(): Promise<RasterIcons> {
   const rounded = drawing(14);
   // Square and opaque where the platform shapes the icon itself (iOS; Android's masks, whose safe
