@@ -100,7 +100,7 @@ describe('render pool', () => {
       on.file({
         format: 'pdf',
         pdf: {
-          markdown: `# ${title}\n\n| a | b |\n|---|---|\n${'| x | 1 |\n'.repeat(200)}`,
+          markdown: `# ${title}\n\n| a | b |\n|---|---|\n${'| x | 1 |\n'.repeat(20)}`,
           title,
           period: { from: '2026-01-01', to: '2026-01-31' },
           ownerName: 'A',
