@@ -1,6 +1,6 @@
 /**
  * The protocol client (src/db/pglite-client.ts) in the thread that owns the engine, wired to
- * Drizzle as the engine's thread would be: what test/unit/pglite-client.test.ts holds the runner
+ * Drizzle as the engine's thread would be: what test/slow/pglite-client.test.ts holds the runner
  * to without a second thread in between (the server itself runs src/db/pglite-thread.ts).
  */
 import type { PGlite } from '@electric-sql/pglite';
