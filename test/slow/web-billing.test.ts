@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)('clients, rates and billable time in Chromium', ()
       await amount.fill('');
       await form.getByLabel('From').fill('2026-09-01');
       await form.getByRole('button', { name: 'End the rate from this day' }).click();
-      await until(() => form.getByRole('status').textContent()).toBe('The workspace rate ends from 01.09.2026.');
+      await until(() => form.getByRole('status').textContent()).toBe('No workspace rate applies from 01.09.2026 on.');
       await until(() => history.locator('tbody tr').count()).toBe(3);
       expect((await rows())[2]).toMatch(/^01\.09\.2026 .*Ended/);
       expect(await form.getByRole('button', { name: 'End the rate from this day' }).count()).toBe(0);
@@ -234,6 +234,15 @@ describe.skipIf(!hasChromium)('clients, rates and billable time in Chromium', ()
         ),
       ).toEqual([expect.objectContaining({ effectiveFrom: '2026-01-01', hourly: { currency: 'EUR', minor: 7000 } })]);
       await checkScreen(page, 'workspace-rates');
+
+      // On a small phone each rate is a block (its day, its rate, when it was set), not a row that
+      // scrolls inside its box with the last column out of sight.
+      const size = page.viewportSize() ?? { width: 1280, height: 900 };
+      await page.setViewportSize({ width: 320, height: size.height });
+      const box = `document.querySelector('[aria-label="History of the workspace rate"]')`;
+      await until(() => page.evaluate<number>(`${box}.scrollWidth - ${box}.clientWidth`)).toBeLessThanOrEqual(0);
+      expect(await page.evaluate<string>(`getComputedStyle(${box}.querySelector('tbody tr')).display`)).toBe('flex');
+      await page.setViewportSize(size);
     },
     STEP_TIMEOUT,
   );

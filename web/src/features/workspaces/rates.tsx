@@ -87,7 +87,7 @@ function RateHistory({ title, rows, empty }: { title: string; rows: Rate[]; empt
   const current = inForce(rows, formats.today);
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={`History of the ${inSentence(title)}`}>
-      <table className="rates">
+      <table className="rates stacked">
         <thead>
           <tr>
             <th scope="col">From</th>
@@ -106,7 +106,7 @@ function RateHistory({ title, rows, empty }: { title: string; rows: Rate[]; empt
                 {row.effectiveFrom > formats.today ? <span className="tag">Planned</span> : null}
               </td>
               <td className="num">{row.hourly ? formatMoney(row.hourly, me.locale) : 'Ended'}</td>
-              <td>
+              <td data-label="Set on">
                 <time dateTime={row.createdAt}>{formats.instant.format(new Date(row.createdAt))}</time>
               </td>
             </tr>
@@ -160,7 +160,7 @@ function SetRate({
     }
     const row = await put.run(null);
     if (!row) return;
-    setDone(`The ${inSentence(title)} ends from ${day(row.effectiveFrom)}.`);
+    setDone(`No ${inSentence(title)} applies from ${day(row.effectiveFrom)} on.`);
     onChanged();
   };
 
