@@ -93,6 +93,15 @@ export async function screen(page: Page, name: string): Promise<void> {
   if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 }
 
+/**
+ * The app's own tables (outside a report's document, whose wide tables scroll in their box with a
+ * hint) that are wider than the box they sit in, by their region's name and how far: such a table
+ * hides its last columns behind a scroll nobody sees.
+ */
+const TABLES_WIDER_THAN_THEIR_BOX = `[...document.querySelectorAll('.table-wrap')]
+  .filter((box) => !box.closest('.document, .markdown') && box.scrollWidth - box.clientWidth > 1)
+  .map((box) => (box.getAttribute('aria-label') ?? 'a table') + ' by ' + (box.scrollWidth - box.clientWidth) + ' px')`;
+
 /** Whether the page is wider than its viewport (it would pan sideways). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
@@ -158,8 +167,9 @@ async function colourScheme(page: Page, scheme: 'light' | 'dark'): Promise<void>
 
 /**
  * Checks the screen as it is now: axe-core (no serious or critical violation) in the light colour
- * scheme, and its colour rules in the dark one (the rest answer there as in the light), then at 320, 390 and 1440 px that the page does not scroll sideways (polled,
- * as the layout follows the resize); a screenshot at each width when SCREENSHOTS_DIR is set
+ * scheme, and its colour rules in the dark one (the rest answer there as in the light), then at
+ * 320, 390 and 1440 px that neither the page nor any of the app's tables inside its box scrolls
+ * sideways (polled, as the layout follows the resize); a screenshot at each width when SCREENSHOTS_DIR is set
  * (`${name}-320.png` ...; a name with a folder, `journey/inbox`, writes into that folder). Leaves
  * the page light and at the size it had.
  */
@@ -180,6 +190,12 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
         message: `${name} at ${width} px scrolls sideways by this many pixels`,
       })
       .toBeLessThanOrEqual(0);
+    await expect
+      .poll(() => page.evaluate<string[]>(TABLES_WIDER_THAN_THEIR_BOX), {
+        timeout: 30_000,
+        message: `${name} at ${width} px: tables wider than their box`,
+      })
+      .toEqual([]);
     if (width < 640) {
       // On a phone the app's header (brand, sections, Sign out) takes at most a fifth of an 844 px
       // screen: with its links one per line beside the brand it took 217 px at 390 px.

@@ -295,7 +295,7 @@ function CheckResult({
       )}
       {plan.failed.length + plan.skipped.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Rows that will not be imported">
-          <table>
+          <table className="import-problems">
             <thead>
               <tr>
                 <th scope="col">Line</th>
