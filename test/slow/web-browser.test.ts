@@ -366,6 +366,9 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
       await form.getByLabel(/Enabled/).check();
       await form.getByRole('button', { name: 'Save' }).click();
       await until(() => form.getByRole('status').textContent()).toContain('Saved');
+      // The heading and the tab name the template by its saved name (it was made as "New template").
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Template “Hours only”');
+      expect(await page.title()).toBe('Template “Hours only” · Chronicle');
       await screen(page, 'template-editor');
       expect((await t.get('/api/v1/templates')).body.some((x: { name: string }) => x.name === 'Hours only')).toBe(true);
       await page.context().close();

@@ -104,12 +104,15 @@ const PRESETS = ['last_week', 'this_week', 'last_month', 'this_month', 'last_30_
 
 export function TemplateEditor({ id }: { id: string }) {
   const loaded = useLoad(() => api.template(id), [id]);
-  useTitle(loaded.data ? `Template ${loaded.data.name}` : 'Template');
+  useTitle(loaded.data ? `Template “${loaded.data.name}”` : 'Template');
   if (!loaded.data) return loaded.error ? <ErrorMessage error={loaded.error} /> : <Loading what="the template" />;
   return <TemplateForm template={loaded.data} />;
 }
 
 function TemplateForm({ template }: { template: Template }) {
+  // The heading and the tab name the template as saved, not as being typed.
+  const [savedName, setSavedName] = useState(template.name);
+  useTitle(`Template “${savedName}”`);
   const [name, setName] = useState(template.name);
   const [description, setDescription] = useState(template.description);
   const [body, setBody] = useState(template.body);
@@ -140,21 +143,24 @@ function TemplateForm({ template }: { template: Template }) {
   );
   const submit = async () => {
     setSaved(false);
-    if (await save.run()) setSaved(true);
+    const stored = await save.run();
+    if (!stored) return;
+    setSavedName(stored.name);
+    setSaved(true);
   };
   return (
     <>
       <p>
         <Link to="/templates">← Templates</Link>
       </p>
-      <h1>Template {template.name}</h1>
+      <h1>Template “{savedName}”</h1>
       <div className="split">
         <Form onSubmit={submit} className="stack" aria-label="Edit template">
           <InputField label="Name" required maxLength={100} value={name} onChange={setName} />
           <InputField label="Description" maxLength={1000} value={description} onChange={setDescription} />
           <TextAreaField
             label="Body (Liquid)"
-            hint="Variables are described in docs/templates.md."
+            hint="The built-in templates show the variables in use; Chronicle's docs/templates.md lists them all."
             className="code"
             rows={18}
             required
