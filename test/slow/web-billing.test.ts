@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium)('clients, rates and billable time in Chromium', ()
       await form.getByRole('button', { name: 'End the rate from this day' }).click();
       await until(() => form.getByRole('status').textContent()).toBe('No workspace rate applies from 01.09.2026 on.');
       await until(() => history.locator('tbody tr').count()).toBe(3);
-      expect((await rows())[2]).toMatch(/^01\.09\.2026 .*Ended/);
+      expect((await rows())[2]).toMatch(/^01\.09\.2026 .*No rate/);
       expect(await form.getByRole('button', { name: 'End the rate from this day' }).count()).toBe(0);
       const ended = await unwrap(api(owner.token).GET('/api/v1/workspaces/{id}/rates', path(workspaceId)));
       expect(ended.map((r) => [r.effectiveFrom, r.hourly?.minor ?? null])).toEqual([

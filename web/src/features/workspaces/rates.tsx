@@ -105,7 +105,7 @@ function RateHistory({ title, rows, empty }: { title: string; rows: Rate[]; empt
                 {row === current ? <span className="tag">In force</span> : null}
                 {row.effectiveFrom > formats.today ? <span className="tag">Planned</span> : null}
               </td>
-              <td className="num">{row.hourly ? formatMoney(row.hourly, me.locale) : 'Ended'}</td>
+              <td className="num">{row.hourly ? formatMoney(row.hourly, me.locale) : 'No rate'}</td>
               <td data-label="Set on">
                 <time dateTime={row.createdAt}>{formats.instant.format(new Date(row.createdAt))}</time>
               </td>
