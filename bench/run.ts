@@ -12,9 +12,11 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { runUpkeep } from '../src/db/embedded-upkeep.js';
+import { bundleEntry } from '../src/lib/worker-thread.js';
 import { BENCH_USER, generate, RENDER_USERS, SCALES, tokenOf, type Scale } from './generate.js';
 import { capture, load, startBaseline, type LoadResult } from './load.js';
 import { printHostile, runHostile, type HostileOutcome } from './hostile.js';
@@ -47,6 +49,32 @@ interface Figure {
    * directly (baseline-server.ts STATEMENTS), as a ratio to the bare server like `ratio`.
    */
   statementFloor?: number;
+  /** For the peak memory: the peak of a process that only opens the engine and makes the largest render (memory-floor.ts). */
+  memoryFloorMiB?: number;
+}
+
+/**
+ * Runs bench/memory-floor.ts as a process of its own, bundled as the built server is plain
+ * JavaScript (through tsx it would carry the loader's 50 MiB), and returns what it printed.
+ */
+async function memoryFloor(
+  databaseUrl: string | null,
+  dataDir: string | null,
+  userId: string,
+  runs: number,
+): Promise<{ peakMiB: number; entries: number }> {
+  const entry = await bundleEntry(new URL('./memory-floor.ts', import.meta.url));
+  const out = execFileSync(process.execPath, [fileURLToPath(entry)], {
+    env: {
+      ...process.env,
+      FLOOR_DATABASE_URL: databaseUrl ?? '',
+      FLOOR_DATA_DIR: dataDir ?? '',
+      FLOOR_USER: userId,
+      FLOOR_RUNS: String(runs),
+    },
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { peakMiB: number; entries: number };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -235,6 +263,12 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
       renderBaselines.set(user.id, await baselineRender(database, user.id, user.entries > 20_000 ? 1 : 3));
     }
     await database.close();
+    // The floor under the server's peak memory: the engine and the largest of those renders, alone in
+    // a process (memory-floor.ts), while the data directory is still free.
+    const largest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id));
+    const floor = largest ? await memoryFloor(dbUrl, dataDir, largest.id, largest.entries > 20_000 ? 1 : 3) : null;
+    if (floor)
+      log(`   memory floor (the engine and ${floor.entries.toLocaleString('en-US')} entries rendered, alone): ${floor.peakMiB} MiB`);
     // The statement floors read the same data: on PostgreSQL the same database beside the server; the
     // embedded engine's directory is one process's, so the floors get a copy taken before the server opens it.
     if (dataDir && runPaths) cpSync(dataDir, `${dataDir}-floor`, { recursive: true });
@@ -810,6 +844,12 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         ratio: null,
         target: `<= ${limit} MiB`,
         holds: peakMiB <= limit,
+        ...(floor
+          ? {
+              note: `floor (the engine opened and the same ${floor.entries.toLocaleString('en-US')} entries rendered with the same template, alone in a process, bench/memory-floor.ts): ${floor.peakMiB} MiB`,
+              memoryFloorMiB: floor.peakMiB,
+            }
+          : {}),
       });
       // Files are made in processes of their own (src/render/file-pool.ts): their memory is the
       // machine's too, so it is shown beside the server's, never left out.
