@@ -20,6 +20,7 @@ let ana: TestUser;
 let ben: TestUser;
 let outsider: TestUser;
 let ws: string;
+let wsName: string;
 let report: TestReport;
 
 beforeAll(async () => {
@@ -40,7 +41,7 @@ beforeEach(async () => {
   ana = await newUser(t, { name: 'Ana Member' });
   ben = await newUser(t, { name: 'Ben Member' });
   outsider = await newUser(t);
-  ws = (await newWorkspace(t, owner)).id;
+  ({ id: ws, name: wsName } = await newWorkspace(t, owner));
   await addMember(t, ws, ana, 'member', owner.token);
   await addMember(t, ws, ben, 'member', owner.token);
   await t.post(
@@ -521,7 +522,12 @@ describe('scheduled runs', () => {
     await drain();
     const [problem] = mailTo(owner);
     expect(problem!.parsed.subject).toBe('Scheduled run skipped recipients: “Weekly hours”');
-    expect(problem!.parsed.text).toContain(`${ana.name} is not a recipient candidate`);
+    expect(problem!.parsed.text).toContain(`- ${ana.name} is no longer a member of \u201c${wsName}\u201d\n`);
+    expect(problem!.parsed.html).toContain(`<strong>${ana.name}</strong> is no longer a member of \u201c${wsName}\u201d</li>`);
+    expect(problem!.parsed.text).not.toContain(ws);
+    expect(problem!.parsed.text).toContain(
+      "Open the report's schedule to change its recipients, or give them back access to what the report covers.",
+    );
     expect(problem!.parsed.text).toMatch(/https:\/\/chronicle\.example\/app\/reports\//);
     expect(mailTo(ben)).toHaveLength(1);
     expect(mailTo(ana)).toEqual([]);

@@ -325,6 +325,30 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
     STEP_TIMEOUT,
   );
 
+  it(
+    'names a skipped recipient and why in words, without ids',
+    async () => {
+      const daily = ((await t.get('/api/v1/reports', owner.token)).body as { id: string; name: string }[]).find(
+        (r) => r.name === 'Daily log',
+      )!.id;
+      const workspaceId = (await t.get('/api/v1/workspaces', owner.token)).body[0].id as string;
+      expect((await t.del(`/api/v1/workspaces/${workspaceId}/members/${ana.id}`, owner.token)).status).toBe(204);
+      expect((await t.post(`/api/v1/reports/${daily}/schedule/run-now`, {}, owner.token)).status).toBe(202);
+      await until(
+        async () => ((await t.get(`/api/v1/reports/${daily}/schedule/runs`, owner.token)).body as { status: string }[])[0]?.status,
+      ).toBe('partial');
+
+      const owners = await newPage(browser, cspErrors, { width: 1440 });
+      await signIn(owners.page, base, owner.email);
+      await owners.page.goto(`${base}/app/reports/${daily}`);
+      const run = owners.page.getByRole('region', { name: 'Schedule' }).locator('.runs .item').first();
+      await until(() => run.locator('.run-status').textContent()).toBe('Partly sent');
+      expect(await run.locator('.skipped li').allTextContents()).toEqual(['Ana Souza is no longer a member of \u201cAcme\u201d']);
+      await owners.context.close();
+    },
+    STEP_TIMEOUT,
+  );
+
   it('broke no Content-Security-Policy rule on any page', () => {
     expect(cspErrors).toEqual([]);
   });

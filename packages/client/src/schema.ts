@@ -2722,6 +2722,10 @@ export interface components {
             /** @description Opaque id (UUID v7). */
             userId: string;
             name: string;
+            /**
+             * @description Why, in words that follow the name and name no ids, as the owner reads them in the app and in a mail.
+             * @example is no longer a member of “Studio”
+             */
             reason: string;
         };
         ScheduleRun: {

@@ -365,31 +365,55 @@ export function hidesListedTotal(report: Pick<ReportRow, 'ownerUserId'>, actor: 
 const named = (what: string, x: { id: string; name: string | null }) =>
   x.name === null ? `a ${what} that no longer exists (${x.id})` : `${what} "${x.name}" (${x.id})`;
 
+/** A workspace or project as people read it: its name in quotes, no id. */
+const namedForPeople = (what: string, x: { name: string | null }) => (x.name === null ? `a deleted ${what}` : `\u201c${x.name}\u201d`);
+
+/** Items joined for a sentence: "a", "a and b", "a, b and c". */
+const listed = (items: string[]): string => {
+  const last = items.at(-1) ?? '';
+  return items.length <= 1 ? last : `${items.slice(0, -1).join(', ')} and ${last}`;
+};
+
 /**
  * Why a user may not receive a report, in the terms of `mayReceiveReport`: the owner themself,
  * not a member of any of the report's workspaces, a report whose scope is unknown, or the
  * projects of this version they cannot read. The sender is the owner (`isActiveOwner`).
+ *
+ * A predicate that follows the user's name. `api` words it for a refused request, with ids
+ * ("is not a recipient candidate: not a member of workspace "Studio" (…)"); `people` for the
+ * owner reading a scheduled run's skipped recipients in the app and in its problem mail ("is no
+ * longer a member of “Studio”"), where an id helps nobody.
  */
 export function explainRecipientRefusal(
   report: Pick<ReportRow, 'ownerUserId' | 'snapshotProjectIds' | 'restrictsRecipients'>,
   actor: Actor,
   userId: string,
   standing: RecipientStanding,
+  words: 'api' | 'people' = 'api',
 ): string {
+  const people = words === 'people';
   if (userId === report.ownerUserId || userId === actor.user.id) {
-    return 'is the owner of this report; set sendToSelf for a copy in your own inbox';
+    return people
+      ? 'owns this report: \u201cAlso send to me\u201d delivers it to them'
+      : 'is the owner of this report; set sendToSelf for a copy in your own inbox';
   }
   if ((standing.memberships.get(userId)?.size ?? 0) === 0) {
-    return `is not a recipient candidate: not a member of ${standing.workspaces.map((w) => named('workspace', w)).join(' or ')}`;
+    return people
+      ? `is no longer a member of ${standing.workspaces.length === 1 ? '' : 'any of '}${listed(standing.workspaces.map((w) => namedForPeople('workspace', w)))}`
+      : `is not a recipient candidate: not a member of ${standing.workspaces.map((w) => named('workspace', w)).join(' or ')}`;
   }
   if (report.snapshotProjectIds === null || report.restrictsRecipients === null) {
-    return 'is not a recipient candidate: this report has nobody to send to until it is edited (its scope predates recipient checks)';
+    return people
+      ? 'could not be checked: the report must be edited once before it is sent again (it predates recipient checks)'
+      : 'is not a recipient candidate: this report has nobody to send to until it is edited (its scope predates recipient checks)';
   }
   const projects = standing.unreadable.get(userId) ?? [];
   if (projects.length > 0) {
-    return `is not a recipient candidate: cannot read ${projects.map((p) => named('project', p)).join(', ')} of this version`;
+    return people
+      ? `can no longer see ${projects.some((p) => p.name === null) ? '' : projects.length === 1 ? 'the project ' : 'the projects '}${listed(projects.map((p) => namedForPeople('project', p)))} in this version`
+      : `is not a recipient candidate: cannot read ${projects.map((p) => named('project', p)).join(', ')} of this version`;
   }
-  return 'is not a recipient candidate of this report';
+  return people ? 'may no longer receive this report' : 'is not a recipient candidate of this report';
 }
 
 /**

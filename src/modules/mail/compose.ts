@@ -232,14 +232,14 @@ async function composeRunProblem(ctx: AppContext, message: repo.MessageRow): Pro
   const intro = failed
     ? `The scheduled run of \u201c${found.reportName}\u201d failed; nothing was sent.`
     : `The scheduled run of \u201c${found.reportName}\u201d made version ${run.version ?? ''} but could not deliver it to ${skipped.length} recipient${skipped.length === 1 ? '' : 's'}.`;
-  // A skip's reason is a predicate that follows the name ("is not a recipient candidate: ...", access.ts).
+  // A skip's reason is a predicate that follows the name ("is no longer a member of “Studio”", access.ts).
   const reasons = failed ? [run.error ?? 'No reason was recorded.'] : skipped.map((s) => `${s.name} ${s.reason}`);
   const reasonsHtml = failed
     ? [escapeHtml(reasons[0] ?? '')]
     : skipped.map((s) => `<strong>${escapeHtml(s.name)}</strong> ${escapeHtml(s.reason)}`);
   const fix = failed
     ? 'Open the report to see the run and fix what it names; "Run now" tries again.'
-    : "Open the report's schedule to change its recipients, or give them access to every workspace the report covers.";
+    : "Open the report's schedule to change its recipients, or give them back access to what the report covers.";
   const brand = await brandOf(ctx, found.workspaceIds);
   const parts: MailParts = {
     preheader: intro,

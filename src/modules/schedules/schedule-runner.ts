@@ -198,7 +198,7 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
 
     try {
       await renderScheduledVersion(ctx as AppContext, actor, report.id, schedule.datePreset as DatePreset, async (tx, version) => {
-        const refused = await refusedRecipients(tx, version, actor, schedule.recipientUserIds);
+        const refused = await refusedRecipients(tx, version, actor, schedule.recipientUserIds, 'people');
         const teammates = schedule.recipientUserIds.filter((id) => !refused.some((r) => r.userId === id));
         const names = await repo.userNames(
           tx,

@@ -172,7 +172,17 @@ export const RunStatusSchema = Type.Union(
   },
 );
 
-export const SkippedRecipientSchema = Type.Object({ userId: Id, name: Type.String(), reason: Type.String() }, { $id: 'SkippedRecipient' });
+export const SkippedRecipientSchema = Type.Object(
+  {
+    userId: Id,
+    name: Type.String(),
+    reason: Type.String({
+      description: 'Why, in words that follow the name and name no ids, as the owner reads them in the app and in a mail.',
+      examples: ['is no longer a member of \u201cStudio\u201d'],
+    }),
+  },
+  { $id: 'SkippedRecipient' },
+);
 
 export const ScheduleRunSchema = Type.Object(
   {

@@ -122,14 +122,16 @@ export async function send(ctx: AppContext, actor: Actor, reportId: string, inpu
 
 /**
  * The requested recipients who are not candidates of the report's current version, each with its
- * place in the request and why (access.ts `explainRecipientRefusal`): what a send refuses, a
- * schedule refuses when saved and a scheduled run skips.
+ * place in the request and why (access.ts `explainRecipientRefusal`, in `words`): what a send
+ * refuses, a schedule refuses when saved and a scheduled run skips (worded for people: the owner
+ * reads those in the app and in a problem mail).
  */
 export async function refusedRecipients(
   db: Db,
   report: ReportRow,
   actor: Actor,
   requested: readonly string[],
+  words: 'api' | 'people' = 'api',
 ): Promise<{ userId: string; index: number; reason: string }[]> {
   if (requested.length === 0) return [];
   const eligible = new Set((await repo.recipientCandidates(db, report, [...new Set(requested)])).map((c) => c.id));
@@ -140,7 +142,7 @@ export async function refusedRecipients(
     report,
     refused.map(({ userId }) => userId),
   );
-  return refused.map(({ userId, index }) => ({ userId, index, reason: explainRecipientRefusal(report, actor, userId, standing) }));
+  return refused.map(({ userId, index }) => ({ userId, index, reason: explainRecipientRefusal(report, actor, userId, standing, words) }));
 }
 
 /** What one send delivers: the locked report's current version, to teammates and perhaps the sender. */

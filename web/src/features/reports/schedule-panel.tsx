@@ -665,7 +665,7 @@ function RunItem({ run, formats, onShowVersion }: { run: ScheduleRun; formats: F
           <ul className="skipped">
             {run.skipped.map((s) => (
               <li key={s.userId}>
-                {s.name}: {s.reason}
+                {s.name} {s.reason}
               </li>
             ))}
           </ul>
