@@ -66,6 +66,16 @@ describe('the web app', () => {
     },
   );
 
+  it("is React's production build, whoever built it (the suite builds it under NODE_ENV=test)", async () => {
+    const html = (await get('/app/')).text;
+    const entry = /<script type="module"[^>]* src="(\/app\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1];
+    expect(entry, html).toBeDefined();
+    const script = (await get(entry!)).text;
+    // React's development bundle points to its DevTools and names its checks; the production one neither.
+    expect(script.includes('react.dev/link/react-devtools'), `${entry!} is React's development bundle`).toBe(false);
+    expect(script.includes('react.dev/errors/'), `${entry!} has React's production error codes`).toBe(true);
+  });
+
   it('caches hashed assets for a year', async () => {
     const assets = readdirSync(join(webAppDir(), 'assets')).filter((name) => !/\.(?:br|gz)$/.test(name));
     expect(assets.some((name) => name.endsWith('.js'))).toBe(true);
