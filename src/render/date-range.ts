@@ -32,15 +32,25 @@ export function isValidDate(s: string): boolean {
   return ISO_DATE.test(s) && DateTime.fromISO(s, { zone: 'utc' }).isValid;
 }
 
+/**
+ * Names found valid, so that a render's period and a profile's zone are not checked by making a
+ * formatter (about 50 µs) every time. Intl accepts a name in any letter case, so a client could
+ * make up many valid spellings: the set stops growing at a size no real use reaches.
+ */
+const knownZones = new Set<string>();
+const KNOWN_ZONES_MAX = 2_000;
+
 /** Whether `tz` is an IANA time-zone name the runtime knows (for example `Europe/Paris`, `UTC`). */
 export function isValidTimezone(tz: string): boolean {
+  if (knownZones.has(tz)) return true;
   if (!ZONE_NAME.test(tz)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
   } catch {
     return false;
   }
+  if (knownZones.size < KNOWN_ZONES_MAX) knownZones.add(tz);
+  return true;
 }
 
 /** The runtime's canonical spelling of a valid zone name (`europe/paris` -> `Europe/Paris`). */

@@ -260,6 +260,18 @@ describe('isValidTimezone', () => {
       expect(isValidTimezone(tz)).toBe(false);
     },
   );
+
+  it('answers the same when asked again, past thousands of spellings of valid names (its memory of valid names is bounded)', () => {
+    const name = 'america/argentina/buenos_aires';
+    // 3,000 letter-case spellings, each a valid name to Intl.
+    const spellings = Array.from({ length: 3_000 }, (_, n) =>
+      Array.from(name, (c, i) => ((n >> (i % 12)) & 1 ? c.toUpperCase() : c)).join(''),
+    );
+    expect(new Set(spellings).size).toBe(3_000);
+    expect(spellings.every((tz) => isValidTimezone(tz) && isValidTimezone(tz))).toBe(true);
+    for (const tz of ['Mars/Olympus', 'local', 'UTC+3']) expect(isValidTimezone(tz)).toBe(false);
+    for (const tz of ['UTC', KIRITIMATI]) expect(isValidTimezone(tz)).toBe(true);
+  });
 });
 
 describe('localDateTime', () => {
