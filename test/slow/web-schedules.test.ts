@@ -9,6 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  checkScreen,
   hasChromium,
   launchBrowser,
   newPage,
@@ -344,6 +345,8 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
       const run = owners.page.getByRole('region', { name: 'Schedule' }).locator('.runs .item').first();
       await until(() => run.locator('.run-status').textContent()).toBe('Partly sent');
       expect(await run.locator('.skipped li').allTextContents()).toEqual(['Ana Souza is no longer a member of \u201cAcme\u201d']);
+      await run.scrollIntoViewIfNeeded();
+      await checkScreen(owners.page, 'report-schedule-skipped');
       await owners.context.close();
     },
     STEP_TIMEOUT,
