@@ -78,6 +78,9 @@ async function memoryFloor(
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** How many renders of a user's entries are timed: one past 20,000 entries, else three. */
+const rendersOf = (user: { entries: number }): number => (user.entries > 20_000 ? 1 : 3);
 /** Unmeasured load before each measured one of the paths' table (see its use). */
 const WARMUP_SECONDS = 1;
 
@@ -260,13 +263,13 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
     const renderBaselines = new Map<string, RenderTiming>();
     for (const user of runPaths ? RENDER_USERS : []) {
       if (user.entries > 20_000 && scale.name === 'small') continue;
-      renderBaselines.set(user.id, await baselineRender(database, user.id, user.entries > 20_000 ? 1 : 3));
+      renderBaselines.set(user.id, await baselineRender(database, user.id, rendersOf(user)));
     }
     await database.close();
     // The floor under the server's peak memory: the engine and the largest of those renders, alone in
     // a process (memory-floor.ts), while the data directory is still free.
     const largest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id));
-    const floor = largest ? await memoryFloor(dbUrl, dataDir, largest.id, largest.entries > 20_000 ? 1 : 3) : null;
+    const floor = largest ? await memoryFloor(dbUrl, dataDir, largest.id, rendersOf(largest)) : null;
     if (floor)
       log(`   memory floor (the engine and ${floor.entries.toLocaleString('en-US')} entries rendered, alone): ${floor.peakMiB} MiB`);
     // The statement floors read the same data: on PostgreSQL the same database beside the server; the
@@ -577,7 +580,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           options: { hideAmounts: true },
         };
         const times: number[] = [];
-        for (let i = 0; i < (user.entries > 20_000 ? 1 : 3); i++) {
+        for (let i = 0; i < rendersOf(user); i++) {
           const t0 = performance.now();
           await api(srv, 'POST', '/api/v1/reports', user.id, body);
           times.push(performance.now() - t0);
@@ -807,12 +810,11 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         });
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
       }
-      const biggest = [...RENDER_USERS].reverse().find((u) => renderBaselines.has(u.id))!;
       for (const template of templates) {
         const t0 = performance.now();
         const res = await fetch(`${srv.url}/api/v1/reports/preview`, {
           method: 'POST',
-          headers: json(biggest.id),
+          headers: json(largest!.id),
           body: JSON.stringify({
             name: 'Big',
             templateId: template.id,
@@ -822,7 +824,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
         const ms = performance.now() - t0;
         await res.arrayBuffer();
         figures.push({
-          scenario: `preview, ${template.name}, ${biggest.entries.toLocaleString('en-US')} entries`,
+          scenario: `preview, ${template.name}, ${largest!.entries.toLocaleString('en-US')} entries`,
           unit: 'ms',
           chronicle: round(ms),
           baseline: null,

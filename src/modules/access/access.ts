@@ -374,6 +374,13 @@ const listed = (items: string[]): string => {
   return items.length <= 1 ? last : `${items.slice(0, -1).join(', ')} and ${last}`;
 };
 
+/** Projects as people read them: "the project “A”", "the projects “A” and “B”", or "“A” and a deleted project". */
+function projectsForPeople(projects: { name: string | null }[]): string {
+  const names = listed(projects.map((p) => namedForPeople('project', p)));
+  if (projects.some((p) => p.name === null)) return names;
+  return `${projects.length === 1 ? 'the project' : 'the projects'} ${names}`;
+}
+
 /**
  * Why a user may not receive a report, in the terms of `mayReceiveReport`: the owner themself,
  * not a member of any of the report's workspaces, a report whose scope is unknown, or the
@@ -410,7 +417,7 @@ export function explainRecipientRefusal(
   const projects = standing.unreadable.get(userId) ?? [];
   if (projects.length > 0) {
     return people
-      ? `can no longer see ${projects.some((p) => p.name === null) ? '' : projects.length === 1 ? 'the project ' : 'the projects '}${listed(projects.map((p) => namedForPeople('project', p)))} in this version`
+      ? `can no longer see ${projectsForPeople(projects)} in this version`
       : `is not a recipient candidate: cannot read ${projects.map((p) => named('project', p)).join(', ')} of this version`;
   }
   return people ? 'may no longer receive this report' : 'is not a recipient candidate of this report';
