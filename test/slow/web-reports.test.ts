@@ -345,6 +345,44 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
     STEP_TIMEOUT,
   );
 
+  it(
+    'shows the edit form once its template list is there, so a save made the moment it appears is kept',
+    async () => {
+      // The template list held back: a form shown without it has a required choice with no option,
+      // and a save at that moment was refused without a word (a busy machine did it at random).
+      const held = await newContext(1280);
+      await held.addCookies(await context.cookies());
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let listAsked = () => {};
+      const asked = new Promise<void>((resolve) => {
+        listAsked = resolve;
+      });
+      await held.route('**/api/v1/templates*', async (route) => {
+        listAsked();
+        await released;
+        await route.continue();
+      });
+      const view = await held.newPage();
+      const reportRead = view.waitForResponse((res) => new URL(res.url()).pathname === `/api/v1/reports/${reportId}`);
+      await view.goto(`${base}/app/reports/${reportId}/edit`);
+      expect((await reportRead).status()).toBe(200);
+      await asked;
+      await until(() => view.getByRole('status').first().textContent()).toBe('Loading the report…');
+      expect(await view.getByRole('form', { name: 'Edit report' }).count()).toBe(0);
+
+      release();
+      const edit = view.getByRole('form', { name: 'Edit report' });
+      await edit.getByLabel('Note (optional, Markdown)').fill('Saved the moment the form appeared.');
+      await edit.getByRole('button', { name: 'Save as a new version' }).click();
+      await until(() => view.getByRole('heading', { level: 1 }).textContent()).toBe('November timesheet v4');
+      await held.close();
+    },
+    STEP_TIMEOUT,
+  );
+
   it('broke no Content-Security-Policy rule on any page', () => {
     expect(cspErrors).toEqual([]);
   });

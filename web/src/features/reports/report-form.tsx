@@ -1,6 +1,16 @@
 /** New report and edit: template, workspaces, clients, projects, people, tags, period, options, with a live preview. */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { api, type Client, type FiltersInput, type Member, type ProjectListItem, type Report, type ReportOptions } from '../../lib/api.js';
+import { useMemo, useRef, useState } from 'react';
+import {
+  api,
+  type Client,
+  type FiltersInput,
+  type Member,
+  type ProjectListItem,
+  type Report,
+  type ReportOptions,
+  type Template,
+  type Workspace,
+} from '../../lib/api.js';
 import { useSession, useTitle } from '../../lib/session.js';
 import { Link, navigate } from '../../lib/router.js';
 import {
@@ -31,11 +41,19 @@ const PRESETS: { value: string; label: string }[] = [
   { value: 'custom', label: 'Dates…' },
 ];
 
+/**
+ * The form shows once the report (when editing), the templates and the workspaces are all there,
+ * fetched together: shown earlier, its template list would be empty, a required choice with no
+ * option, and a save made at that moment would be refused without a word.
+ */
 export function ReportForm({ id }: { id?: string }) {
   useTitle(id ? 'Edit report' : 'New report');
-  const existing = useLoad(async () => (id ? api.report(id) : null), [id]);
-  if (id && !existing.data) return existing.error ? <ErrorMessage error={existing.error} /> : <Loading what="the report" />;
-  return <ReportFormBody key={id ?? 'new'} report={existing.data ?? null} />;
+  const lists = useLoad(async () => {
+    const [report, templates, workspaces] = await Promise.all([id ? api.report(id) : null, api.templates(), api.workspaces()]);
+    return { report, templates, workspaces };
+  }, [id]);
+  if (!lists.data) return lists.error ? <ErrorMessage error={lists.error} /> : <Loading what={id ? 'the report' : 'the form'} />;
+  return <ReportFormBody key={id ?? 'new'} {...lists.data} />;
 }
 
 /**
@@ -47,17 +65,13 @@ function teammatesOf(report: Report | null): string[] {
   return (report?.filters.userIds ?? []).filter((u) => u !== report?.ownerUserId);
 }
 
-function ReportFormBody({ report }: { report: Report | null }) {
+function ReportFormBody({ report, templates, workspaces }: { report: Report | null; templates: Template[]; workspaces: Workspace[] }) {
   const { me } = useSession();
-  const templates = useLoad(() => api.templates(), []);
-  const workspaces = useLoad(() => api.workspaces(), []);
   const [name, setName] = useState(report?.name ?? '');
   const [nameTouched, setNameTouched] = useState(Boolean(report));
-  const [chosenTemplateId, setTemplateId] = useState(report?.templateId ?? '');
-  // Until one is chosen, the first enabled template. Derived, not set by an effect: an effect that
-  // ran after a quick first choice would overrule it.
-  const templateId = chosenTemplateId || templates.data?.[0]?.id || '';
-  const [workspaceIds, setWorkspaceIds] = useState<string[]>(report?.filters.workspaceIds ?? []);
+  // A new report starts on the first enabled template and the first workspace.
+  const [templateId, setTemplateId] = useState(report?.templateId ?? templates[0]?.id ?? '');
+  const [workspaceIds, setWorkspaceIds] = useState<string[]>(report?.filters.workspaceIds ?? (workspaces[0] ? [workspaces[0].id] : []));
   const [projectIds, setProjectIds] = useState<string[]>(report?.filters.projectIds ?? []);
   const [clientIds, setClientIds] = useState<string[]>(report?.filters.clientIds ?? []);
   // Teammates only: the owner's own time is always in, added once when the filters are built.
@@ -68,14 +82,6 @@ function ReportFormBody({ report }: { report: Report | null }) {
   const [to, setTo] = useState(report?.filters.dateRange.to ?? '');
   const [note, setNote] = useState(report?.note ?? '');
   const [options, setOptions] = useState<ReportOptions>(() => report?.options ?? defaultOptions(me.locale));
-
-  // The first workspace, once the list is known, unless one was ticked meanwhile (an update
-  // function sees that choice; a value read at render time would not).
-  useEffect(() => {
-    const first = workspaces.data?.[0];
-    if (first) setWorkspaceIds((chosen) => (chosen.length === 0 ? [first.id] : chosen));
-    // Only when the list arrives: a user who then clears every workspace is not overruled.
-  }, [workspaces.data]);
 
   const choices = useLoad(async () => {
     const lists = await Promise.all(
@@ -171,15 +177,15 @@ function ReportFormBody({ report }: { report: Report | null }) {
             required
             value={templateId}
             onChange={setTemplateId}
-            options={(templates.data ?? []).map((t) => [t.id, t.name] as const)}
+            options={templates.map((t) => [t.id, t.name] as const)}
           />
           <CheckGroup
             legend="Workspaces"
-            items={(workspaces.data ?? []).map((w) => [w.id, w.name] as const)}
+            items={workspaces.map((w) => [w.id, w.name] as const)}
             chosen={workspaceIds}
             onChange={chooseWorkspaces}
           >
-            {workspaces.data?.length === 0 ? (
+            {workspaces.length === 0 ? (
               <p>
                 You are in no workspace yet. A report covers the time logged in workspaces: <Link to="/workspaces">create one</Link> first.
               </p>
