@@ -343,7 +343,9 @@ describe.skipIf(!hasChromium)('report schedules in Chromium', () => {
       await signIn(owners.page, base, owner.email);
       await owners.page.goto(`${base}/app/reports/${daily}`);
       const run = owners.page.getByRole('region', { name: 'Schedule' }).locator('.runs .item').first();
-      await until(() => run.locator('.run-status').textContent()).toBe('Partly sent');
+      // Ana was its one recipient: the version was made, and it reached no one.
+      await until(() => run.locator('.run-status').textContent()).toBe('Not sent');
+      expect(await run.locator('.meta').textContent()).toMatch(/^Run now · Version \d+ · delivered to no teammate$/);
       expect(await run.locator('.skipped li').allTextContents()).toEqual(['Ana Souza is no longer a member of \u201cAcme\u201d']);
       await run.scrollIntoViewIfNeeded();
       await checkScreen(owners.page, 'report-schedule-skipped');

@@ -125,6 +125,10 @@ const PROGRESS: Partial<Record<RunStatus, string>> = { queued: 'waiting to run�
 
 const isActive = (run: ScheduleRun) => run.status === 'queued' || run.status === 'running';
 
+/** A run's outcome in a word; one that made its version but reached no one (every recipient skipped, no address) is not "partly" sent. */
+const statusText = (run: ScheduleRun) =>
+  run.status === 'partial' && run.delivered === 0 && run.emailed === 0 ? 'Not sent' : STATUS_TEXT[run.status];
+
 /** How often the history is read again while a run waits or runs. */
 const POLL_MS = 2_000;
 /** The runs the history shows: the newest. */
@@ -632,7 +636,7 @@ function RunItem({ run, formats, onShowVersion }: { run: ScheduleRun; formats: F
   return (
     <li className="item run">
       <p className="run-head">
-        <span className={`run-status ${run.status}`}>{STATUS_TEXT[run.status]}</span>{' '}
+        <span className={`run-status ${run.status}`}>{statusText(run)}</span>{' '}
         <time dateTime={run.scheduledFor}>{formats.past.format(new Date(run.scheduledFor))}</time>
       </p>
       <p className="meta">
@@ -654,7 +658,7 @@ function RunItem({ run, formats, onShowVersion }: { run: ScheduleRun; formats: F
             ) : (
               'no version'
             )}
-            {' · '}delivered to {run.delivered} {run.delivered === 1 ? 'teammate' : 'teammates'}
+            {' · '}delivered to {run.delivered === 0 ? 'no teammate' : `${run.delivered} ${run.delivered === 1 ? 'teammate' : 'teammates'}`}
             {run.emailed ? ` · e-mailed to ${run.emailed} ${run.emailed === 1 ? 'address' : 'addresses'}` : ''}
           </>
         )}
