@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, releaseBrowser, screen, setPassword, signIn, STEP_TIMEOUT, until } from '../helpers/browser.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
+import { builtInTemplateId, newReport, newTemplate } from '../helpers/report-factories.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 
@@ -379,6 +380,38 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
       await edit.getByRole('button', { name: 'Save as a new version' }).click();
       await until(() => view.getByRole('heading', { level: 1 }).textContent()).toBe('November timesheet v4');
       await held.close();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "asks for another template when the report's own has been disabled, and saves with the one chosen",
+    async () => {
+      const retired = await newTemplate(t, '# {{ report.name | md }}\n\nThe old layout.\n');
+      const report = await newReport(t, owner, [workspaceId], { name: 'Old layout report', templateId: retired });
+      expect((await t.patch(`/api/v1/templates/${retired}`, { enabled: false })).status).toBe(200);
+
+      await page.goto(`${base}/app/reports/${report.id}/edit`);
+      const edit = page.getByRole('form', { name: 'Edit report' });
+      const template = edit.getByLabel('Template');
+      // None chosen, and the field says why, tied to the control.
+      await until(() => template.locator('option:checked').textContent()).toBe('Choose a template');
+      const why = 'The template this report was made with has been disabled: choose another.';
+      expect(await edit.locator('.field-error').textContent()).toBe(why);
+      expect(await template.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByRole('region', { name: 'Preview' }).getByRole('status').textContent()).toBe('Choose a template.');
+      await screen(page, 'report-edit-template-disabled');
+      // Saving as it is stays here, on the template's field.
+      await edit.getByRole('button', { name: 'Save as a new version' }).click();
+      await until(() => page.evaluate('document.activeElement?.id')).toBe(await template.getAttribute('id'));
+      expect(await heading().textContent()).toBe('Edit report');
+
+      await template.selectOption({ label: 'Timesheet' });
+      expect(await edit.locator('.field-error').count()).toBe(0);
+      await edit.getByRole('button', { name: 'Save as a new version' }).click();
+      await until(() => heading().textContent()).toBe('Old layout report v2');
+      const stored = await t.get(`/api/v1/reports/${report.id}`, owner.token);
+      expect(stored.body.templateId).toBe(await builtInTemplateId(t));
     },
     STEP_TIMEOUT,
   );

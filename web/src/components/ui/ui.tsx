@@ -395,15 +395,18 @@ export function SelectField({
   value,
   onChange,
   options,
+  error,
   ...select
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   options: readonly (readonly [value: string, text: string])[];
+  /** A message to show now (Field's `error`). */
+  error?: string | undefined;
 } & SelectProps) {
   return (
-    <Field label={label}>
+    <Field label={label} error={error}>
       {(id, describedBy, invalid) => (
         <select
           id={id}

@@ -69,8 +69,11 @@ function ReportFormBody({ report, templates, workspaces }: { report: Report | nu
   const { me } = useSession();
   const [name, setName] = useState(report?.name ?? '');
   const [nameTouched, setNameTouched] = useState(Boolean(report));
-  // A new report starts on the first enabled template and the first workspace.
-  const [templateId, setTemplateId] = useState(report?.templateId ?? templates[0]?.id ?? '');
+  // A new report starts on the first enabled template and the first workspace. A report whose
+  // template has since been disabled starts with none: saving asks for another (the API refuses a
+  // disabled template), rather than switching templates behind the owner's back.
+  const templateGone = report !== null && !templates.some((t) => t.id === report.templateId);
+  const [templateId, setTemplateId] = useState(report ? (templateGone ? '' : report.templateId) : (templates[0]?.id ?? ''));
   const [workspaceIds, setWorkspaceIds] = useState<string[]>(report?.filters.workspaceIds ?? (workspaces[0] ? [workspaces[0].id] : []));
   const [projectIds, setProjectIds] = useState<string[]>(report?.filters.projectIds ?? []);
   const [clientIds, setClientIds] = useState<string[]>(report?.filters.clientIds ?? []);
@@ -177,7 +180,8 @@ function ReportFormBody({ report, templates, workspaces }: { report: Report | nu
             required
             value={templateId}
             onChange={setTemplateId}
-            options={templates.map((t) => [t.id, t.name] as const)}
+            options={[...(templateGone ? [['', 'Choose a template'] as const] : []), ...templates.map((t) => [t.id, t.name] as const)]}
+            error={templateGone && !templateId ? 'The template this report was made with has been disabled: choose another.' : undefined}
           />
           <CheckGroup
             legend="Workspaces"
@@ -256,9 +260,11 @@ function ReportFormBody({ report, templates, workspaces }: { report: Report | nu
               ? 'Updating the preview…'
               : preview.data
                 ? `Total ${formatMinutes(preview.data.totalMinutes)}`
-                : filters
-                  ? ''
-                  : 'Choose a workspace and a period.'}
+                : !filters
+                  ? 'Choose a workspace and a period.'
+                  : templateId
+                    ? ''
+                    : 'Choose a template.'}
           </p>
           <ErrorMessage error={preview.error} />
           {preview.data ? <ReportDocument markdown={preview.data.renderedMarkdown} /> : null}
