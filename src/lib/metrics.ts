@@ -22,7 +22,7 @@ export interface MetricSources {
   eventLoopDelayMs(): number;
 }
 
-export type RenderKind = 'report' | 'page' | 'liquid' | 'diff' | 'analyze' | 'file';
+export type RenderKind = 'report' | 'page' | 'liquid' | 'diff' | 'analyze' | 'meta' | 'file';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -66,7 +66,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   const renders = new Counter({
     name: 'chronicle_renders_total',
-    help: 'Renders in the worker pool by kind (report, page, liquid) and outcome (ok, failed).',
+    help: 'Renders in the worker pool by kind (report, page, liquid, diff, analyze, meta, file) and outcome (ok, failed).',
     labelNames: ['kind', 'outcome'] as const,
     registers,
   });

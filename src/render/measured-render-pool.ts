@@ -11,6 +11,7 @@ export function measuredRenderPool(pool: RenderPool, metrics: Metrics): RenderPo
     renderPage: (input) => measureRender(metrics, 'page', () => pool.renderPage(input)),
     diff: (job) => measureRender(metrics, 'diff', () => pool.diff(job)),
     analyze: (sources) => measureRender(metrics, 'analyze', () => pool.analyze(sources)),
+    versionMeta: (headers) => measureRender(metrics, 'meta', () => pool.versionMeta(headers)),
     stats: () => pool.stats(),
     useLog: (log) => {
       pool.useLog(log);

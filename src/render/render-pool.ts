@@ -11,6 +11,7 @@ import type { EncodedDataset } from '../modules/exports/dataset.js';
 import { createFilePool, type FileJob, type FilePoolLog } from './file-pool.js';
 import { slotKeeping, threadRunner, type PoolSlot } from '../lib/pool-slots.js';
 import { DIFF_TIME_LIMIT_MS } from '../modules/history/version-diff.js';
+import type { FrontMatterMeta } from '../modules/history/front-matter-meta.js';
 import type { RenderFrame } from './render-context.js';
 import type { ReportPageInput } from './share-page.js';
 import { BASE_LIMITS, TemplateError, timeLimitMessage, type RenderLimits, type SourceAnalysis } from './template-engine.js';
@@ -45,7 +46,9 @@ export type RenderTask =
   | { kind: 'page'; input: ReportPageInput }
   | ({ kind: 'diff' } & DiffJob)
   /** Templates' syntax and the variables they read: one JSON `SourceAnalysis` per source. */
-  | { kind: 'analyze'; sources: readonly string[] };
+  | { kind: 'analyze'; sources: readonly string[] }
+  /** What versions' front matters hold (front-matter-meta.ts): one JSON array of `FrontMatterMeta | null`. */
+  | { kind: 'meta'; headers: readonly string[] };
 
 export interface RenderRequestMessage {
   id: number;
@@ -75,6 +78,11 @@ export interface RenderPool {
   render(sources: readonly string[], context: object, limits?: RenderLimits): Promise<string[]>;
   /** Parses and analyses each source off the event loop (template-engine.ts analyseSource); never rejects for a syntax error. */
   analyze(sources: readonly string[]): Promise<SourceAnalysis[]>;
+  /**
+   * Reads each version's front matter (its document or just the header) off the event loop, in
+   * order; null where it cannot be read. The filters come unchecked (version-meta.ts checks them).
+   */
+  versionMeta(headers: readonly string[]): Promise<(FrontMatterMeta | null)[]>;
   /** A share page's HTML: Markdown of up to millions of characters, converted off the event loop. */
   renderPage(input: ReportPageInput): Promise<string>;
   /** The unified line diff of two versions' bodies; null past its edit or time limit. */
@@ -148,6 +156,11 @@ const WORKER_URL = await workerEntryUrl(import.meta.url, 'render-worker');
 function deadlineOf(task: RenderTask, override: number | undefined): { ms: number; limitMs: number } {
   if (task.kind === 'page' || task.kind === 'analyze') return { ms: override ?? BASE_LIMITS.timeMs + 2_000, limitMs: BASE_LIMITS.timeMs };
   if (task.kind === 'diff') return { ms: override ?? DIFF_TIME_LIMIT_MS + 2_000, limitMs: DIFF_TIME_LIMIT_MS };
+  if (task.kind === 'meta') {
+    // A header takes about 0.25 ms to read: 2 ms each leaves room for a busy machine.
+    const limitMs = BASE_LIMITS.timeMs + task.headers.length * 2;
+    return { ms: override ?? limitMs + 2_000, limitMs };
+  }
   const { limits } = task;
   return { ms: override ?? limits.timeMs * Math.max(1, task.sources.length) + 2_000, limitMs: limits.timeMs };
 }
@@ -303,6 +316,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     // The worker answers [] for "no line diff", [patch] otherwise.
     diff: async (job) => (await run({ kind: 'diff', ...job }))[0] ?? null,
     analyze: async (sources) => (await run({ kind: 'analyze', sources })).map((json) => JSON.parse(json) as SourceAnalysis),
+    versionMeta: async (headers) =>
+      headers.length === 0 ? [] : (JSON.parse((await run({ kind: 'meta', headers }))[0] ?? '[]') as (FrontMatterMeta | null)[]),
     reportSlots: size,
     stats: () => {
       const made = files.stats();

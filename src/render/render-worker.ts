@@ -7,6 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import { lowerThreadPriority } from '../lib/thread-priority.js';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { bodyDiff } from '../modules/history/version-diff.js';
+import { frontMatterMeta } from '../modules/history/front-matter-meta.js';
 import { encodeDataset } from '../modules/exports/dataset.js';
 import { buildRenderContext, type EntryTuple, type RenderInput } from './render-context.js';
 import type { RenderReply, RenderRequestMessage, RenderTask } from './render-pool.js';
@@ -29,6 +30,7 @@ async function render(task: RenderTask): Promise<string[]> {
     return patch === null ? [] : [patch];
   }
   if (task.kind === 'analyze') return task.sources.map((source) => JSON.stringify(analyseSource(source)));
+  if (task.kind === 'meta') return [JSON.stringify(task.headers.map(frontMatterMeta))];
   // A template that never reads the entries gets none (they were loaded for the dataset alone).
   const entries =
     task.kind === 'report' && task.contextEntries !== false && task.entriesJson !== null

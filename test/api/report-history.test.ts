@@ -402,3 +402,39 @@ describe('version on links and inbox messages', () => {
     expect(message.body.version).toBe(1);
   });
 });
+
+describe('a long version list', () => {
+  /** A sample of GET /metrics (`name{labels} value`); 0 when absent. */
+  async function rendersOf(kind: string): Promise<number> {
+    const text = (await t.request('GET', '/metrics', { token: null })).text;
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`chronicle_renders_total{`) && l.includes(`kind="${kind}"`) && l.includes('outcome="ok"'));
+    return line ? Number(line.split(' ').at(-1)) : 0;
+  }
+
+  it('reads its front matters in a render worker once, then from memory, each version its own', async () => {
+    let report = await newReport(t, owner, [workspaceId], { name: 'Long 0' });
+    const tagsOf = (i: number) => (i % 2 === 0 ? ['a'] : ['b']);
+    for (let i = 1; i < 12; i++) {
+      const filters = { workspaceIds: [workspaceId], tags: tagsOf(i), dateRange: { from: '2026-11-01', to: '2026-11-30' } };
+      report = await editReport(t, owner, report, { name: `Long ${i}`, filters });
+    }
+    const before = await rendersOf('meta');
+    const expected = Array.from({ length: 12 }, (_, i) => ({ version: 12 - i, name: `Long ${11 - i}` }));
+    for (let read = 0; read < 2; read++) {
+      const res = await t.get(versions(report.id), owner.token);
+      expect(res.status).toBe(200);
+      const list = res.body as { version: number; name: string; templateId: string; filters: { tags?: string[] } }[];
+      expect(list.map(({ version, name }) => ({ version, name }))).toEqual(expected);
+      // Versions 2-12 carry the tags of their own edit; version 1 none.
+      expect(list.map((v) => v.filters.tags ?? null)).toEqual([...Array.from({ length: 11 }, (_, i) => tagsOf(11 - i)), null]);
+      expect(new Set(list.map((v) => v.templateId))).toEqual(new Set([report.templateId]));
+      // Twelve unread front matters went to a worker in one job; the second read found them all.
+      expect(await rendersOf('meta')).toBe(before + 1);
+    }
+    // One version read alone says the same as the list.
+    const third = await t.get(content(report.reportContentId), owner.token);
+    expect(third.body.name).toBe('Long 11');
+  });
+});

@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRenderPool, defaultPoolSize, memoryAvailable, SHORT_MEMORY_BYTES, type RenderPool } from '../../src/render/render-pool.js';
+import { frontMatterMeta } from '../../src/modules/history/front-matter-meta.js';
+import { checkedMeta, versionMeta } from '../../src/modules/history/version-meta.js';
+import { buildDocument } from '../../packages/document/src/index.js';
 import { WORKER_NICE } from '../../src/lib/thread-priority.js';
 import { BASE_LIMITS } from '../../src/render/template-engine.js';
 import { failure, waitUntil } from '../helpers/render-pools.js';
@@ -231,6 +234,49 @@ describe('the analyze task', () => {
       const [good, bad] = await pool.analyze(['{{ totals.minutes }}{% for e in entries %}{{ e.id }}{% endfor %}', '{% if %}']);
       expect(good).toEqual({ ok: true, paths: [['totals', 'minutes'], ['entries']] });
       expect(bad).toMatchObject({ ok: false, error: { kind: 'syntax', line: 1 } });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('the front matter task', () => {
+  it("reads versions' front matters in a worker as the server's own thread reads them, in order", async () => {
+    const W1 = '0193b7e0-0000-7000-8000-000000000001';
+    const W2 = '0193b7e0-0000-7000-8000-000000000002';
+    const document = (name: string, filters: Record<string, unknown>) =>
+      buildDocument(
+        {
+          report: { id: 'r1', name, version: 1 },
+          owner: { id: 'u1', name: 'Ana' },
+          period: { from: '2026-11-01', to: '2026-11-30' },
+          timezone: 'Europe/Berlin',
+          generatedAt: '2026-12-01T10:00:00.000Z',
+          template: { id: 't1', name: 'Timesheet' },
+          filters,
+          totalMinutes: 90,
+        },
+        '# Body\n',
+      );
+    const headers = [
+      document('First', { workspaceIds: [W1], dateRange: { from: '2026-11-01', to: '2026-11-30' } }),
+      document('Second: a “name”', { workspaceIds: [W2], dateRange: { from: '2026-11-01', to: '2026-11-30' } }),
+      'no front matter at all',
+      '---\n[unclosed\n',
+    ];
+    const pool = createRenderPool({ size: 1 });
+    try {
+      const read = await pool.versionMeta(headers);
+      expect(read).toEqual(headers.map(frontMatterMeta));
+      // Checked on the server's thread, they are what it reads itself.
+      expect(read.map(checkedMeta)).toEqual(headers.map(versionMeta));
+      expect(read.map((meta) => meta?.name ?? null)).toEqual(['First', 'Second: a “name”', null, null]);
+      expect(read[0]).toEqual({
+        name: 'First',
+        templateId: 't1',
+        filters: { workspaceIds: [W1], dateRange: { from: '2026-11-01', to: '2026-11-30' } },
+      });
+      expect(await pool.versionMeta([])).toEqual([]);
     } finally {
       await pool.close();
     }
