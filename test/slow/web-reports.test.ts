@@ -9,7 +9,17 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, releaseBrowser, screen, setPassword, signIn, STEP_TIMEOUT, until } from '../helpers/browser.js';
+import {
+  checkScreen,
+  hasChromium,
+  launchBrowser,
+  releaseBrowser,
+  screen,
+  setPassword,
+  signIn,
+  STEP_TIMEOUT,
+  until,
+} from '../helpers/browser.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 import { builtInTemplateId, newReport, newTemplate } from '../helpers/report-factories.js';
 import { freePort } from '../helpers/server-process.js';
@@ -400,7 +410,7 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
       expect(await edit.locator('.field-error').textContent()).toBe(why);
       expect(await template.getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByRole('region', { name: 'Preview' }).getByRole('status').textContent()).toBe('Choose a template.');
-      await screen(page, 'report-edit-template-disabled');
+      await checkScreen(page, 'report-edit-template-disabled');
       // Saving as it is stays here, on the template's field.
       await edit.getByRole('button', { name: 'Save as a new version' }).click();
       await until(() => page.evaluate('document.activeElement?.id')).toBe(await template.getAttribute('id'));
