@@ -58,8 +58,12 @@ export async function startJobEngine(
     promise.then(settled, settled);
     return promise;
   };
+  /** Statements in the caller's context: a request's send is the request's, not background work. */
+  const callers = { executeSql: (text: string, values: unknown[]) => track(database.executeSql(text, values)) };
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => track(database.executeSql(text, values)) },
+    // Every other statement of pg-boss's is background work: its polls, completions and upkeep run
+    // from timers of its own, which no background task waits for (priority.ts).
+    db: { executeSql: (text: string, values: unknown[]) => track(inBackground(() => database.executeSql(text, values))) },
     schema: JOBS_SCHEMA,
     migrate: true,
     supervise: true,
@@ -69,8 +73,8 @@ export async function startJobEngine(
   boss.on('error', (error: unknown) => {
     log.error({ err: error }, 'job engine error');
   });
-  // pg-boss's polling and maintenance, and every job it hands over, are background work.
-  await inBackground(() => boss.start());
+  // pg-boss's statements, and every job it hands over, are background work.
+  await boss.start();
   /** This process's worker per queue, woken when it queues a job itself. */
   const workers = new Map<string, string>();
   for (const queue of queues) {
@@ -85,17 +89,15 @@ export async function startJobEngine(
     });
     if (!options.work) continue;
     let workerId: string | null = null;
-    workerId = await inBackground(() =>
-      boss.work<object>(
-        queue.name,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: queue.batchSize ?? 1 },
-        async (jobs) => {
-          for (const job of jobs) await track(inBackground(() => queue.handle(job.data)));
-          // A queue that had work fetches again at once: pg-boss would otherwise wait a whole
-          // polling interval after every batch, and a send to 50 people would take minutes.
-          if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
-        },
-      ),
+    workerId = await boss.work<object>(
+      queue.name,
+      { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize: queue.batchSize ?? 1 },
+      async (jobs) => {
+        for (const job of jobs) await track(inBackground(() => queue.handle(job.data)));
+        // A queue that had work fetches again at once: pg-boss would otherwise wait a whole
+        // polling interval after every batch, and a send to 50 people would take minutes.
+        if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
+      },
     );
     workers.set(queue.name, workerId);
   }
@@ -107,14 +109,17 @@ export async function startJobEngine(
   };
   return {
     async send(queue, data, key) {
-      await boss.send(queue.name, data, { singletonKey: key });
+      await boss.send(queue.name, data, { singletonKey: key, db: callers });
       wake(queue);
     },
     async sendAll(queue, jobs) {
       if (jobs.length === 0) return;
       // pg-boss's insert takes the queue's settings as send does, and skips a key already waiting
       // (the queue's policy is a unique index; the statement does nothing on a conflict).
-      await boss.insert(jobs.map(({ data, key }) => ({ name: queue.name, data, singletonKey: key })));
+      await boss.insert(
+        jobs.map(({ data, key }) => ({ name: queue.name, data, singletonKey: key })),
+        { db: callers },
+      );
       wake(queue);
     },
     async stop() {

@@ -37,6 +37,47 @@ describe('background work', () => {
     expect(await (async () => (await Promise.resolve(), marks.isBackground()))()).toBe(false);
   });
 
+  it('is marked while any background task is under way, each to its end, and not after the last ends', async () => {
+    const marks = createBackgroundMarks();
+    marks.track();
+    let releaseFirst!: () => void;
+    let releaseSecond!: () => void;
+    const first = marks.run(async () => {
+      await new Promise<void>((resolve) => (releaseFirst = resolve));
+      return marks.isBackground();
+    });
+    const second = marks.run(async () => {
+      await new Promise<void>((resolve) => (releaseSecond = resolve));
+      // Still marked after the first task has ended and its mark was let go.
+      await Promise.resolve();
+      return marks.isBackground();
+    });
+    releaseFirst();
+    expect(await first).toBe(true);
+    releaseSecond();
+    expect(await second).toBe(true);
+    // Nothing under way: a timer a task set and did not wait for runs unmarked.
+    let leftBehind: Promise<boolean> = Promise.resolve(true);
+    await marks.run(async () => {
+      leftBehind = new Promise<boolean>((resolve) => {
+        setTimeout(() => {
+          resolve(marks.isBackground());
+        }, 0);
+      });
+    });
+    expect(await leftBehind).toBe(false);
+    // A task that throws, or returns at once, lets its mark go too; the next one is marked again.
+    expect(() =>
+      marks.run(() => {
+        throw new Error('a task that fails at once');
+      }),
+    ).toThrow('a task that fails at once');
+    expect(marks.run(() => 7)).toBe(7);
+    await expect(marks.run(() => Promise.reject(new Error('a task that fails later')))).rejects.toThrow('fails later');
+    expect(marks.isBackground()).toBe(false);
+    expect(await marks.run(async () => (await new Promise((resolve) => setImmediate(resolve)), marks.isBackground()))).toBe(true);
+  });
+
   it('is tracked from the moment the engine’s thread starts', async () => {
     const marks = createBackgroundMarks();
     expect(marks.run(() => marks.isBackground())).toBe(false);
