@@ -38,7 +38,7 @@ import { cachedSerializerFactory } from './http/serializers.js';
 import { DOCUMENTED_BODY, OPTIONAL_BODY, ProblemSchema } from './http/schemas.js';
 import { componentRegistry, type ComponentRegistry } from './http/components.js';
 import { HEADERS, declareHeaders } from './http/response-headers.js';
-import { loggedUrl, loggerOptions } from './http/logging.js';
+import { loggedUrl, loggerOptions, writesLevel } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, Feature } from './http/types.js';
 import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
@@ -406,12 +406,16 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
   // First of all: when the event loop is far behind, a new request is refused at once (503) rather
   // than queued behind the backlog, before its token is looked up or its body parsed
   // (docs/operations.md "Saturation").
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isOverloaded(ctx.pressure, ctx.config.overloadEventLoopDelayMs)) return;
-    if (ALWAYS_ANSWERED.has(request.routeOptions.url ?? '')) return;
+  // A callback hook, as the others every request passes: an async one costs each a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isOverloaded(ctx.pressure, ctx.config.overloadEventLoopDelayMs) || ALWAYS_ANSWERED.has(request.routeOptions.url ?? '')) {
+      done();
+      return;
+    }
     ctx.metrics.overloadRefusals.inc();
     if (request.raw.method !== 'GET' && request.raw.method !== 'HEAD') reply.header('connection', 'close');
-    return sendProblem(
+    // Answered here: the request goes no further (done is not called).
+    void sendProblem(
       reply,
       new AppError('unavailable', 'The server is overloaded; try again shortly.', undefined, {
         'Retry-After': String(OVERLOAD_RETRY_AFTER_SECONDS),
@@ -437,27 +441,38 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
     closing = true;
   });
   registerConditionalReads(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (request.routeOptions.config.secret) reply.header('cache-control', 'no-store');
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   // After the entity tag is set and compared: a 304 has nothing to compress.
   registerCompression(app, API_COMPRESSION);
-  // At debug level, a line when a request comes in (the one line per request is at its end).
-  app.addHook('onRequest', async (request) => {
-    request.log.debug({ method: request.method, url: loggedUrl(request) }, 'incoming request');
-  });
-  app.addHook('onResponse', async (request, reply) => {
+  // At debug level, a line when a request comes in (the one line per request is at its end). The
+  // level is the process's for its life: below debug the hook is not installed at all.
+  if (writesLevel(app.log, 'debug')) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.log.debug({ method: request.method, url: loggedUrl(request) }, 'incoming request');
+      done();
+    });
+  }
+  // Callback hooks, as on every path a request of any kind takes: an async one costs a promise
+  // and a turn of the microtask queue each.
+  app.addHook('onResponse', (request, reply, done) => {
     ctx.metrics.httpDuration.observe(
       // The route pattern, never the URL: share tokens stay out, and the label set stays small.
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
       reply.elapsedTime / 1000,
     );
-    request.log.info(
-      { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    // The line's fields (a redacted URL) are made only where the line is written.
+    if (writesLevel(request.log, 'info')) {
+      request.log.info(
+        { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    }
+    done();
   });
 
   // Each route's scope, declared in its definition, also becomes its OpenAPI security requirement.
@@ -478,22 +493,29 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
   // A route without a body schema takes no body: anything but nothing or `{}` is refused, as an
   // unknown property would be (docs/api.md "Conventions"). A route that documents a body of its
   // own (the logo upload's image) reads it itself.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const { scope } = request.routeOptions.config;
     const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
-    if ((scope !== 'read' && scope !== 'write') || schema?.body !== undefined || schema?.[DOCUMENTED_BODY] !== undefined) return;
-    const body = request.body;
-    const empty =
-      body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
-    if (!empty) throw badRequest('This endpoint takes no request body.', [{ path: '', message: 'must be empty' }]);
+    if ((scope === 'read' || scope === 'write') && schema?.body === undefined && schema?.[DOCUMENTED_BODY] === undefined) {
+      const body = request.body;
+      const empty =
+        body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+      if (!empty) throw badRequest('This endpoint takes no request body.', [{ path: '', message: 'must be empty' }]);
+    }
+    done();
   });
   // Likewise a route without a query schema takes no query parameters: an unknown one is refused
   // as on routes that have a schema (400, one error per parameter at /query/<name>), never ignored.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const { scope } = request.routeOptions.config;
-    if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.querystring !== undefined) return;
-    const names = Object.keys(request.query ?? {});
-    if (names.length === 0) return;
+    const names =
+      (scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.querystring !== undefined
+        ? []
+        : Object.keys(request.query ?? {});
+    if (names.length === 0) {
+      done();
+      return;
+    }
     throw badRequest(
       `This endpoint takes no query parameters (unknown: ${names.join(', ')}).`,
       names.map((name) => ({ path: `/query/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'is not a known parameter' })),

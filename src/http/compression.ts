@@ -42,31 +42,54 @@ export function addVary(reply: FastifyReply, name: string): void {
 export function registerCompression(app: App, options: CompressionOptions): void {
   const compress = options.compress ?? compressBody;
   let running = 0;
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.statusCode !== 200 || request.routeOptions.config.secret) return payload;
-    if (!request.url.startsWith('/api/') && !DOCUMENT_ROUTES.has(request.routeOptions.url ?? '')) return payload;
-    if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return payload;
-    if (reply.hasHeader('content-encoding')) return payload;
-    if (!COMPRESSIBLE_TYPE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
-    // A string's length is at most its UTF-8 size: most answers are told apart without counting bytes.
-    const size =
-      typeof payload === 'string' ? (payload.length >= options.minBytes ? Buffer.byteLength(payload) : payload.length) : payload.byteLength;
-    if (size < options.minBytes) return payload;
+  // A callback hook: most answers pass it untouched, and an async one would cost each a promise.
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    const body = compressible(request, reply, payload, options.minBytes);
+    if (!body) {
+      done(null, payload);
+      return;
+    }
     addVary(reply, 'Accept-Encoding');
     const encoding = acceptedEncoding(request.headers['accept-encoding']);
-    if (!encoding || running >= options.slots) return payload;
-    running += 1;
-    try {
-      const compressed = await compress(payload, encoding);
-      if (compressed.byteLength >= size) return payload;
-      void reply.header('content-encoding', encoding);
-      reply.removeHeader('content-length');
-      return compressed;
-    } catch (error) {
-      request.log.warn({ err: error }, 'an answer could not be compressed; sent as it is');
-      return payload;
-    } finally {
-      running -= 1;
+    if (!encoding || running >= options.slots) {
+      done(null, payload);
+      return;
     }
+    running += 1;
+    compress(body.payload, encoding).then(
+      (compressed) => {
+        running -= 1;
+        if (compressed.byteLength >= body.size) {
+          done(null, payload);
+          return;
+        }
+        void reply.header('content-encoding', encoding);
+        reply.removeHeader('content-length');
+        done(null, compressed);
+      },
+      (error: unknown) => {
+        running -= 1;
+        request.log.warn({ err: error }, 'an answer could not be compressed; sent as it is');
+        done(null, payload);
+      },
+    );
   });
+}
+
+/** The answer's body and size when it is one to compress (its route, status, type and size), else null. */
+function compressible(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  minBytes: number,
+): { payload: string | Uint8Array; size: number } | null {
+  if (reply.statusCode !== 200 || request.routeOptions.config.secret) return null;
+  if (!request.url.startsWith('/api/') && !DOCUMENT_ROUTES.has(request.routeOptions.url ?? '')) return null;
+  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return null;
+  if (reply.hasHeader('content-encoding')) return null;
+  if (!COMPRESSIBLE_TYPE.test(String(reply.getHeader('content-type') ?? ''))) return null;
+  // A string's length is at most its UTF-8 size: most answers are told apart without counting bytes.
+  const size =
+    typeof payload === 'string' ? (payload.length >= minBytes ? Buffer.byteLength(payload) : payload.length) : payload.byteLength;
+  return size < minBytes ? null : { payload, size };
 }

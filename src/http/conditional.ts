@@ -40,16 +40,22 @@ export const NOT_MODIFIED = {
  * report's version) and turns it into a 304 when the request's If-None-Match names the tag.
  */
 export function registerConditionalReads(app: App): void {
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!request.routeOptions.config.conditional || request.method !== 'GET' || reply.statusCode !== 200) return payload;
-    if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return payload;
-    const own = reply.getHeader('etag');
-    const tag = typeof own === 'string' ? own : entityTag(payload);
-    void reply.header('etag', tag);
-    if (!matchesIfNoneMatch(request.headers['if-none-match'], tag)) return payload;
-    void reply.code(304);
-    reply.removeHeader('content-type');
-    reply.removeHeader('content-disposition');
-    return null;
+  // A callback hook, as every answer passes it (an async one costs each a promise).
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    done(null, conditionalAnswer(request, reply, payload));
   });
+}
+
+/** The payload to send: as it is, or null for a 304 when If-None-Match names the answer's tag. */
+function conditionalAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (!request.routeOptions.config.conditional || request.method !== 'GET' || reply.statusCode !== 200) return payload;
+  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return payload;
+  const own = reply.getHeader('etag');
+  const tag = typeof own === 'string' ? own : entityTag(payload);
+  void reply.header('etag', tag);
+  if (!matchesIfNoneMatch(request.headers['if-none-match'], tag)) return payload;
+  void reply.code(304);
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-disposition');
+  return null;
 }

@@ -1,5 +1,5 @@
 /** pino settings: secrets never reach the log (Authorization headers, share tokens, SQL parameters). */
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 
 const SHARE_SEGMENT = /\/+share(?=[/?#]|$)/i;
@@ -68,4 +68,13 @@ export function loggerOptions(level: string, pretty = prettyByDefault()): Fastif
 /** Human-readable logs when stdout is a terminal and NODE_ENV is not `production`. */
 function prettyByDefault(): boolean {
   return process.stdout.isTTY && process.env.NODE_ENV !== 'production';
+}
+
+/**
+ * Whether `log` writes lines of `level`: its level is that one or below (`silent`, or a level
+ * pino does not know, writes nothing).
+ */
+export function writesLevel(log: FastifyBaseLogger, level: 'debug' | 'info'): boolean {
+  const current = pino.levels.values[log.level];
+  return current !== undefined && current <= (pino.levels.values[level] ?? 0);
 }

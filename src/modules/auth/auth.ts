@@ -183,17 +183,27 @@ export function registerAuth(app: App, ctx: AppContext): void {
   const refused: RefusedCredentials = new LRUCache({ max: 10_000 });
   app.decorateRequest('actor', null);
   app.decorateRequest('credential', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: public routes (share pages, files) pass it without the promise an async one costs.
+  app.addHook('onRequest', (request, reply, done) => {
     const scope = request.routeOptions.config.scope;
-    if (scope === undefined || scope === 'public') return;
+    if (scope === undefined || scope === 'public') {
+      done();
+      return;
+    }
     const lookup = presented(request, scope);
     const pending: PendingCredential = {
       lookup,
       admit: (found) => admit(reply, scope, lookup, found),
       authenticate: async () => (request.actor = await pending.admit(await findCredential(ctx.db, lookup))),
     };
-    if (request.routeOptions.config.credentialInRead) request.credential = pending;
-    else await pending.authenticate();
+    if (request.routeOptions.config.credentialInRead) {
+      request.credential = pending;
+      done();
+      return;
+    }
+    pending.authenticate().then(() => {
+      done();
+    }, done);
   });
 
   /**
