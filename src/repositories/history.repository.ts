@@ -1,7 +1,8 @@
 /** SQL of a report's version history: its content versions, one version, a pair to compare. */
-import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
+import { totalOf, type Page, type Paged } from '../lib/paging.js';
 import { deliveries, reportContents, reports, sends } from '../db/schema.js';
 import { reportStandingColumns, type ReportStanding } from './access.repository.js';
 import {
@@ -81,13 +82,18 @@ export async function findReportWithStanding(
   return { report: row.report, standing: { memberOfAll: row.memberOfAll, adminOfOnlyWorkspace: row.adminOfOnlyWorkspace } };
 }
 
-/** Every content version of the report, newest first. */
-export function listVersions(db: Db, reportId: string): Promise<VersionListRow[]> {
-  return db
-    .select({ ...versionColumns, header: headerColumn })
+/** One page of the report's content versions, newest first, and how many it has. */
+export async function listVersions(db: Db, reportId: string, page: Page): Promise<Paged<VersionListRow>> {
+  const where = eq(reportContents.reportId, reportId);
+  const rows = await db
+    .select({ ...versionColumns, header: headerColumn, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(reportContents)
-    .where(eq(reportContents.reportId, reportId))
-    .orderBy(desc(reportContents.version));
+    .where(where)
+    .orderBy(desc(reportContents.version))
+    .limit(page.limit)
+    .offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await db.select({ n: count() }).from(reportContents).where(where))[0]?.n ?? 0);
+  return { items: rows.map(({ total: _total, ...row }) => row), total };
 }
 
 export interface VersionRow extends Omit<VersionListRow, 'header'> {

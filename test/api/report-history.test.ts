@@ -413,7 +413,7 @@ describe('a long version list', () => {
     return line ? Number(line.split(' ').at(-1)) : 0;
   }
 
-  it('reads its front matters in a render worker once, then from memory, each version its own', async () => {
+  it('reads its front matters in a render worker once, then from memory, each version its own, and comes in pages', async () => {
     let report = await newReport(t, owner, [workspaceId], { name: 'Long 0' });
     const tagsOf = (i: number) => (i % 2 === 0 ? ['a'] : ['b']);
     for (let i = 1; i < 12; i++) {
@@ -436,5 +436,41 @@ describe('a long version list', () => {
     // One version read alone says the same as the list.
     const third = await t.get(content(report.reportContentId), owner.token);
     expect(third.body.name).toBe('Long 11');
+
+    // In pages: X-Total-Count, and a Link to the next page while versions remain.
+    const pages: number[][] = [];
+    for (let url: string | null = `${versions(report.id)}?limit=5`; url;) {
+      const res = await t.get(url, owner.token);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-total-count']).toBe('12');
+      pages.push((res.body as { version: number }[]).map((v) => v.version));
+      const link = res.headers.link as string | undefined;
+      url = link ? (/^<http:\/\/chronicle\.test([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+      if (link) expect(url).not.toBeNull();
+    }
+    expect(pages).toEqual([
+      [12, 11, 10, 9, 8],
+      [7, 6, 5, 4, 3],
+      [2, 1],
+    ]);
+    // The whole list fits the default page (100): no Link.
+    const whole = await t.get(versions(report.id), owner.token);
+    expect(whole.headers['x-total-count']).toBe('12');
+    expect(whole.headers.link).toBeUndefined();
+    // Past the end: nothing, with the total.
+    const past = await t.get(versions(report.id), owner.token, { offset: 50 });
+    expect(past.body).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('12');
+    for (const [query, pointer] of [
+      [{ limit: 201 }, '/query/limit'],
+      [{ limit: 0 }, '/query/limit'],
+      [{ offset: -1 }, '/query/offset'],
+      [{ page: 2 }, '/query'],
+    ] as const) {
+      const problem = expectProblem(await t.get(versions(report.id), owner.token, query), 400);
+      expect(problem.errors?.[0]?.path.startsWith(pointer)).toBe(true);
+    }
+    // Another reader's page of a report they may not read is still a 404.
+    expectProblem(await t.get(versions(report.id), outsider.token, { limit: 5 }), 404);
   });
 });

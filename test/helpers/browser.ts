@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import axe from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestContext } from './test-app.js';
 import { perProcess } from './per-process.js';
@@ -170,10 +170,11 @@ async function colourScheme(page: Page, scheme: 'light' | 'dark'): Promise<void>
  * scheme, and its colour rules in the dark one (the rest answer there as in the light), then at
  * 320, 390 and 1440 px that neither the page nor any of the app's tables inside its box scrolls
  * sideways (polled, as the layout follows the resize); a screenshot at each width when SCREENSHOTS_DIR is set
- * (`${name}-320.png` ...; a name with a folder, `journey/inbox`, writes into that folder). Leaves
- * the page light and at the size it had.
+ * (`${name}-320.png` ...; a name with a folder, `journey/inbox`, writes into that folder), of the
+ * whole page, or with `around`, of the window scrolled to that element (a page too long to show
+ * whole, such as a list of 60 versions). Leaves the page light and at the size it had.
  */
-export async function checkScreen(page: Page, name: string): Promise<void> {
+export async function checkScreen(page: Page, name: string, options: { around?: Locator } = {}): Promise<void> {
   if (SCREENSHOTS) mkdirSync(dirname(`${SCREENSHOTS}/${name}`), { recursive: true });
   expect(await axeViolations(page), `axe on ${name}, light`).toEqual([]);
   await colourScheme(page, 'dark');
@@ -202,7 +203,12 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
       const header = await page.evaluate<number | null>(`document.querySelector('header.top')?.getBoundingClientRect().height ?? null`);
       if (header !== null) expect(header, `${name}: the header's height at ${width} px`).toBeLessThanOrEqual(180);
     }
-    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
+    if (SCREENSHOTS) {
+      await options.around?.evaluate((element) => {
+        element.scrollIntoView({ block: 'center' });
+      });
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: !options.around });
+    }
   }
   await resizeTo(page, size.width, size.height);
 }

@@ -21,7 +21,7 @@ import {
   until,
 } from '../helpers/browser.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
-import { builtInTemplateId, newReport, newTemplate } from '../helpers/report-factories.js';
+import { builtInTemplateId, editReport, newReport, newTemplate } from '../helpers/report-factories.js';
 import { freePort } from '../helpers/server-process.js';
 import { buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
 
@@ -422,6 +422,33 @@ describe.skipIf(!hasChromium)('report screens in Chromium', () => {
       await until(() => heading().textContent()).toBe('Old layout report v2');
       const stored = await t.get(`/api/v1/reports/${report.id}`, owner.token);
       expect(stored.body.templateId).toBe(await builtInTemplateId(t));
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'shows a long history a page at a time, the older versions on request, and compares across pages',
+    async () => {
+      let report = await newReport(t, owner, [workspaceId], { name: 'Weekly hours' });
+      for (let i = 2; i <= 62; i++) report = await editReport(t, owner, report, { name: `Weekly hours ${i}` });
+
+      await page.goto(`${base}/app/reports/${report.id}`);
+      const versions = page.getByRole('region', { name: 'Versions', exact: true });
+      const rows = page.getByRole('region', { name: 'Version list' }).locator('tbody tr');
+      // The newest 60, then the two oldest on request.
+      await until(() => rows.count()).toBe(60);
+      expect(await rows.first().locator('td.version').textContent()).toBe('62');
+      const older = versions.getByRole('button', { name: 'Show older versions (2 more)' });
+      await checkScreen(page, 'report-versions-more', { around: older });
+      await older.click();
+      await until(() => rows.count()).toBe(62);
+      expect(await rows.locator('td.version').allTextContents()).toEqual(Array.from({ length: 62 }, (_, i) => String(62 - i)));
+      expect(await versions.getByRole('button', { name: /^Show older versions/ }).count()).toBe(0);
+
+      // The first version, read with the older page, can be compared with the newest.
+      await versions.getByRole('combobox', { name: 'Compare', exact: true }).selectOption({ label: 'Version 1' });
+      await versions.getByRole('button', { name: 'Show changes' }).click();
+      await until(() => page.getByRole('region', { name: 'Changes from version 1 to version 62' }).count()).toBe(1);
     },
     STEP_TIMEOUT,
   );

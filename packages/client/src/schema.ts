@@ -1218,7 +1218,7 @@ export interface paths {
         };
         /**
          * A report's versions, newest first.
-         * @description Every immutable content version of the report, newest first, with its totals, template, filters and whether it was sent. Readable by whoever may read the report (its owner with current membership, instance admins, an admin/owner of a single-workspace report's workspace); anyone else gets 404, as for a report that does not exist.
+         * @description The immutable content versions of the report, newest first, with their totals, template, filters and whether each was sent. Paged: `limit` (default 100, at most 200) and `offset`; X-Total-Count carries the whole list's size and Link the next page (rel="next"). Readable by whoever may read the report (its owner with current membership, instance admins, an admin/owner of a single-workspace report's workspace); anyone else gets 404, as for a report that does not exist.
          */
         get: operations["listReportVersions"];
         put?: never;
@@ -11220,7 +11220,12 @@ export interface operations {
     };
     listReportVersions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page, 1-200; default 100. */
+                limit?: number;
+                /** @description Items to skip; default 0. */
+                offset?: number;
+            };
             header?: never;
             path: {
                 /** @description Opaque id (UUID v7). */
@@ -11234,6 +11239,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
                     Vary: components["headers"]["Vary"];
                     "Content-Encoding": components["headers"]["Content-Encoding"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams } from '../../http/schemas.js';
+import { PAGED, PAGED_HEADERS, PageQuery, pageHeaders } from '../../http/paging.js';
+import { pageOf } from '../../lib/paging.js';
 import { actorOf, callerOf, HEAVY_RATE_COST } from '../auth/auth.js';
 import * as service from './history.service.js';
 import { MAX_DIFF_BYTES, MAX_DIFF_EDITS } from './version-diff.js';
@@ -23,12 +25,20 @@ export const historyRoutes: FeatureRoutes = (app, { ctx }, done) => {
       operationId: 'listReportVersions',
       summary: "A report's versions, newest first.",
       description:
-        'Every immutable content version of the report, newest first, with its totals, template, filters and whether it was sent. ' +
+        'The immutable content versions of the report, newest first, with their totals, template, filters and whether each was sent. ' +
+        `${PAGED} ` +
         'Readable by whoever may read the report (its owner with current membership, instance admins, an admin/owner of a ' +
         "single-workspace report's workspace); anyone else gets 404, as for a report that does not exist.",
       params: IdParams,
+      querystring: PageQuery,
+      responseHeaders: PAGED_HEADERS,
       response: { 200: Type.Array(VersionSchema) },
-      handler: async (request) => service.listVersions(ctx, actorOf(request), request.params.id),
+      handler: async (request, reply) => {
+        const page = pageOf(request.query);
+        const { items, total } = await service.listVersions(ctx, actorOf(request), request.params.id, page);
+        pageHeaders(reply, request, ctx.config.publicBaseUrl, page, items.length, total);
+        return items;
+      },
     }),
   );
   app.route(

@@ -6,6 +6,7 @@ import contentDisposition from 'content-disposition';
 import { LRUCache } from 'lru-cache';
 import type { Actor, AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
+import type { Page, Paged } from '../../lib/paging.js';
 import { safeFileStem } from '../../lib/file-names.js';
 import * as repo from '../../repositories/history.repository.js';
 import { chargeWork, readAs, type Caller } from '../auth/auth.js';
@@ -71,13 +72,13 @@ function toVersion(row: Omit<repo.VersionListRow, 'header'>, meta: VersionMeta |
   };
 }
 
-/** Every version of the report, newest first; the report's readers only. */
-export async function listVersions(ctx: AppContext, actor: Actor, reportId: string): Promise<Version[]> {
+/** One page of the report's versions, newest first, and how many it has; the report's readers only. */
+export async function listVersions(ctx: AppContext, actor: Actor, reportId: string, page: Page): Promise<Paged<Version>> {
   const found = await repo.findReportWithStanding(ctx.db, reportId, actor.user.id);
   requireHistoryReader(found, actor);
-  const rows = await repo.listVersions(ctx.db, reportId);
+  const { items: rows, total } = await repo.listVersions(ctx.db, reportId, page);
   const metas = await metasOf(ctx, actor, rows);
-  return rows.map(({ header: _header, ...row }, i) => toVersion(row, metas[i] ?? null, found.report.name));
+  return { items: rows.map(({ header: _header, ...row }, i) => toVersion(row, metas[i] ?? null, found.report.name)), total };
 }
 
 /** One version with its document and summary: the report's readers and the version's recipients. */

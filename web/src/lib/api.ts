@@ -319,7 +319,9 @@ export const api = {
   runScheduleNow: (reportId: string) => call(client.POST('/api/v1/reports/{id}/schedule/run-now', id(reportId))),
 
   // Version history
-  versions: (reportId: string) => call(client.GET('/api/v1/reports/{id}/versions', id(reportId))),
+  /** A page of the report's versions, newest first, with how many it has. */
+  versions: (reportId: string, query: NonNullable<paths['/api/v1/reports/{id}/versions']['get']['parameters']['query']>) =>
+    page(client.GET('/api/v1/reports/{id}/versions', { params: { path: { id: reportId }, query } })),
   /** The route also serves Markdown (a download); this app asks for, and gets, the JSON form. */
   reportContent: async (contentId: string): Promise<ReportContent> => {
     const content = await call(client.GET('/api/v1/report-contents/{id}', id(contentId)));

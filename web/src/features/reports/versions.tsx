@@ -1,5 +1,5 @@
-/** A report's version history: every version, any one of them shown, and what changed between two. */
-import { useState } from 'react';
+/** A report's version history: its versions, newest first, any one of them shown, and what changed between two. */
+import { useEffect, useState } from 'react';
 import { api, type Report, type Version } from '../../lib/api.js';
 import {
   ErrorMessage,
@@ -32,29 +32,59 @@ export function VersionHistory({
   shownId: string | null;
   onShow: (contentId: string | null) => void;
 }) {
-  const versions = useLoad(() => api.versions(report.id), [report.id, report.version, refresh]);
+  const first = useLoad(() => api.versions(report.id, { limit: VERSIONS_PAGE }), [report.id, report.version, refresh]);
+  // Older pages, read on request; a new first page (an edit, a send) starts the list again.
+  const [older, setOlder] = useState<Version[]>([]);
+  useEffect(() => {
+    setOlder([]);
+  }, [first.data]);
+  const more = useAction(async (offset: number) => {
+    const next = await api.versions(report.id, { limit: VERSIONS_PAGE, offset });
+    setOlder((shown) => [...shown, ...next.items.filter((v) => !shown.some((s) => s.reportContentId === v.reportContentId))]);
+  });
   return (
     <section aria-labelledby="versions-heading">
       <h2 id="versions-heading">Versions</h2>
-      <Loaded state={versions} what="the versions">
-        {(list) => (
-          <>
-            <VersionTable versions={list} shownId={shownId} onShow={onShow} />
-            {shownId ? (
-              <ShownVersion
-                contentId={shownId}
-                onClose={() => {
-                  onShow(null);
-                }}
-              />
-            ) : null}
-            {list.length > 1 ? <Compare reportId={report.id} versions={list} /> : null}
-          </>
-        )}
+      <Loaded state={first} what="the versions">
+        {({ items, total }) => {
+          const list = [...items, ...older.filter((v) => !items.some((i) => i.reportContentId === v.reportContentId))];
+          return (
+            <>
+              <VersionTable versions={list} shownId={shownId} onShow={onShow} />
+              {list.length < total ? (
+                <p className="more">
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={more.busy}
+                    onClick={() => {
+                      void more.run(list.length);
+                    }}
+                  >
+                    {more.busy ? 'Loading older versions…' : `Show older versions (${total - list.length} more)`}
+                  </button>
+                </p>
+              ) : null}
+              <ErrorMessage error={more.error} />
+              {shownId ? (
+                <ShownVersion
+                  contentId={shownId}
+                  onClose={() => {
+                    onShow(null);
+                  }}
+                />
+              ) : null}
+              {list.length > 1 ? <Compare reportId={report.id} versions={list} /> : null}
+            </>
+          );
+        }}
       </Loaded>
     </section>
   );
 }
+
+/** Versions read at a time: a year of weekly runs shows at once, a longer history a page at a time. */
+const VERSIONS_PAGE = 60;
 
 function VersionTable({ versions, shownId, onShow }: { versions: Version[]; shownId: string | null; onShow: (id: string) => void }) {
   return (
