@@ -12,9 +12,10 @@
  * route that reads nothing (`/favicon.ico`), for marks read only while a job or tick runs. So the
  * storage is enabled when the first background work starts and disabled when the last one ends:
  * between pg-boss's polls and the tickers' passes, requests run with no promise tracked. Work that
- * a background task leaves running after it ends (a timer it set and did not wait for) is not
- * background any more: everything Chronicle starts in the background is awaited by its task, and
- * pg-boss's own statements are marked one by one (job-engine.ts).
+ * a background task leaves running after it ends (a timer it set and did not wait for) may run
+ * unmarked then: everything Chronicle starts in the background is awaited by its task, and
+ * pg-boss's own statements are marked one by one (job-engine.ts). (Node 24's storage rides on
+ * context frames, which cost a promise nothing; there disabling it changes nothing.)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

