@@ -56,7 +56,14 @@ export function registerCompression(app: App, options: CompressionOptions): void
       return;
     }
     running += 1;
-    compress(body.payload, encoding).then(
+    let compressing: Promise<Buffer>;
+    try {
+      compressing = compress(body.payload, encoding);
+    } catch (error) {
+      // A compressor that throws rather than rejects: the answer still goes out, as it is.
+      compressing = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    compressing.then(
       (compressed) => {
         running -= 1;
         if (compressed.byteLength >= body.size) {

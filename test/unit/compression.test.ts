@@ -65,13 +65,22 @@ describe('registerCompression', () => {
     await app.close();
   });
 
-  it('sends the answer as it is when compressing fails', async () => {
-    const app = appWith(() => Promise.reject(new Error('no memory')));
-    const res = await get(app, '/api/list');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.body).toBe(BIG);
-    await app.close();
+  it('sends the answer as it is when compressing fails, by rejecting or by throwing, and frees the slot', async () => {
+    for (const compress of [
+      () => Promise.reject(new Error('no memory')),
+      () => {
+        throw new Error('no memory');
+      },
+    ]) {
+      const app = appWith(compress);
+      for (let i = 0; i < 2; i++) {
+        const res = await get(app, '/api/list');
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.body).toBe(BIG);
+      }
+      await app.close();
+    }
   });
 
   it('leaves other types, other paths and other statuses alone', async () => {
