@@ -508,10 +508,11 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
   // as on routes that have a schema (400, one error per parameter at /query/<name>), never ignored.
   app.addHook('preValidation', (request, _reply, done) => {
     const { scope } = request.routeOptions.config;
-    const names =
-      (scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.querystring !== undefined
-        ? []
-        : Object.keys(request.query ?? {});
+    if ((scope !== 'read' && scope !== 'write') || request.routeOptions.schema?.querystring !== undefined) {
+      done();
+      return;
+    }
+    const names = Object.keys(request.query ?? {});
     if (names.length === 0) {
       done();
       return;

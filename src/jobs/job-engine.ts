@@ -58,12 +58,13 @@ export async function startJobEngine(
     promise.then(settled, settled);
     return promise;
   };
+  const executeSql = (text: string, values: unknown[]) => track(database.executeSql(text, values));
   /** Statements in the caller's context: a request's send is the request's, not background work. */
-  const callers = { executeSql: (text: string, values: unknown[]) => track(database.executeSql(text, values)) };
+  const callers = { executeSql };
   const boss = new PgBoss({
     // Every other statement of pg-boss's is background work: its polls, completions and upkeep run
     // from timers of its own, which no background task waits for (priority.ts).
-    db: { executeSql: (text: string, values: unknown[]) => track(inBackground(() => database.executeSql(text, values))) },
+    db: { executeSql: (text: string, values: unknown[]) => inBackground(() => executeSql(text, values)) },
     schema: JOBS_SCHEMA,
     migrate: true,
     supervise: true,
@@ -73,7 +74,6 @@ export async function startJobEngine(
   boss.on('error', (error: unknown) => {
     log.error({ err: error }, 'job engine error');
   });
-  // pg-boss's statements, and every job it hands over, are background work.
   await boss.start();
   /** This process's worker per queue, woken when it queues a job itself. */
   const workers = new Map<string, string>();

@@ -40,14 +40,15 @@ export function VersionHistory({
   }, [first.data]);
   const more = useAction(async (offset: number) => {
     const next = await api.versions(report.id, { limit: VERSIONS_PAGE, offset });
-    setOlder((shown) => [...shown, ...next.items.filter((v) => !shown.some((s) => s.reportContentId === v.reportContentId))]);
+    setOlder((shown) => [...shown, ...next.items]);
   });
   return (
     <section aria-labelledby="versions-heading">
       <h2 id="versions-heading">Versions</h2>
       <Loaded state={first} what="the versions">
         {({ items, total }) => {
-          const list = [...items, ...older.filter((v) => !items.some((i) => i.reportContentId === v.reportContentId))];
+          // Each version once, should a page overlap the ones before it.
+          const list = [...new Map([...items, ...older].map((v) => [v.reportContentId, v])).values()];
           return (
             <>
               <VersionTable versions={list} shownId={shownId} onShow={onShow} />
