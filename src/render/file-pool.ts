@@ -111,10 +111,14 @@ interface Job {
 interface Slot extends PoolSlot<Job> {
   child: ChildProcess;
   /**
-   * The start of what the process wrote to stderr (nothing, unless it failed): V8's or Node's
-   * fatal message comes first, and tells running out of memory from another crash.
+   * The end of what the process wrote to stderr: a process that dies says why last (V8's or
+   * Node's fatal message), after whatever it printed while it made earlier files (Node's
+   * warnings: pdfmake's page writer passes Node's default of ten listeners with quotes nested
+   * six deep, for one).
    */
   stderr: string;
+  /** V8 said the process's heap was full (OUT_OF_MEMORY), in any part of its stderr. */
+  outOfMemory: boolean;
   /** Not yet answered anything: its first file's deadline also covers the process's start. */
   fresh: boolean;
 }
@@ -136,8 +140,11 @@ function fileProcessEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** V8's words when a heap is full, before the process aborts. */
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/;
 
-/** How much of a process's stderr is kept, and logged when it fails a file. */
-const STDERR_KEPT_CHARS = 2_000;
+/** How much of the end of a process's stderr is kept, and logged when it fails a file. */
+const STDERR_KEPT_CHARS = 4_000;
+
+/** Enough of the text before a chunk of stderr to find OUT_OF_MEMORY's words split across two chunks. */
+const OVERLAP_CHARS = 32;
 
 export function createFilePool(options: FilePoolOptions): FilePool {
   const slots: Slot[] = [];
@@ -170,10 +177,11 @@ export function createFilePool(options: FilePoolOptions): FilePool {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: fileProcessEnv(process.env),
     });
-    const slot: Slot = { child, job: null, timer: null, idleTimer: null, stderr: '', fresh: true };
+    const slot: Slot = { child, job: null, timer: null, idleTimer: null, stderr: '', outOfMemory: false, fresh: true };
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {
-      if (slot.stderr.length < STDERR_KEPT_CHARS) slot.stderr = (slot.stderr + text).slice(0, STDERR_KEPT_CHARS);
+      slot.outOfMemory ||= OUT_OF_MEMORY.test(slot.stderr.slice(-OVERLAP_CHARS) + text);
+      slot.stderr = (slot.stderr + text).slice(-STDERR_KEPT_CHARS);
     });
     child.on('message', (reply: FileReply) => {
       const job = slot.job;
@@ -188,7 +196,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
     });
     // 'close' comes once the process has exited and its stderr is read to the end.
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
-      const outOfMemory = OUT_OF_MEMORY.test(slot.stderr);
+      const { outOfMemory } = slot;
       if (slot.job) {
         log?.warn(
           { format: slot.job.job.format, code, signal, outOfMemory, stderr: slot.stderr },

@@ -156,6 +156,23 @@ describe('file processes', () => {
     expect(Buffer.from(await pool.file(CSV)).toString('utf8')).toContain('Only');
   });
 
+  it('know a process ran out of heap however much it wrote to stderr before', async () => {
+    pool = createFilePool({ ...OPTIONS, size: 1, maxHeapMb: 48 });
+    const log = collectingLog();
+    pool.useLog(log);
+    // Quotes nested six deep lay out as six nested tables, and pdfmake then has more listeners on
+    // its page writer than Node's default allows: each such PDF makes the process print a warning.
+    const quoted = pdfInput(`${'> '.repeat(7)}deep\n`);
+    const { chartSvg: _chartSvg, ...deep } = quoted;
+    for (let i = 0; i < 12; i++) await pool.file({ format: 'pdf', pdf: deep });
+    const error = await failure(pool.file(pdf(5_000)));
+    expect(error).toMatchObject({ kind: 'limit', message: 'memory limit exceeded' });
+    const [warning] = log.warnings;
+    expect(warning?.detail).toMatchObject({ outOfMemory: true, stderr: expect.stringMatching(/heap out of memory/) as unknown });
+    // Its earlier warnings are there too, as much as fits before its last words.
+    expect((warning?.detail as { stderr: string }).stderr).toMatch(/MaxListenersExceededWarning/);
+  });
+
   it.runIf(withProc)('fail the file of a process that dies, and go on', async () => {
     const before = fileProcesses();
     pool = createFilePool({ ...OPTIONS, size: 1 });
