@@ -13,6 +13,7 @@ import {
   users,
 } from '../db/schema.js';
 import { totalOf, type Page, type Paged } from '../lib/paging.js';
+import { rowsOf } from '../db/rows.js';
 
 export type MessageRow = typeof mailMessages.$inferSelect;
 export type MessageInsert = typeof mailMessages.$inferInsert;
@@ -147,27 +148,29 @@ export async function dueDigestRecipients(db: Db, now: Date, limit: number): Pro
  * the same transaction), locking them so two processes cannot take the same ones; returns how many.
  */
 export async function gatherDigest(db: Db, userId: string, digestId: string, now: Date): Promise<number> {
-  const gathered = await db
-    .update(mailMessages)
-    .set({ status: 'digested', digestId })
-    .where(
-      and(
-        eq(mailMessages.recipientUserId, userId),
-        eq(mailMessages.status, 'held'),
-        eq(mailMessages.forDigest, true),
-        lte(mailMessages.dueAt, now),
-      ),
+  // Counted in the statement: a user's day can hold thousands of messages, and only their number comes back.
+  const result = await db.execute(sql`
+    with gathered as (
+      update ${mailMessages} set status = 'digested', digest_id = ${digestId}
+      where recipient_user_id = ${userId} and status = 'held' and for_digest and due_at <= ${now.toISOString()}::timestamptz
+      returning 1
     )
-    .returning({ id: mailMessages.id });
-  return gathered.length;
+    select count(*)::int as n from gathered`);
+  return rowsOf<{ n: number }>(result)[0]?.n ?? 0;
 }
 
-export async function digestItems(db: Db, digestId: string): Promise<MessageRow[]> {
-  return db
-    .select()
+/**
+ * The first `limit` messages a digest carries, oldest first, and how many it carries in all: a
+ * digest shows a bounded number of them whatever a day brought.
+ */
+export async function digestItems(db: Db, digestId: string, limit: number): Promise<{ items: MessageRow[]; total: number }> {
+  const rows = await db
+    .select({ message: mailMessages, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(mailMessages)
     .where(eq(mailMessages.digestId, digestId))
-    .orderBy(asc(mailMessages.createdAt), asc(mailMessages.id));
+    .orderBy(asc(mailMessages.createdAt), asc(mailMessages.id))
+    .limit(limit);
+  return { items: rows.map((row) => row.message), total: rows[0]?.total ?? 0 };
 }
 
 /**

@@ -570,4 +570,34 @@ describe('the daily digest', () => {
     const kinds = (await messages()).filter((m) => m.to_address === tokyo.email.toLowerCase()).map((m) => `${m.kind}:${m.status}`);
     expect(kinds.sort()).toEqual(['delivery:digested', 'digest:sent', 'discussion:digested']);
   });
+
+  it('shows the first 50 updates of a day that brought more, says how many more, and attaches at most 10 PDFs', async () => {
+    const kim = await newUser(t, { name: 'Kim Busy', timezone: 'UTC' });
+    await addMember(t, ws, kim, 'member', owner.token);
+    await t.patch('/api/v1/me/notifications', { digest: 'daily', attachPdf: true }, kim.token);
+    await send([kim.id]);
+    // 52 more of the same update, written straight into the outbox: what 52 more sends would hold.
+    await t.database.db.execute(sql`
+      insert into mail_messages (id, kind, recipient_user_id, to_address, send_id, delivery_id, report_content_id, data,
+        attach_pdf, for_digest, status, due_at, message_id, created_at)
+      select id || '-' || g, kind, recipient_user_id, to_address, send_id, delivery_id, report_content_id, data,
+        attach_pdf, for_digest, status, due_at, message_id || '-' || g, created_at + g * interval '1 second'
+      from mail_messages, generate_series(1, 52) g
+      where recipient_user_id = ${kim.id} and status = 'held'`);
+    t.clock.set('2026-10-21T08:00:00.000Z');
+    await drain();
+    const [digest] = mailTo(kim);
+    expect(digest!.parsed.subject).toBe('Your Chronicle digest: 53 updates');
+    expect(digest!.parsed.text).toContain('53 updates since your last digest.');
+    const text = digest!.parsed.text!;
+    expect(text.match(/^## Weekly hours$/gm)).toHaveLength(50);
+    expect(text.match(/Olga Owner sent you version 1 of “Weekly hours”/g)).toHaveLength(50);
+    expect(digest!.parsed.text).toContain('And 3 more in your inbox.');
+    expect(digest!.parsed.attachments.filter((a) => a.contentType === 'application/pdf')).toHaveLength(10);
+    // Each section says whether its PDF came with the mail: the first ten do.
+    expect(text.match(/The PDF is attached\./g)).toHaveLength(10);
+    const kinds = (await messages()).filter((m) => m.to_address === kim.email.toLowerCase()).map((m) => `${m.kind}:${m.status}`);
+    expect(kinds.filter((k) => k === 'delivery:digested')).toHaveLength(53);
+    expect(kinds.filter((k) => k === 'digest:sent')).toHaveLength(1);
+  });
 });

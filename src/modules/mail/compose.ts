@@ -286,9 +286,9 @@ const DIGEST_MAX_PDFS = 10;
 
 /** A daily digest: what each gathered message would have said, one section each. */
 async function composeDigest(ctx: AppContext, message: repo.MessageRow): Promise<ComposedMail | null> {
-  const items = await repo.digestItems(ctx.db, message.id);
+  const { items, total } = await repo.digestItems(ctx.db, message.id, DIGEST_MAX_SECTIONS);
   const parts: ComposedMail[] = [];
-  for (const item of items.slice(0, DIGEST_MAX_SECTIONS)) {
+  for (const item of items) {
     const composed = await composeMail(
       ctx,
       parts.filter((p) => p.attachments.some(isPdf)).length < DIGEST_MAX_PDFS ? item : { ...item, attachPdf: false },
@@ -296,7 +296,7 @@ async function composeDigest(ctx: AppContext, message: repo.MessageRow): Promise
     if (composed) parts.push(composed);
   }
   if (parts.length === 0) return null;
-  const more = Math.max(0, items.length - DIGEST_MAX_SECTIONS);
+  const more = total - items.length;
   const count = parts.length + more;
   const intro = `${count} update${count === 1 ? '' : 's'} since your last digest.`;
   const tail = more > 0 ? `And ${more} more in your inbox.` : '';
