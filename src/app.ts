@@ -41,7 +41,7 @@ import { HEADERS, declareHeaders } from './http/response-headers.js';
 import { loggedUrl, loggerOptions, writesLevel } from './http/logging.js';
 import { NOT_FOUND_PAGE, VIEWER_HEADERS } from './render/share-page.js';
 import type { App, Feature } from './http/types.js';
-import { assertDeclaredScope, registerAuth } from './modules/auth/auth.js';
+import { answerUnits, assertDeclaredScope, chargeAnswer, registerAuth } from './modules/auth/auth.js';
 import { registerConditionalReads } from './http/conditional.js';
 import { registerCompression } from './http/compression.js';
 import { discussionCache } from './modules/discussion/discussion-cache.js';
@@ -446,6 +446,18 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
     if (request.routeOptions.config.secret) reply.header('cache-control', 'no-store');
     if (closing) reply.header('connection', 'close');
     done(null, payload);
+  });
+  // A large answer to a signed-in read is charged to the reader's rate limit, by its size before
+  // compression (the work is making it), and after the entity tag: a 304 costs nothing more.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const units = answerUnits(ctx, request, payload);
+    if (units === 0) {
+      done(null, payload);
+      return;
+    }
+    void chargeAnswer(ctx, request, units).then(() => {
+      done(null, payload);
+    });
   });
   // After the entity tag is set and compared: a 304 has nothing to compress.
   registerCompression(app, API_COMPRESSION);

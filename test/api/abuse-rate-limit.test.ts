@@ -47,6 +47,18 @@ async function freshToken(): Promise<TestUser> {
   return newUser(t);
 }
 
+/** A fresh user's report whose document is about 212,000 characters (no entries read), and its template. */
+async function largeReport() {
+  const caller = await freshToken();
+  const ws = await newWorkspace(t, caller);
+  const templateId = await newTemplate(t, `# {{ report.name }}\n{% for i in (1..2000) %}{{ i }} ${'x'.repeat(100)}\n{% endfor %}`);
+  const report = await newReport(t, caller, [ws.id], { name: 'Large', templateId });
+  return { caller, ws, templateId, report };
+}
+
+/** The units `size` characters cost past their route's price. */
+const unitsFor = (size: number) => Math.ceil(size / RATE_BODY_BYTES_PER_UNIT) - 1;
+
 describe('API_RATE_LIMIT', () => {
   it(`allows ${LIMIT} reads a minute per user, then answers 429 problem+json with Retry-After and RateLimit-*`, async () => {
     const caller = await freshToken();
@@ -142,12 +154,7 @@ describe('API_RATE_LIMIT', () => {
   });
 
   it(`charges a render and a diff for their size: a unit for every ${RATE_BODY_BYTES_PER_UNIT / 1024} Ki characters past the first`, async () => {
-    const caller = await freshToken();
-    const ws = await newWorkspace(t, caller);
-    // About 212,000 characters of document, no entries read.
-    const templateId = await newTemplate(t, `# {{ report.name }}\n{% for i in (1..2000) %}{{ i }} ${'x'.repeat(100)}\n{% endfor %}`);
-    const report = await newReport(t, caller, [ws.id], { name: 'Large', templateId });
-    const unitsFor = (size: number) => Math.ceil(size / RATE_BODY_BYTES_PER_UNIT) - 1;
+    const { caller, ws, templateId, report } = await largeReport();
 
     t.clock.set('2026-11-23T10:00:00.000Z');
     const body = { name: 'Large', templateId, filters: { workspaceIds: [ws.id], dateRange: 'today' } };
@@ -171,6 +178,34 @@ describe('API_RATE_LIMIT', () => {
     expect(diffExtra).toBe(12);
     const after = await t.get('/api/v1/me', caller.token);
     expect(after.headers['ratelimit-remaining']).toBe(String(LIMIT - HEAVY_RATE_COST - diffExtra - 1));
+  });
+
+  it(`charges a read for its answer past the first ${RATE_BODY_BYTES_PER_UNIT / 1024} KiB, and a 304 for nothing more`, async () => {
+    const { caller, report } = await largeReport();
+
+    t.clock.set('2026-11-24T10:00:00.000Z');
+    for (const url of [`/api/v1/reports/${report.id}`, `/api/v1/report-contents/${report.reportContentId}`]) {
+      const read = await t.get(url, caller.token);
+      expect(read.status).toBe(200);
+      const extra = unitsFor(read.text.length);
+      expect(extra).toBe(6);
+      // The answer shows its one unit; its size is charged once it is made, and the next request sees it.
+      const before = Number(read.headers['ratelimit-remaining']);
+      const next = await t.get('/api/v1/me', caller.token);
+      expect(next.headers['ratelimit-remaining']).toBe(String(before - extra - 1));
+      // The same read answered 304 sends no document and costs its one unit only.
+      expect(read.headers.etag).toBeTruthy();
+      const again = await t.request('GET', url, { token: caller.token, headers: { 'if-none-match': String(read.headers.etag) } });
+      expect(again.status).toBe(304);
+      expect(again.headers['ratelimit-remaining']).toBe(String(before - extra - 2));
+      const last = await t.get('/api/v1/me', caller.token);
+      expect(last.headers['ratelimit-remaining']).toBe(String(before - extra - 3));
+      t.clock.set('2026-11-24T10:01:00.000Z');
+    }
+    // A small answer is the read's one unit.
+    const small = await t.get('/api/v1/me', caller.token);
+    const after = await t.get('/api/v1/me', caller.token);
+    expect(Number(after.headers['ratelimit-remaining'])).toBe(Number(small.headers['ratelimit-remaining']) - 1);
   });
 
   it('refuses a render whose entries overspend the budget before its template runs, and charges what it read', async () => {

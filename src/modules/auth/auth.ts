@@ -105,6 +105,34 @@ export async function chargeWork(ctx: AppContext, userId: string, size: number, 
 }
 
 /**
+ * What a signed-in read's answer costs past the read's one unit: `workUnits` of its length, so
+ * one more unit per started 32 KiB past the first. A read's price is one unit whatever it answers,
+ * and the answers whose size has no bound but the data (a workspace's projects or clients, a rate
+ * history, a version's document) cost serialising and sending in proportion to it. Nothing for a
+ * route that declares its own cost (it prices its work itself), for writes, for public routes and
+ * when the limit is off.
+ */
+export function answerUnits(ctx: AppContext, request: FastifyRequest, payload: unknown): number {
+  const size = typeof payload === 'string' || payload instanceof Uint8Array ? payload.length : 0;
+  if (size <= RATE_BODY_BYTES_PER_UNIT || ctx.config.apiRateLimit === 0 || !request.actor) return 0;
+  const { scope, rateCost } = request.routeOptions.config;
+  return scope === 'read' && rateCost === undefined ? workUnits(size) : 0;
+}
+
+/**
+ * Charges `units` (answerUnits) to the actor's budget: the next request sees them. A charge that
+ * fails is logged; the answer goes out all the same.
+ */
+export async function chargeAnswer(ctx: AppContext, request: FastifyRequest, units: number): Promise<void> {
+  if (!request.actor) return;
+  try {
+    await addRateUnits(ctx.db, request.actor.user.id, windowOf(ctx.clock.now()), units);
+  } catch (error) {
+    request.log.warn({ err: error }, 'the answer could not be charged to the rate limit');
+  }
+}
+
+/**
  * Before heavy work starts (a queued render that has just got its slot, or one that has read its
  * entries and is about to run the template): charges `workUnits(size)` for what is known so far and
  * refuses (429, like the budget at the door) when the user's budget is already overspent in this
@@ -193,8 +221,9 @@ export function registerAuth(app: App, ctx: AppContext): void {
     const lookup = presented(request, scope);
     const pending: PendingCredential = {
       lookup,
-      admit: (found) => admit(reply, scope, lookup, found),
-      authenticate: async () => (request.actor = await pending.admit(await findCredential(ctx.db, lookup))),
+      // The request knows its actor from here on, also where the read found the credential.
+      admit: async (found) => (request.actor = await admit(reply, scope, lookup, found)),
+      authenticate: async () => pending.admit(await findCredential(ctx.db, lookup)),
     };
     if (request.routeOptions.config.credentialInRead) {
       request.credential = pending;
