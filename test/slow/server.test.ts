@@ -2,7 +2,7 @@
  * The real process: `src/server.ts` configured by environment variables, its log lines, the
  * first-start token banner, and a graceful exit on SIGTERM.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServerProcess } from '../helpers/server-process.js';
 import { dataDirFromImage } from '../helpers/pglite-image.js';
@@ -40,6 +40,14 @@ describe('server process', () => {
     expect(((await me.json()) as { email: string }).email).toBe('admin@localhost');
     await fetch(`${base}/share/SECRETshareTOKEN1234567`);
 
+    // sharp (libvips, about 30 MiB) loads with the first image the process draws, not at start.
+    const maps = () => readFileSync(`/proc/${server.child.pid}/maps`, 'utf8');
+    if (existsSync('/proc/self/maps')) expect(maps()).not.toMatch(/libvips/);
+    const icon = await fetch(`${base}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+    if (existsSync('/proc/self/maps')) expect(maps()).toMatch(/libvips/);
+
     // A request still running when SIGTERM arrives is finished before the process exits.
     const json = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const ws = (await (
@@ -68,7 +76,7 @@ describe('server process', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'));
     const requestLines = logLines.filter((line) => JSON.parse(line).msg === 'request');
-    expect(requestLines).toHaveLength(5);
+    expect(requestLines).toHaveLength(6);
     for (const line of requestLines) expect(JSON.parse(line).reqId).toMatch(/^[0-9a-f-]{36}$/);
     expect(out()).toContain('"url":"/share/:token"');
     expect(out()).not.toContain('SECRETshareTOKEN1234567');

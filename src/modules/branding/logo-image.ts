@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Metadata } from 'sharp';
 import { badRequest } from '../../lib/errors.js';
+import { loadSharp } from '../../lib/sharp.js';
 
 /** The largest upload, in bytes: 1 MiB, the API's body limit. */
 export const LOGO_MAX_BYTES = 1024 * 1024;
@@ -19,23 +20,6 @@ export const LOGO_MAX_SIZE = 512;
 /** The upload types, by Content-Type, and the format sharp must find in the bytes. */
 export const LOGO_TYPES = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const;
 export type LogoType = keyof typeof LOGO_TYPES;
-
-type Sharp = (typeof import('sharp'))['default'];
-let loadedSharp: Promise<Sharp> | null = null;
-
-/**
- * sharp (libvips), loaded with the first upload: a server loaded it at every start, for a request
- * a workspace makes once. Each logo is one small pipeline: one libvips thread, and no cache of
- * decoded images kept between uploads.
- */
-function loadSharp(): Promise<Sharp> {
-  loadedSharp ??= import('sharp').then(({ default: sharp }) => {
-    sharp.cache(false);
-    sharp.concurrency(1);
-    return sharp;
-  });
-  return loadedSharp;
-}
 
 export interface EncodedLogo {
   png: Buffer;

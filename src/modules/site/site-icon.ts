@@ -4,7 +4,7 @@
  * (web/src/styles.css `--accent`). One drawing, given as SVG and drawn by sharp into the PNGs of the
  * formats that need pixels.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../lib/sharp.js';
 
 const ACCENT = '#1f5fbf';
 
@@ -26,7 +26,8 @@ export const ICON_SVG = Buffer.from(drawing(14));
  * The drawing as a square PNG of `size` pixels, drawn at that size rather than scaled from another;
  * `opaque` drops the alpha channel.
  */
-function png(svg: string, size: number, opaque = false): Promise<Buffer> {
+async function png(svg: string, size: number, opaque = false): Promise<Buffer> {
+  const sharp = await loadSharp();
   const image = sharp(Buffer.from(svg), { density: (72 * size) / 64 }).resize(size, size);
   return (opaque ? image.removeAlpha() : image).png().toBuffer();
 }
@@ -69,7 +70,7 @@ export interface RasterIcons {
   maskable512: Buffer;
 }
 
-/** The icons that need pixels, drawn on libvips' threads (25-45 ms, once per process). */
+/** The icons that need pixels, drawn on libvips' threads (25-45 ms, once per process; sharp loads with them). */
 export async function drawRasterIcons(): Promise<RasterIcons> {
   const rounded = drawing(14);
   // Square and opaque where the platform shapes the icon itself (iOS; Android's masks, whose safe
