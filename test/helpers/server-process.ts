@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -26,7 +26,10 @@ export function entryArgs(script: string): string[] {
   return bundle ? [bundle] : ['--import', 'tsx', script];
 }
 
-/** Starts `script` (default: the server); `args` follow the script, `nodeArgs` (Node's own options) precede it. */
+/**
+ * Starts `script` (default: the server); `args` follow the script, `nodeArgs` (Node's own options)
+ * precede it. Called in a test: the process is killed when the test ends, if it is still running.
+ */
 export function startServerProcess(
   env: NodeJS.ProcessEnv,
   script = 'src/server.ts',
@@ -36,6 +39,11 @@ export function startServerProcess(
   const child = spawn(process.execPath, [...nodeArgs, ...entryArgs(script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // A test that fails before it stops its process does not leave it running (with its engine and
+  // data directory) after the run: it ends with the test, whatever the test's outcome.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   let out = '';
   const waiters = new Set<() => void>();
