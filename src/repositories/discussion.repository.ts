@@ -1,7 +1,7 @@
 /** SQL of per-version discussions: comments and reactions (docs/api.md "Discussion"). */
 import { and, asc, count, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { onlyRow } from '../db/rows.js';
+import { isoInstant, onlyRow } from '../db/rows.js';
 import { prepared } from '../db/prepared.js';
 import type { Page } from '../lib/paging.js';
 import {
@@ -109,8 +109,6 @@ export async function findContentState(db: Db, contentId: string, reader: Reader
 }
 
 const p = (name: string) => sql.placeholder(name);
-/** An instant as the API writes it: ISO 8601 in UTC with milliseconds. */
-const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 const KEY_ORDER = sql.raw(`array[${REACTION_KEYS.map((k) => `'${k}'`).join(', ')}]`);
 
 /**
@@ -154,7 +152,7 @@ const discussionDocument = prepared((db) =>
           'comments', coalesce((select json_agg(json_build_object(
               'id', page.id, 'reportContentId', page.report_content_id, 'authorUserId', page.author_user_id,
               'authorName', page.author_name, 'authorImageUrl', page.image_url, 'body', page.body,
-              'createdAt', ${iso('page.created_at')}, 'updatedAt', ${iso('page.updated_at')},
+              'createdAt', ${isoInstant('page.created_at')}, 'updatedAt', ${isoInstant('page.updated_at')},
               'editable', coalesce(page.author_user_id = ${p('callerId')}, false),
               'reactions', coalesce(t.list, '[]')
             ) order by page.created_at, page.id) from page left join by_target t on t.comment_id = page.id), '[]')

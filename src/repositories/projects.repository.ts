@@ -1,10 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
-import { onlyRow } from '../db/rows.js';
+import { isoInstant, jsonTextOf, onlyRow } from '../db/rows.js';
 import { projectMembers, projects, users } from '../db/schema.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
-export type ProjectListRow = ProjectRow & { isMember: boolean };
 export interface ProjectMemberRow {
   userId: string;
   name: string;
@@ -19,21 +18,18 @@ export async function findProject(db: Db, id: string): Promise<ProjectRow | unde
   return row;
 }
 
-/** Every project of the workspace, newest first, flagged with whether `userId` is in it. */
-export function listProjects(db: Db, workspaceId: string, userId: string): Promise<ProjectListRow[]> {
-  return db
-    .select({
-      id: projects.id,
-      workspaceId: projects.workspaceId,
-      name: projects.name,
-      clientId: projects.clientId,
-      billableByDefault: projects.billableByDefault,
-      createdAt: projects.createdAt,
-      isMember: sql<boolean>`exists (select 1 from ${projectMembers} pm where pm.project_id = ${projects.id} and pm.user_id = ${userId})`,
-    })
-    .from(projects)
-    .where(eq(projects.workspaceId, workspaceId))
-    .orderBy(desc(projects.createdAt), desc(projects.id));
+/**
+ * Every project of the workspace, newest first, flagged with whether `userId` is in it, as the JSON
+ * array the API answers, written by the statement (clients.repository.ts `clientsJson` says why).
+ */
+export async function projectsJson(db: Db, workspaceId: string, userId: string): Promise<string> {
+  const result = await db.execute(sql`
+    select coalesce(json_agg((select row_to_json(r) from (select p.id, p.workspace_id as "workspaceId", p.name, p.client_id as "clientId",
+        p.billable_by_default as "billableByDefault", ${isoInstant('p.created_at')} as "createdAt",
+        exists (select 1 from ${projectMembers} pm where pm.project_id = p.id and pm.user_id = ${userId}) as "isMember") r)
+      order by p.created_at desc, p.id desc), '[]')::text as json
+    from ${projects} p where p.workspace_id = ${workspaceId}`);
+  return jsonTextOf(result);
 }
 
 /** The foreign key that keeps a project's client in the project's workspace. */

@@ -126,6 +126,33 @@ describe('GET /api/v1/workspaces/:id/clients', () => {
     ]);
   });
 
+  it('answers each client exactly as it was created or changed: every field, the same instants, text as written, ties by id', async () => {
+    const { owner, plain, workspace, client } = await team();
+    t.clock.set('2099-05-06T07:08:09.123Z');
+    try {
+      // Two at the same instant: the later id comes first.
+      const names = ['Quote " and \\ backslash', 'Ünïcödé 🚀 <b>&amp;</b>'];
+      const made: { id: string }[] = [];
+      for (const name of names) made.push((await t.post(clientsOf(workspace.id), { name }, owner.token)).body);
+      const archived = (await t.patch(clientUrl(client.id), { archived: true }, owner.token)).body;
+      const res = await t.get(clientsOf(workspace.id), plain.token);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      const tied = [...made].sort((a, b) => (a.id < b.id ? 1 : -1));
+      expect(res.body).toEqual([...tied, archived]);
+      expect(res.body[0].createdAt).toBe('2099-05-06T07:08:09.123Z');
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('answers an empty array for a workspace without clients', async () => {
+    const { owner } = await team();
+    const empty = await newWorkspace(t, owner);
+    const res = await t.get(clientsOf(empty.id), owner.token);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('[]');
+  });
+
   it('is 404 for a non-member, readable with a read-only token and by an instance admin', async () => {
     const { plain, outsider, workspace } = await team();
     expectProblem(await t.get(clientsOf(workspace.id), outsider.token), 404);

@@ -205,6 +205,32 @@ describe('GET /api/v1/workspaces/:id/projects', () => {
     expect(forOwner.body.map((p: { isMember: boolean }) => p.isMember)).toEqual([false, false]);
   });
 
+  it('answers each project exactly as it was created or changed, with isMember: the same instants, text as written, ties by id', async () => {
+    const { owner, plain, workspace, project } = await team();
+    const client = (await t.post(`/api/v1/workspaces/${workspace.id}/clients`, { name: 'Acme' }, owner.token)).body as { id: string };
+    t.clock.set('2099-05-06T07:08:09.123Z');
+    try {
+      const bodies = [
+        { name: 'Quote " and \\ backslash', clientId: client.id, billableByDefault: true },
+        { name: 'Ünïcödé 🚀 <b>&amp;</b>' },
+      ];
+      const made: { id: string }[] = [];
+      for (const body of bodies) made.push((await t.post(projectsOf(workspace.id), body, owner.token)).body);
+      const joined = made[1]!.id;
+      await addProjectMember(t, joined, plain.id, owner.token);
+      const renamed = (await t.patch(`/api/v1/projects/${project.id}`, { name: 'Renamed' }, owner.token)).body;
+      const res = await t.get(projectsOf(workspace.id), plain.token);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      const tied = [...made].sort((a, b) => (a.id < b.id ? 1 : -1)).map((p) => ({ ...p, isMember: p.id === joined }));
+      expect(res.body).toEqual([...tied, { ...renamed, isMember: false }]);
+      expect(res.body[0].createdAt).toBe('2099-05-06T07:08:09.123Z');
+    } finally {
+      t.clock.reset();
+    }
+    const none = await newWorkspace(t, owner);
+    expect((await t.get(projectsOf(none.id), owner.token)).text).toBe('[]');
+  });
+
   it('does not list projects of other workspaces', async () => {
     const { owner, workspace, project } = await team();
     const other = await newWorkspace(t, owner);

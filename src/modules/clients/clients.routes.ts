@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent } from '../../http/schemas.js';
+import { sendJsonText } from '../../http/problem.js';
 import { actorOf } from '../auth/auth.js';
 import { NOT_MEMBER } from '../workspaces/workspaces.schemas.js';
 import * as service from './clients.service.js';
@@ -24,7 +25,8 @@ export const clientRoutes: FeatureRoutes = (app, { ctx }, done) => {
       description: `Members; every client of the workspace, archived ones included, newest first. ${NOT_MEMBER}`,
       params: IdParams,
       response: { 200: Type.Array(ClientSchema) },
-      handler: async (request) => service.listClients(ctx, actorOf(request), request.params.id),
+      // The database writes the list (clients.repository.ts); it is sent as it is.
+      handler: async (request, reply) => sendJsonText(reply, await service.listClients(ctx, actorOf(request), request.params.id)),
     }),
   );
   app.route(

@@ -33,9 +33,10 @@ async function guardName<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function listClients(ctx: AppContext, actor: Actor, workspaceId: string): Promise<Client[]> {
+/** The workspace's clients as the JSON text the API answers (clients.repository.ts `clientsJson`). */
+export async function listClients(ctx: AppContext, actor: Actor, workspaceId: string): Promise<string> {
   await workspaceAccess(ctx.db, actor, workspaceId);
-  return (await repo.listClients(ctx.db, workspaceId)).map(toClient);
+  return repo.clientsJson(ctx.db, workspaceId);
 }
 
 export async function createClient(ctx: AppContext, actor: Actor, workspaceId: string, input: CreateClientInput): Promise<Client> {

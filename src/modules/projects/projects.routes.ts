@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { IdParams, NoContent } from '../../http/schemas.js';
+import { sendJsonText } from '../../http/problem.js';
 import { actorOf } from '../auth/auth.js';
 import { NOT_MEMBER } from '../workspaces/workspaces.schemas.js';
 import * as service from './projects.service.js';
@@ -44,7 +45,8 @@ export const projectRoutes: FeatureRoutes = (app, { ctx }, done) => {
       description: `Members; each project says whether the caller is a member. ${NOT_MEMBER}`,
       params: IdParams,
       response: { 200: Type.Array(ProjectListItemSchema) },
-      handler: async (request) => service.listProjects(ctx, actorOf(request), request.params.id),
+      // The database writes the list (projects.repository.ts); it is sent as it is.
+      handler: async (request, reply) => sendJsonText(reply, await service.listProjects(ctx, actorOf(request), request.params.id)),
     }),
   );
   app.route(

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { workspaceRole } from '../../repositories/access.repository.js';
 import { projectAccess, requireWorkspaceAdmin, workspaceAccess } from '../access/access.js';
 import * as repo from '../../repositories/projects.repository.js';
-import type { CreateProjectInput, PatchProjectInput, Project, ProjectListItem, ProjectMember } from './projects.schemas.js';
+import type { CreateProjectInput, PatchProjectInput, Project, ProjectMember } from './projects.schemas.js';
 
 function toProject(row: repo.ProjectRow): Project {
   return {
@@ -17,10 +17,6 @@ function toProject(row: repo.ProjectRow): Project {
     billableByDefault: row.billableByDefault,
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-function toProjectListItem(row: repo.ProjectListRow): ProjectListItem {
-  return { ...toProject(row), isMember: row.isMember };
 }
 
 function toProjectMember(row: repo.ProjectMemberRow): ProjectMember {
@@ -75,9 +71,10 @@ export async function patchProject(ctx: AppContext, actor: Actor, projectId: str
   return toProject(row);
 }
 
-export async function listProjects(ctx: AppContext, actor: Actor, workspaceId: string): Promise<ProjectListItem[]> {
+/** The workspace's projects as the JSON text the API answers (projects.repository.ts `projectsJson`). */
+export async function listProjects(ctx: AppContext, actor: Actor, workspaceId: string): Promise<string> {
   await workspaceAccess(ctx.db, actor, workspaceId);
-  return (await repo.listProjects(ctx.db, workspaceId, actor.user.id)).map(toProjectListItem);
+  return repo.projectsJson(ctx.db, workspaceId, actor.user.id);
 }
 
 export async function listProjectMembers(ctx: AppContext, actor: Actor, projectId: string): Promise<ProjectMember[]> {
