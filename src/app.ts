@@ -448,17 +448,20 @@ function installHooks(app: App, ctx: AppContext, components: ComponentRegistry):
     done(null, payload);
   });
   // A large answer to a signed-in read is charged to the reader's rate limit, by its size before
-  // compression (the work is making it), and after the entity tag: a 304 costs nothing more.
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    const units = answerUnits(ctx, request, payload);
-    if (units === 0) {
-      done(null, payload);
-      return;
-    }
-    void chargeAnswer(ctx, request, units).then(() => {
-      done(null, payload);
+  // compression (the work is making it), and after the entity tag: a 304 costs nothing more. No
+  // hook at all without a limit.
+  if (ctx.config.apiRateLimit !== 0) {
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      const units = answerUnits(ctx, request, payload);
+      if (units === 0) {
+        done(null, payload);
+        return;
+      }
+      void chargeAnswer(ctx, request, units).then(() => {
+        done(null, payload);
+      });
     });
-  });
+  }
   // After the entity tag is set and compared: a 304 has nothing to compress.
   registerCompression(app, API_COMPRESSION);
   // At debug level, a line when a request comes in (the one line per request is at its end). The

@@ -113,8 +113,10 @@ export async function chargeWork(ctx: AppContext, userId: string, size: number, 
  * when the limit is off.
  */
 export function answerUnits(ctx: AppContext, request: FastifyRequest, payload: unknown): number {
+  // Public routes (share pages, files) have no actor: they leave at the first test.
+  if (!request.actor || ctx.config.apiRateLimit === 0) return 0;
   const size = typeof payload === 'string' || payload instanceof Uint8Array ? payload.length : 0;
-  if (size <= RATE_BODY_BYTES_PER_UNIT || ctx.config.apiRateLimit === 0 || !request.actor) return 0;
+  if (size <= RATE_BODY_BYTES_PER_UNIT) return 0;
   const { scope, rateCost } = request.routeOptions.config;
   return scope === 'read' && rateCost === undefined ? workUnits(size) : 0;
 }
