@@ -9,7 +9,7 @@ import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Db } from '../db/database.js';
 import { projects } from '../db/schema.js';
-import { rowsOf } from '../db/rows.js';
+import { isoInstant, rowsOf } from '../db/rows.js';
 import { entryReadableBy } from '../modules/access/predicates.js';
 
 /** Which entries a report shows (docs/decisions.md, "Reports"). */
@@ -320,7 +320,7 @@ export async function loadRenderData(
       )::text as aggregates,
       ${
         options.withEntries
-          ? sql`(select coalesce(json_agg(json_build_array(e.id, to_char(e.start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          ? sql`(select coalesce(json_agg(json_build_array(e.id, ${isoInstant('e.start')},
               e.day, e.local_time, e.minutes, e.description, e.tags, e.project_id, e.user_id, e.workspace_id,
               e.billable, e.billable_minutes, e.currency, e.rate_minor, e.amount)), '[]')::text from e)`
           : sql`null::text`
