@@ -196,6 +196,20 @@ describe('limits', () => {
     expect(err.message).toBe('output size limit exceeded (2,000,000 characters)');
     const fits = await renderTemplate('{% for i in (1..199999) %}xxxxxxxxxx{% endfor %}', {}, UNTIMED_LIMITS);
     expect(fits.length).toBe(1_999_990);
+    // To the character, wherever the limit falls in the blocks the output is kept in.
+    expect((await renderTemplate('{% for i in (1..200000) %}xxxxxxxxxx{% endfor %}', {}, UNTIMED_LIMITS)).length).toBe(2_000_000);
+    expect((await failure('{% for i in (1..200000) %}xxxxxxxxxx{% endfor %}y', {}, UNTIMED_LIMITS)).kind).toBe('limit');
+  });
+
+  it('writes a long output whole and in order, also into a capture', async () => {
+    // Pieces of uneven lengths, many times the length of one block of the output.
+    const numbers = Array.from({ length: 20_000 }, (_, i) => `${i + 1},`).join('');
+    expect(await renderTemplate('{% for i in (1..20000) %}{{ i }},{% endfor %}', {})).toBe(numbers);
+    const captured = await renderTemplate(
+      '{% capture c %}{% for i in (1..20000) %}{{ i }},{% endfor %}{% endcapture %}{{ c | size }}|{{ c | slice: 50000, 12 }}|{{ c | slice: -12, 12 }}',
+      {},
+    );
+    expect(captured).toBe(`${numbers.length}|${numbers.slice(50_000, 50_012)}|${numbers.slice(-12)}`);
   });
 
   it('caps captured output too', async () => {
