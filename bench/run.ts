@@ -595,7 +595,8 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           ratio: round(ms / base.ms, 2),
           target: '<= 1.5x',
           holds: ms / base.ms <= 1.5,
-          note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))})`,
+          // Each render's time, in order: a median of three hides neither a slow first one nor a drift.
+          note: `${round(ms / (user.entries / 1000))} ms per 1,000 entries (baseline ${round(base.ms / (user.entries / 1000))}); each: ${times.map((t) => Math.round(t)).join(', ')} ms`,
         });
         memory.push(markOf(`render ${user.entries}`, srv));
         log(`   ${figures.at(-1)!.scenario}: ${JSON.stringify(figures.at(-1))}`);
