@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 const GUIDE = 'docs/getting-started.md';
@@ -31,10 +31,22 @@ function shellBlocks(markdown: string): Block[] {
   }));
 }
 
-/** Runs `script` with bash; resolves with its exit code and output. */
+/**
+ * Runs `script` with bash; resolves with its exit code and output. Called in a test: a script still
+ * running when the test ends (it failed or timed out meanwhile) is killed with what it started.
+ */
 function runBash(script: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A group of its own, so that its curl and node children end with it.
+    const child = spawn('bash', ['-c', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    onTestFinished(() => {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group ended meanwhile
+      }
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
