@@ -327,14 +327,14 @@ function describeValue(value: unknown): string {
 /** The output cap of each render in progress (a capture shares its render's cap). */
 const outputLimits = new WeakMap<Context, number>();
 
-/** Writes output while charging it to the render's memory budget and the output cap. */
 /**
- * The output so far, bounded. A render writes tens of thousands of short pieces (a 5,000-row
- * Timesheet about 150,000), and `text += piece` makes each a node of one tree of concatenations
- * that lives until the render ends: every minor collection on the way copied that growing tree,
- * which came to a third of a large render. So the pieces are appended to a short block, and each
- * block of BLOCK_CHARS is made one flat string (`flatten`) before it joins the output: what
- * survives is a few dozen flat blocks, and the pieces die young.
+ * Writes output while charging it to the render's memory budget and the output cap. A render
+ * writes tens of thousands of short pieces (a 5,000-row Timesheet about 150,000), and
+ * `text += piece` makes each a node of one tree of concatenations that lives until the render
+ * ends: every minor collection on the way copied that growing tree, which came to a third of a
+ * large render. So the pieces are appended to a short block, and each block of BLOCK_CHARS is made
+ * one flat string (`flatten`) before it joins the output: what survives is a few dozen flat
+ * blocks, and the pieces die young.
  */
 class CappedEmitter implements Emitter {
   /** Finished blocks, each flat. */
