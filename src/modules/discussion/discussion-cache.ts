@@ -13,6 +13,8 @@ import type { Page } from '../../lib/paging.js';
 export interface CachedDiscussionPage {
   document: string;
   total: number;
+  /** The page's entity tag, hashed once when the page is built rather than on every read. */
+  tag: string;
 }
 
 export interface DiscussionPageKey {
@@ -33,7 +35,7 @@ export function discussionCache(maxBytes = DISCUSSION_CACHE_BYTES): DiscussionCa
     maxSize: maxBytes,
     // A page larger than a quarter of the cache is not kept: it would push out everything else.
     maxEntrySize: Math.floor(maxBytes / 4),
-    sizeCalculation: (page) => page.document.length * 2 + 64,
+    sizeCalculation: (page) => page.document.length * 2 + page.tag.length * 2 + 64,
   });
 }
 

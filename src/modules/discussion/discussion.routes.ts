@@ -1,4 +1,3 @@
-import { entityTag } from '../../http/conditional.js';
 import { route } from '../../http/route.js';
 import type { FeatureRoutes } from '../../http/types.js';
 import { sendJsonText } from '../../http/problem.js';
@@ -41,11 +40,10 @@ export const discussionRoutes: FeatureRoutes = (app, { ctx }, done) => {
       // The database writes the document (discussion.repository.ts); it is sent as it is.
       handler: async (request, reply) => {
         const page = pageOf(request.query);
-        const { document, total } = await service.getDiscussion(ctx, callerOf(request), request.params.id, page);
+        const { document, total, tag } = await service.getDiscussion(ctx, callerOf(request), request.params.id, page);
         const shown = Math.max(0, Math.min(page.limit, total - page.offset));
         pageHeaders(reply, request, ctx.config.publicBaseUrl, page, shown, total);
-        // The tag covers the thread's size too: a comment added past this page changes it.
-        void reply.header('etag', entityTag(`${total}\n${document}`));
+        void reply.header('etag', tag);
         return sendJsonText(reply, document);
       },
     }),

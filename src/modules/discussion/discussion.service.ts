@@ -4,6 +4,7 @@
  */
 import { REACTION_KEYS } from '../../db/schema.js';
 import type { Actor, AppContext } from '../../context.js';
+import { entityTag } from '../../http/conditional.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { Page } from '../../lib/paging.js';
 import { newId } from '../../lib/ids.js';
@@ -74,7 +75,8 @@ export async function getDiscussion(ctx: AppContext, caller: Caller, contentId: 
   if (cached) return cached;
   const found = await repo.discussionJson(ctx.db, contentId, actor.user.id, shared, page);
   if (found === undefined) throw notFound();
-  const built = { document: found.document, total: found.total };
+  // The tag covers the thread's size too: a comment added past this page changes it.
+  const built = { document: found.document, total: found.total, tag: entityTag(`${found.total}\n${found.document}`) };
   ctx.discussions.set(key(found.revision), built);
   return built;
 }
