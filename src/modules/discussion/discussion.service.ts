@@ -61,11 +61,11 @@ function toComment(row: repo.CommentWithImage, callerId: string, reactions: Reac
 }
 
 /**
- * One page of the thread as its JSON document with the thread's size: the access check (for a
- * caller whose credential is still to be found, in the statement that finds it), then the
- * page this process built at the revision the check read (discussion-cache.ts), or the document
- * built by the database in one statement however long the thread is. A thread that fits one page
- * is the whole thread.
+ * One page of the thread as its JSON document with the thread's size and the page's entity tag:
+ * the access check (for a caller whose credential is still to be found, in the statement that
+ * finds it), then the page this process built at the revision the check read
+ * (discussion-cache.ts), or the document built by the database in one statement however long the
+ * thread is. A thread that fits one page is the whole thread.
  */
 export async function getDiscussion(ctx: AppContext, caller: Caller, contentId: string, page: Page): Promise<CachedDiscussionPage> {
   const { actor, value: state } = await readAs(caller, (reader) => repo.findContentState(ctx.db, contentId, reader));
