@@ -21,7 +21,7 @@ import { BENCH_USER, generate, RENDER_USERS, SCALES, tokenOf, type Scale } from 
 import { capture, load, startBaseline, type LoadResult } from './load.js';
 import { printHostile, runHostile, type HostileOutcome } from './hostile.js';
 import { baselineRender, type RenderTiming } from './render-baseline.js';
-import { startServer, type Server } from './server-process.js';
+import { startScriptEnv, startServer, type Server } from './server-process.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import type { BaselineRoute, StatementsName } from './baseline-server.js';
 
@@ -55,7 +55,8 @@ interface Figure {
 
 /**
  * Runs bench/memory-floor.ts as a process of its own, bundled as the built server is plain
- * JavaScript (through tsx it would carry the loader's 50 MiB), and returns what it printed.
+ * JavaScript (through tsx it would carry the loader's 50 MiB) and with the environment `npm start`
+ * gives the server, and returns what it printed.
  */
 async function memoryFloor(
   databaseUrl: string | null,
@@ -67,6 +68,7 @@ async function memoryFloor(
   const out = execFileSync(process.execPath, [fileURLToPath(entry)], {
     env: {
       ...process.env,
+      ...startScriptEnv(),
       FLOOR_DATABASE_URL: databaseUrl ?? '',
       FLOOR_DATA_DIR: dataDir ?? '',
       FLOOR_USER: userId,

@@ -61,8 +61,20 @@ export async function waitForReady(url: string, child?: ChildProcess): Promise<v
 }
 
 /**
- * Starts the built server (`node dist/src/server.js`, what `npm start` runs; the bench builds it
- * first) with `env`; resolves once /readyz answers 200. The API rate limit is off: the load
+ * The environment `npm start` gives the server: package.json's start script sets variables as
+ * `NAME=${NAME:-value}` before `node` (glibc reads `MALLOC_ARENA_MAX` when the process starts, so
+ * the server cannot set it for itself). A value already in the environment wins, as in the script.
+ */
+export function startScriptEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  return Object.fromEntries(
+    [...scripts.start.matchAll(/\b(\w+)=\$\{\1:-([^}]*)\}/g)].map(([, name, value]) => [name!, env[name!] ?? value!]),
+  );
+}
+
+/**
+ * Starts the built server (`node dist/src/server.js` with the start script's environment, what
+ * `npm start` runs; the bench builds it first) with `env`; resolves once /readyz answers 200. The API rate limit is off: the load
  * generator sends thousands of requests a minute with one token. `cpus` (taskset's list, "0")
  * pins the server to those CPUs.
  */
@@ -73,7 +85,7 @@ export async function startServer(env: Record<string, string>, cpus?: string): P
     ? ['taskset', ['-c', cpus, process.execPath, 'dist/src/server.js']]
     : [process.execPath, ['dist/src/server.js']];
   const child = spawn(command, args, {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', ...env },
+    env: { ...process.env, ...startScriptEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
