@@ -74,9 +74,9 @@ export function startScriptEnv(env: NodeJS.ProcessEnv = process.env): Record<str
 
 /**
  * Starts the built server (`node dist/src/server.js` with the start script's environment, what
- * `npm start` runs; the bench builds it first) with `env`; resolves once /readyz answers 200. The API rate limit is off: the load
- * generator sends thousands of requests a minute with one token. `cpus` (taskset's list, "0")
- * pins the server to those CPUs.
+ * `npm start` runs; the bench builds it first) with `env`; resolves once /readyz answers 200. The
+ * API rate limit is off: the load generator sends thousands of requests a minute with one token.
+ * `cpus` (taskset's list, "0") pins the server to those CPUs.
  */
 export async function startServer(env: Record<string, string>, cpus?: string): Promise<Server> {
   const port = await freePort();

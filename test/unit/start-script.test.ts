@@ -10,7 +10,10 @@ import { startScriptEnv } from '../../bench/server-process.js';
 
 const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
 
-/** The start script as `sh` runs it (npm runs scripts with `sh -c`), with `node` printing its environment's variable instead of starting the server. */
+/**
+ * The start script as `sh` runs it (npm runs scripts with `sh -c`), with `node` printing the
+ * variable from its environment instead of starting the server.
+ */
 function arenaSeenByNode(env: NodeJS.ProcessEnv): string {
   const command = scripts.start.replace(
     'node dist/src/server.js',
