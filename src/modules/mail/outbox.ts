@@ -1,10 +1,11 @@
 /**
  * Sending the mail the events wrote (delivery.md §3), durably and once:
  *
- * - `tick` (every process, every SCHEDULE_TICK_SECONDS, and soon after a request wrote mail)
- *   gathers the daily digests that are due, queues the discussion batches whose 10 minutes are
- *   up, and hands every due message to the job engine, including messages whose attempt went
- *   silent for MAIL_STALE_MS (its process died mid-send).
+ * - `tick` (every process, every SCHEDULE_TICK_SECONDS, soon after a request wrote mail, and
+ *   again soon after a tick that found more due than it hands on) gathers the daily digests that
+ *   are due, queues the discussion batches whose 10 minutes are up, and hands every due message
+ *   to the job engine, including messages whose attempt went silent for MAIL_STALE_MS (its
+ *   process died mid-send).
  * - `execute` takes a message for one attempt in the database (another process gets nothing),
  *   composes it from the rows it names, hands it to SMTP (or, with no SMTP_URL, keeps it in the
  *   outbox with one log line that has no link in it), and records the outcome if the attempt
@@ -37,6 +38,14 @@ const FIRST_RETRY_MS = 30 * 1000;
 const LONGEST_RETRY_MS = 60 * 60 * 1000;
 /** Messages one tick hands on, and digests it gathers. */
 const TICK_BATCH = 200;
+/**
+ * How soon a tick that handed on a full batch is followed by another: more may be due than one
+ * tick hands on, and they go as soon as the jobs have taken the first ones, not at the next
+ * interval (SCHEDULE_TICK_SECONDS), so a thousand messages leave at the pace SMTP takes them.
+ */
+const BACKLOG_TICK_MS = 1_000;
+/** How soon a request that wrote mail is followed by a tick. */
+const WAKE_TICK_MS = 50;
 
 /** The delay before retry `attempt` (1, 2, ...): 30 s doubling, at most an hour. */
 export function retryDelayMs(attempt: number): number {
@@ -136,7 +145,7 @@ export interface Mailer {
 export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'webhooks'>, transport: MailTransport | null): Mailer {
   let engine: JobEngine | null = null;
   let stopTicker: (() => void) | null = null;
-  let woken: NodeJS.Timeout | null = null;
+  let tickTimer: NodeJS.Timeout | null = null;
   let logger: FastifyBaseLogger | null = null;
 
   const queue: JobQueue<{ messageId: string }> = {
@@ -194,7 +203,18 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
       queue,
       ids.map((id) => ({ data: { messageId: id }, key: id })),
     );
+    if (ids.length === TICK_BATCH) tickIn(BACKLOG_TICK_MS);
     return engine ? ids.length : 0;
+  }
+
+  /** A tick in `ms`, unless one is already coming; background work, whoever asked for it. */
+  function tickIn(ms: number): void {
+    if (!engine || tickTimer) return;
+    tickTimer = setTimeout(() => {
+      tickTimer = null;
+      inBackground(tick).catch(logTickFailure);
+    }, ms);
+    tickTimer.unref();
   }
 
   async function execute(messageId: string): Promise<void> {
@@ -286,13 +306,7 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
     drain,
     queue,
     wake() {
-      if (!engine || woken) return;
-      // The tick is background work, though a request asked for it.
-      woken = setTimeout(() => {
-        woken = null;
-        inBackground(tick).catch(logTickFailure);
-      }, 50);
-      woken.unref();
+      tickIn(WAKE_TICK_MS);
     },
     useLog(log) {
       logger = log;
@@ -303,9 +317,9 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
     },
     stop() {
       stopTicker?.();
-      if (woken) clearTimeout(woken);
+      if (tickTimer) clearTimeout(tickTimer);
       stopTicker = null;
-      woken = null;
+      tickTimer = null;
       engine = null;
     },
     close() {
