@@ -42,6 +42,7 @@ const TICK_BATCH = 200;
  * How soon a tick that handed on a full batch is followed by another: more may be due than one
  * tick hands on, and they go as soon as the jobs have taken the first ones, not at the next
  * interval (SCHEDULE_TICK_SECONDS), so a thousand messages leave at the pace SMTP takes them.
+ * Digests are covered too: each one a tick gathers is a due message before it reads them.
  */
 const BACKLOG_TICK_MS = 1_000;
 /** How soon a request that wrote mail is followed by a tick. */
