@@ -21,8 +21,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.js';
-import { inBackground } from '../../db/priority.js';
-import { startTicker, type JobEngine, type JobQueue } from '../../jobs/job-engine.js';
+import { BACKLOG_TICK_MS, startTicker, type JobEngine, type JobQueue, type Ticker } from '../../jobs/job-engine.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { encryptSecret } from '../../lib/secrets.js';
@@ -38,13 +37,6 @@ const FIRST_RETRY_MS = 30 * 1000;
 const LONGEST_RETRY_MS = 60 * 60 * 1000;
 /** Messages one tick hands on, and digests it gathers. */
 const TICK_BATCH = 200;
-/**
- * How soon a tick that handed on a full batch is followed by another: more may be due than one
- * tick hands on, and they go as soon as the jobs have taken the first ones, not at the next
- * interval (SCHEDULE_TICK_SECONDS), so a thousand messages leave at the pace SMTP takes them.
- * Digests are covered too: each one a tick gathers is a due message before it reads them.
- */
-const BACKLOG_TICK_MS = 1_000;
 /** How soon a request that wrote mail is followed by a tick. */
 const WAKE_TICK_MS = 50;
 
@@ -145,8 +137,7 @@ export interface Mailer {
 
 export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'webhooks'>, transport: MailTransport | null): Mailer {
   let engine: JobEngine | null = null;
-  let stopTicker: (() => void) | null = null;
-  let tickTimer: NodeJS.Timeout | null = null;
+  let ticker: Ticker | null = null;
   let logger: FastifyBaseLogger | null = null;
 
   const queue: JobQueue<{ messageId: string }> = {
@@ -204,18 +195,11 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
       queue,
       ids.map((id) => ({ data: { messageId: id }, key: id })),
     );
-    if (ids.length === TICK_BATCH) tickIn(BACKLOG_TICK_MS);
+    // A full batch may have left due messages behind: the rest go once the jobs have taken these
+    // (job-engine.ts BACKLOG_TICK_MS). Digests need no test of their own: each one this tick
+    // gathered is a due message before it read them.
+    if (ids.length === TICK_BATCH) ticker?.soon(BACKLOG_TICK_MS);
     return engine ? ids.length : 0;
-  }
-
-  /** A tick in `ms`, unless one is already coming; background work, whoever asked for it. */
-  function tickIn(ms: number): void {
-    if (!engine || tickTimer) return;
-    tickTimer = setTimeout(() => {
-      tickTimer = null;
-      inBackground(tick).catch(logTickFailure);
-    }, ms);
-    tickTimer.unref();
   }
 
   async function execute(messageId: string): Promise<void> {
@@ -307,20 +291,18 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
     drain,
     queue,
     wake() {
-      tickIn(WAKE_TICK_MS);
+      ticker?.soon(WAKE_TICK_MS);
     },
     useLog(log) {
       logger = log;
     },
     start(jobs, intervalMs) {
       engine = jobs;
-      stopTicker = startTicker(tick, intervalMs, logTickFailure);
+      ticker = startTicker(tick, intervalMs, logTickFailure);
     },
     stop() {
-      stopTicker?.();
-      if (tickTimer) clearTimeout(tickTimer);
-      stopTicker = null;
-      tickTimer = null;
+      ticker?.stop();
+      ticker = null;
       engine = null;
     },
     close() {

@@ -17,7 +17,7 @@ import type { Actor, AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { DatePreset } from '../../render/date-range.js';
-import { startTicker, type JobEngine, type JobQueue } from '../../jobs/job-engine.js';
+import { startTicker, type JobEngine, type JobQueue, type Ticker } from '../../jobs/job-engine.js';
 import { isActiveOwner } from '../access/access.js';
 import { findReport } from '../../repositories/reports.repository.js';
 import { findUser } from '../../repositories/users.repository.js';
@@ -81,7 +81,7 @@ class RunTakenOver extends Error {}
 
 export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
   let engine: JobEngine | null = null;
-  let stopTicker: (() => void) | null = null;
+  let ticker: Ticker | null = null;
 
   const queue: JobQueue<{ runId: string }> = {
     name: 'schedule-run',
@@ -273,13 +273,13 @@ export function createScheduler(ctx: Omit<AppContext, 'scheduler'>): Scheduler {
     queue,
     start(jobs, intervalMs, log) {
       engine = jobs;
-      stopTicker = startTicker(tick, intervalMs, (error) => {
+      ticker = startTicker(tick, intervalMs, (error) => {
         log.error({ err: error }, 'schedule tick failed');
       });
     },
     stop() {
-      stopTicker?.();
-      stopTicker = null;
+      ticker?.stop();
+      ticker = null;
       engine = null;
     },
   };

@@ -14,7 +14,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { startTicker, type JobEngine, type JobQueue } from '../../jobs/job-engine.js';
+import { BACKLOG_TICK_MS, startTicker, type JobEngine, type JobQueue, type Ticker } from '../../jobs/job-engine.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import * as repo from '../../repositories/webhooks.repository.js';
 import { post, resolveTarget, REQUEST_TIMEOUT_MS } from './outbound-request.js';
@@ -58,7 +58,7 @@ export interface WebhookDispatcher {
 export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'webhooks' | 'mailer'>): WebhookDispatcher {
   let engine: JobEngine | null = null;
   let log: FastifyBaseLogger | null = null;
-  let stopTicker: (() => void) | null = null;
+  let ticker: Ticker | null = null;
   const quietUntil = new Map<string, number>();
   /** The `share.viewed` statement under way per link (`onShareViewed`). */
   const asking = new Map<string, Promise<void>>();
@@ -89,6 +89,9 @@ export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'web
     const due = await repo.dueDeliveries(ctx.db, now, new Date(now.getTime() - ATTEMPT_STALE_MS), TICK_BATCH);
     const ids = due.map((d) => d.id);
     await enqueue(ids);
+    // A full batch may have left due deliveries behind (a wave of retries): the rest go once the
+    // jobs have taken these (job-engine.ts BACKLOG_TICK_MS).
+    if (ids.length === TICK_BATCH) ticker?.soon(BACKLOG_TICK_MS);
     return ids;
   }
 
@@ -183,13 +186,13 @@ export function createWebhookDispatcher(ctx: Omit<AppContext, 'scheduler' | 'web
     start(jobs, intervalMs, logger) {
       engine = jobs;
       log = logger;
-      stopTicker = startTicker(tick, intervalMs, (error) => {
+      ticker = startTicker(tick, intervalMs, (error) => {
         logger.error({ err: error }, 'webhook tick failed');
       });
     },
     stop() {
-      stopTicker?.();
-      stopTicker = null;
+      ticker?.stop();
+      ticker = null;
       engine = null;
     },
   };
