@@ -196,7 +196,7 @@ export function createMailer(ctx: Omit<AppContext, 'scheduler' | 'mailer' | 'web
       ids.map((id) => ({ data: { messageId: id }, key: id })),
     );
     // A full batch may have left due messages behind: the rest go once the jobs have taken these
-    // (job-engine.ts BACKLOG_TICK_MS). Digests need no test of their own: each one this tick
+    // (job-engine.ts BACKLOG_TICK_MS). Digests need no condition of their own: each one this tick
     // gathered is a due message before it read them.
     if (ids.length === TICK_BATCH) ticker?.soon(BACKLOG_TICK_MS);
     return engine ? ids.length : 0;
