@@ -6,8 +6,7 @@
  * default) and resolves names with a table of the test's, `open` (WEBHOOK_ALLOW_PRIVATE) reaches
  * the test's servers on 127.0.0.1. No test opens a connection to anything but 127.0.0.1 or ::1.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { rowsOf } from '../../src/db/rows.js';
 import { enqueueWebhookEvent } from '../../src/modules/webhooks/webhook-events.js';
 import { addMember, newWorkspace } from '../helpers/factories.js';
 import { editReport, newReport, type TestReport } from '../helpers/report-factories.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import {
   buildPeerApp,
   buildTestApp,
@@ -68,49 +68,14 @@ beforeEach(async () => {
 // ---------------------------------------------------------------------------------------------
 // Test servers on loopback
 
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-interface TestServer {
-  url: string;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-const servers: TestServer[] = [];
+const servers: WebhookReceiver[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-/** A server on `host` answering each request with the next of `answers` (the last one repeats). */
-async function serve(
-  answers: { status: number; headers?: Record<string, string> }[] = [{ status: 204 }],
-  host = '127.0.0.1',
-): Promise<TestServer> {
-  const received: Received[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = answers[Math.min(received.length - 1, answers.length - 1)] ?? { status: 204 };
-      response.writeHead(answer.status, answer.headers).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as AddressInfo;
-  const made = {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/hook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) =>
-        server.close(() => {
-          resolve();
-        }),
-      ),
-  };
+/** A receiver (webhook-receiver.ts) closed after the test. */
+async function serve(answers?: { status: number; headers?: Record<string, string> }[], host?: string): Promise<WebhookReceiver> {
+  const made = await startWebhookReceiver(answers, host);
   servers.push(made);
   return made;
 }

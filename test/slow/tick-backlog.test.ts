@@ -5,8 +5,6 @@
  * second app on the same database, whose interval tick is an hour, sends them. The tests wait for
  * what the SMTP and HTTP servers on loopback received, never for time.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildPeerApp, buildTestApp, newUser, type TestContext, type TestUser } from '../helpers/test-app.js';
@@ -14,6 +12,7 @@ import { addMember, newWorkspace } from '../helpers/factories.js';
 import { newReport } from '../helpers/report-factories.js';
 import { peerDatabase } from '../helpers/test-database.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { enqueueWebhookEvent } from '../../src/modules/webhooks/webhook-events.js';
 import type { Database } from '../../src/db/database.js';
@@ -27,22 +26,14 @@ const EVENTS = 250;
 const WEBHOOKS = { webhookAllowHttp: true, webhookAllowPrivate: true };
 
 let smtp: TestSmtp;
-let hook: Server;
-let hookRequests = 0;
+let hook: WebhookReceiver;
 let t: TestContext;
 let sender: TestContext;
 let senderDb: { database: Database; own: boolean };
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  hook = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      hookRequests += 1;
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  hook = await startWebhookReceiver();
   t = await buildTestApp({ config: { smtpUrl: smtp.url, ...WEBHOOKS } });
   t.clock.set('2026-10-20T12:00:00.000Z');
   const owner = await newUser(t);
@@ -58,12 +49,7 @@ beforeAll(async () => {
     const sent = await t.post(`/api/v1/reports/${report.id}/send`, { recipientUserIds: team.map((u) => u.id) }, owner.token);
     expect(sent.status).toBe(201);
   }
-  const { port } = hook.address() as AddressInfo;
-  const endpoint = await t.post(
-    `/api/v1/workspaces/${ws}/webhooks`,
-    { url: `http://127.0.0.1:${port}/hook`, events: ['report.version.created'] },
-    owner.token,
-  );
+  const endpoint = await t.post(`/api/v1/workspaces/${ws}/webhooks`, { url: hook.url, events: ['report.version.created'] }, owner.token);
   expect(endpoint.status, endpoint.text).toBe(201);
   await t.database.db.transaction(async (tx) => {
     for (let i = 0; i < EVENTS; i++) {
@@ -85,11 +71,7 @@ afterAll(async () => {
   if (senderDb.own) await senderDb.database.close();
   await t.close();
   await smtp.close();
-  await new Promise<void>((resolve) =>
-    hook.close(() => {
-      resolve();
-    }),
-  );
+  await hook.close();
 });
 
 async function statuses(table: 'mail_messages' | 'webhook_deliveries') {
@@ -106,7 +88,7 @@ describe('a backlog larger than one tick', () => {
   });
 
   it('of webhook deliveries is delivered whole without waiting for the next interval', async () => {
-    await expect.poll(() => hookRequests, { timeout: 120_000, interval: 100 }).toBe(EVENTS);
+    await expect.poll(() => hook.received.length, { timeout: 120_000, interval: 100 }).toBe(EVENTS);
     await expect
       .poll(() => statuses('webhook_deliveries'), { timeout: 60_000, interval: 200 })
       .toEqual([{ status: 'succeeded', n: EVENTS }]);
