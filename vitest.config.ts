@@ -24,14 +24,14 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * What a second engine cannot change, run once (on PGlite): the pure logic of test/unit; the tests
  * that bring a database of their own whatever the run's is (an embedded data directory: restart,
  * data-dir, demo; the embedded engine's client and thread: pglite-client, pglite-thread, priority;
- * a PostgreSQL cluster they start and stop: database-outage); the file processes (file-pool); and the browser's
- * screens, whose every server call the API tier proves on both engines. On PostgreSQL the browser
- * still walks the whole product once (web-journey) and the hostile-text corpus (viewer-xss) goes
- * through the database to the page.
+ * a PostgreSQL cluster they start and stop: database-outage); the file processes (file-pool); the
+ * bench's load generator (bench-load); and the browser's screens, whose every server call the API
+ * tier proves on both engines. On PostgreSQL the browser still walks the whole product once
+ * (web-journey) and the hostile-text corpus (viewer-xss) goes through the database to the page.
  */
 const ENGINE_INDEPENDENT = [
   'test/unit/**',
-  'test/slow/{restart,data-dir,demo,database-outage,pglite-client,pglite-thread,priority,file-pool}.test.ts',
+  'test/slow/{restart,data-dir,demo,database-outage,pglite-client,pglite-thread,priority,file-pool,bench-load}.test.ts',
   'test/slow/web-{billing,branding,browser,import,mail,onboarding,report-options,reports,schedules,time,webhooks}.test.ts',
   'test/slow/{viewer-browser,docs-browser,invoice-share,export-documents,mail-look}.test.ts',
 ];

@@ -190,16 +190,16 @@ interface HttpScenario {
 function figureOf(s: HttpScenario, real: LoadResult, bare: LoadResult, note?: string): Figure {
   const pick = (r: LoadResult) => (s.metric === 'rps' ? r.requestsPerSecond : s.metric === 'p50' ? r.p50Ms : r.p99Ms);
   const chronicle = pick(real);
-  // autocannon reports latency in whole milliseconds: a sub-millisecond baseline counts as 1 ms.
-  const baseline = s.metric === 'rps' ? pick(bare) : Math.max(1, pick(bare));
+  const baseline = pick(bare);
   const ratio = baseline > 0 ? chronicle / baseline : null;
   const higherIsBetter = s.metric === 'rps';
   const holds = ratio === null ? null : higherIsBetter ? ratio >= s.target : ratio <= s.target;
   return {
     scenario: s.name,
     unit: s.metric === 'rps' ? 'req/s' : `${s.metric} ms`,
-    chronicle: round(chronicle),
-    baseline: round(baseline),
+    // Latencies to the hundredth of a millisecond: a discussion page's p50 is a few of them.
+    chronicle: round(chronicle, higherIsBetter ? 1 : 2),
+    baseline: round(baseline, higherIsBetter ? 1 : 2),
     ratio: ratio === null ? null : round(ratio, 2),
     target: `${higherIsBetter ? '>=' : '<='} ${s.target}x`,
     holds,
@@ -490,7 +490,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             const floor = await load({ url: `${baseline.url}/floor/${s.statements}${s.path}`, ...options });
             const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
             const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
-            note = `${note ? `${note}; ` : ''}floor (bare + ${s.statements} prepared round trips): ${round(pick)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${round(pick / Math.max(s.metric === 'rps' ? 0 : 1, basePick), 2)}x`;
+            note = `${note ? `${note}; ` : ''}floor (bare + ${s.statements} prepared round trips): ${round(pick, s.metric === 'rps' ? 1 : 2)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${round(pick / basePick, 2)}x`;
           }
           let statementFloor: number | undefined;
           if (s.statementsFloor) {
@@ -501,9 +501,9 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             if (floor.non2xx + floor.errors > 0)
               throw new Error(`statement floor ${s.statementsFloor}: ${floor.non2xx} non-2xx, ${floor.errors} errors`);
             const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
-            const basePick = s.metric === 'rps' ? bare.requestsPerSecond : Math.max(1, s.metric === 'p50' ? bare.p50Ms : bare.p99Ms);
+            const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
             statementFloor = round(pick / basePick, 2);
-            note = `${note ? `${note}; ` : ''}statement floor (bare + Chronicle's own statements, called directly): ${round(pick)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${statementFloor}x`;
+            note = `${note ? `${note}; ` : ''}statement floor (bare + Chronicle's own statements, called directly): ${round(pick, s.metric === 'rps' ? 1 : 2)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${statementFloor}x`;
           }
           figures.push({ ...figureOf(s, real, bare, note), ...(statementFloor === undefined ? {} : { statementFloor }) });
           memory.push(markOf(s.name, srv));

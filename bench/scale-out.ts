@@ -125,8 +125,8 @@ async function main(): Promise<void> {
     log('| path | one process on one core | two processes, one core each | ratio |');
     log('|---|---|---|---|');
     for (const f of figures) {
-      const unit = f.path.includes('limit=50') ? `p99 ${f.one.p99Ms} ms` : `${Math.round(f.one.requestsPerSecond)} req/s`;
-      const unitTwo = f.path.includes('limit=50') ? `p99 ${f.two.p99Ms} ms` : `${Math.round(f.two.requestsPerSecond)} req/s`;
+      const unit = f.path.includes('limit=50') ? `p99 ${f.one.p99Ms.toFixed(1)} ms` : `${Math.round(f.one.requestsPerSecond)} req/s`;
+      const unitTwo = f.path.includes('limit=50') ? `p99 ${f.two.p99Ms.toFixed(1)} ms` : `${Math.round(f.two.requestsPerSecond)} req/s`;
       log(`| ${f.path} | ${unit} | ${unitTwo} | ${(f.two.requestsPerSecond / f.one.requestsPerSecond).toFixed(2)}x |`);
     }
   } finally {
