@@ -46,7 +46,8 @@ describe('bench load', () => {
     const result = await loadWithTail({ url: `${base}/missing`, connections: 2, seconds: 1 });
     expect(result.non2xx).toBeGreaterThan(0);
     expect(result.ok).toBe(0);
-    expect(result.unanswered).toBe(0);
+    // autocannon ends its run with each connection's last request unanswered: at most one each.
+    expect(result.unanswered).toBeLessThanOrEqual(2);
     expect(result.p50Ms).toBeGreaterThan(0);
     expect(Number.isInteger(result.p50Ms)).toBe(false);
   });
