@@ -21,6 +21,7 @@ import { openDatabase, type Db } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
 import { hashSecret } from '../src/lib/tokens.js';
 import { findCredential, type CredentialLookup } from '../src/repositories/auth.repository.js';
+import { findContentState } from '../src/repositories/discussion.repository.js';
 import { findReportForReader, listReports } from '../src/repositories/reports.repository.js';
 import { countReadableEntries, insertEntryIfAllowed, listReadableEntries } from '../src/repositories/time-entries.repository.js';
 import { BENCH_USER, tokenOf } from './generate.js';
@@ -48,9 +49,17 @@ async function credentialUserId(db: Db): Promise<string> {
   return found.user.id;
 }
 
+/** The version a discussion's path names (`/api/v1/report-contents/:id/discussion`). */
+function discussedContent(path: string): string {
+  const id = /\/report-contents\/([^/?]+)\/discussion/.exec(path)?.[1];
+  if (!id) throw new Error(`not a discussion's path: ${path}`);
+  return id;
+}
+
 /**
  * Chronicle's statements for each request the bench measures against them, made as its services
- * make them (test/api/statements.test.ts pins their number), with the bench's arguments.
+ * make them (test/api/statements.test.ts pins their number), with the bench's arguments and the
+ * request's path.
  */
 export const STATEMENTS = {
   /** GET /api/v1/reports/r1: the credential and the report in one statement. */
@@ -63,6 +72,11 @@ export const STATEMENTS = {
     const filters = { workspaceId: 'w00', tag: 'meeting' };
     return Promise.all([listReadableEntries(db, readerId, filters, { limit: 50, offset: 0 }), countReadableEntries(db, readerId, filters)]);
   },
+  /**
+   * GET /api/v1/report-contents/:id/discussion: the credential, the version's state and the
+   * reader's standing in one statement; the page itself is the process's (discussion-cache.ts).
+   */
+  discussion: (db: Db, path: string) => findContentState(db, discussedContent(path), benchCredential()),
   /** POST /api/v1/time-entries: the credential, then the insert that checks every rule. */
   'entry-create': async (db: Db) => {
     const userId = await credentialUserId(db);
@@ -80,7 +94,7 @@ export const STATEMENTS = {
     };
     if (!(await insertEntryIfAllowed(db, entry, userId, 100_000_000))) throw new Error('the bench entry was refused');
   },
-} satisfies Record<string, (db: Db) => Promise<unknown>>;
+} satisfies Record<string, (db: Db, path: string) => Promise<unknown>>;
 
 export type StatementsName = keyof typeof STATEMENTS;
 
@@ -136,7 +150,7 @@ async function main(): Promise<void> {
         handler: async (request, reply) => {
           const name = (request.params as { name: string }).name;
           if (!Object.hasOwn(STATEMENTS, name)) return reply.code(404).send();
-          await STATEMENTS[name as StatementsName](db);
+          await STATEMENTS[name as StatementsName](db, path);
           return answer(request, reply);
         },
       });

@@ -410,6 +410,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
           target: 3,
           // The credential and the access check in one statement; the page is the process's (discussion-cache.ts).
           statements: 1,
+          statementsFloor: 'discussion',
         },
         ...(bigThread
           ? [
@@ -422,6 +423,7 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
                 metric: 'p50' as const,
                 target: 3,
                 statements: 1,
+                statementsFloor: 'discussion' as const,
               },
             ]
           : []),
