@@ -187,10 +187,19 @@ interface HttpScenario {
   statementsFloor?: StatementsName;
 }
 
+/** The figure of a load that a scenario compares: its throughput or one of its latencies. */
+function pickOf(metric: HttpScenario['metric'], r: LoadResult): number {
+  return metric === 'rps' ? r.requestsPerSecond : metric === 'p50' ? r.p50Ms : r.p99Ms;
+}
+
+/** A figure as the notes print it: throughput to a tenth, latencies to the hundredth of a millisecond. */
+function shownOf(metric: HttpScenario['metric'], value: number): string {
+  return metric === 'rps' ? `${round(value)} req/s` : `${round(value, 2)} ms`;
+}
+
 function figureOf(s: HttpScenario, real: LoadResult, bare: LoadResult, note?: string): Figure {
-  const pick = (r: LoadResult) => (s.metric === 'rps' ? r.requestsPerSecond : s.metric === 'p50' ? r.p50Ms : r.p99Ms);
-  const chronicle = pick(real);
-  const baseline = pick(bare);
+  const chronicle = pickOf(s.metric, real);
+  const baseline = pickOf(s.metric, bare);
   const ratio = baseline > 0 ? chronicle / baseline : null;
   const higherIsBetter = s.metric === 'rps';
   const holds = ratio === null ? null : higherIsBetter ? ratio >= s.target : ratio <= s.target;
@@ -490,9 +499,8 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             // The same bare server after as many database round trips as Chronicle makes.
             await warm(`${baseline.url}/floor/${s.statements}${s.path}`);
             const floor = await load({ url: `${baseline.url}/floor/${s.statements}${s.path}`, ...options });
-            const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
-            const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
-            note = `${note ? `${note}; ` : ''}floor (bare + ${s.statements} prepared round trips): ${round(pick, s.metric === 'rps' ? 1 : 2)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${round(pick / basePick, 2)}x`;
+            const pick = pickOf(s.metric, floor);
+            note = `${note ? `${note}; ` : ''}floor (bare + ${s.statements} prepared round trips): ${shownOf(s.metric, pick)} = ${round(pick / pickOf(s.metric, bare), 2)}x`;
           }
           let statementFloor: number | undefined;
           if (s.statementsFloor) {
@@ -502,10 +510,9 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<{
             const floor = await load({ url, ...options });
             if (floor.non2xx + floor.errors > 0)
               throw new Error(`statement floor ${s.statementsFloor}: ${floor.non2xx} non-2xx, ${floor.errors} errors`);
-            const pick = s.metric === 'rps' ? floor.requestsPerSecond : s.metric === 'p50' ? floor.p50Ms : floor.p99Ms;
-            const basePick = s.metric === 'rps' ? bare.requestsPerSecond : s.metric === 'p50' ? bare.p50Ms : bare.p99Ms;
-            statementFloor = round(pick / basePick, 2);
-            note = `${note ? `${note}; ` : ''}statement floor (bare + Chronicle's own statements, called directly): ${round(pick, s.metric === 'rps' ? 1 : 2)} ${s.metric === 'rps' ? 'req/s' : 'ms'} = ${statementFloor}x`;
+            const pick = pickOf(s.metric, floor);
+            statementFloor = round(pick / pickOf(s.metric, bare), 2);
+            note = `${note ? `${note}; ` : ''}statement floor (bare + Chronicle's own statements, called directly): ${shownOf(s.metric, pick)} = ${statementFloor}x`;
           }
           figures.push({ ...figureOf(s, real, bare, note), ...(statementFloor === undefined ? {} : { statementFloor }) });
           memory.push(markOf(s.name, srv));
