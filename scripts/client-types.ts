@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { ensurePgliteImages } from './pglite-images.js';
 
 const DOCUMENT = fileURLToPath(new URL('../packages/client/openapi.json', import.meta.url));
 const TYPES = fileURLToPath(new URL('../packages/client/src/schema.ts', import.meta.url));
@@ -18,11 +20,18 @@ async function currentDocument(): Promise<string> {
   // The document depends on the configuration only through `servers`: a neutral one keeps the
   // generated files the same on every machine.
   const config = loadConfig({ PUBLIC_BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' });
-  const app = await buildApp({ config: { ...config, dataDir: null, shareKey: Buffer.alloc(32) }, logger: false });
+  // The app needs a migrated database to start: an in-memory one from the migrated image, about
+  // one second where initialising one takes five (the image is the tests' too, made once).
+  const database = await openDatabase({ databaseUrl: null, dataDir: null, image: readFileSync((await ensurePgliteImages()).migrated) });
   try {
-    return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+    const app = await buildApp({ config: { ...config, dataDir: null, shareKey: Buffer.alloc(32) }, logger: false, database });
+    try {
+      return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+    } finally {
+      await app.close();
+    }
   } finally {
-    await app.close();
+    await database.close();
   }
 }
 
