@@ -85,14 +85,42 @@ export async function findReadableEntry(db: Db, id: string, readerId: string): P
   return row;
 }
 
-/** Each filter is a plain column condition so the (workspace|user|project, start) indexes apply. */
-function listCondition(readerId: string, filters: EntryFilters): SQL | undefined {
+/** What separates a workspace's id from a tag in chronicle_workspace_tags (`chr(31)`, the unit separator). */
+const TAG_SEPARATOR = '\u001f';
+
+/**
+ * The workspace and tag conditions of a list, for its page or for its count. The page reads the
+ * workspace's entries newest first (its `(workspace, start)` index) and stops at the page's end,
+ * so a tag is a filter on the way. The count visits every match: a tag within one workspace is
+ * looked up in the index of tags qualified by their workspace (migration 0025_workspace_tags),
+ * which holds that workspace's matches alone and implies the workspace (with the workspace's own
+ * condition beside it, the planner would also read all of the workspace's entries to intersect
+ * the two). The page with that condition instead sorts every match (24 ms against 3 ms for 4,125
+ * matches on PostgreSQL), the count with the page's reads every workspace's entries of the tag.
+ */
+function workspaceAndTag(filters: EntryFilters, purpose: 'page' | 'count'): SQL[] {
+  const { workspaceId, tag } = filters;
+  // A workspace id is a UUID; one holding the separator could name another workspace's tag.
+  if (purpose === 'count' && workspaceId !== undefined && tag !== undefined && !workspaceId.includes(TAG_SEPARATOR)) {
+    const qualified = `${workspaceId}${TAG_SEPARATOR}${tag}`;
+    return [sql`chronicle_workspace_tags(${timeEntries.workspaceId}, ${timeEntries.tags}) @> array[${qualified}]::text[]`];
+  }
+  return [
+    ...(workspaceId === undefined ? [] : [eq(timeEntries.workspaceId, workspaceId)]),
+    ...(tag === undefined ? [] : [sql`${timeEntries.tags} @> array[${tag}]::text[]`]),
+  ];
+}
+
+/**
+ * The entries a list's page or count takes: each filter a plain column condition so the
+ * (workspace|user|project, start) and tag indexes apply.
+ */
+export function entryListCondition(readerId: string, filters: EntryFilters, purpose: 'page' | 'count'): SQL | undefined {
   return and(
     entryReadableBy(readerId),
-    filters.workspaceId === undefined ? undefined : eq(timeEntries.workspaceId, filters.workspaceId),
+    ...workspaceAndTag(filters, purpose),
     filters.userId === undefined ? undefined : eq(timeEntries.userId, filters.userId),
     filters.projectId === undefined ? undefined : eq(timeEntries.projectId, filters.projectId),
-    filters.tag === undefined ? undefined : sql`${timeEntries.tags} @> array[${filters.tag}]::text[]`,
     filters.from === undefined ? undefined : gte(timeEntries.start, filters.from),
     filters.to === undefined ? undefined : lt(timeEntries.start, filters.to),
   );
@@ -107,14 +135,17 @@ export function listReadableEntries(
   return db
     .select()
     .from(timeEntries)
-    .where(listCondition(readerId, filters))
+    .where(entryListCondition(readerId, filters, 'page'))
     .orderBy(desc(timeEntries.start), desc(timeEntries.id))
     .limit(page.limit)
     .offset(page.offset);
 }
 
 export async function countReadableEntries(db: Db, readerId: string, filters: EntryFilters): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(timeEntries).where(listCondition(readerId, filters));
+  const [row] = await db
+    .select({ n: count() })
+    .from(timeEntries)
+    .where(entryListCondition(readerId, filters, 'count'));
   return row?.n ?? 0;
 }
 

@@ -1,4 +1,8 @@
+import { count, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timeEntries } from '../../src/db/schema.js';
+import { rowsOf } from '../../src/db/rows.js';
+import { entryListCondition } from '../../src/repositories/time-entries.repository.js';
 import { buildTestApp, expectProblem, newUser, type TestContext, type TestUser, readOnlyToken } from '../helpers/test-app.js';
 import { addMember, addProjectMember, newProject, newWorkspace } from '../helpers/factories.js';
 
@@ -394,6 +398,43 @@ describe('GET /api/v1/time-entries: filters, order and paging', () => {
       expectProblem(await list({ tag: '' }), 400);
     } finally {
       for (const e of [tagged, other]) expect((await t.del(`${ENTRIES}/${e.id}`, w.admin.token)).status).toBe(204);
+    }
+  });
+
+  it('filters by tag within a workspace: only that workspace\u2019s entries, through the index of workspace tags', async () => {
+    const here = await log(w.owner.token, { workspaceId: w.ws, start: '2026-01-08T00:00:00Z', tags: ['review'] });
+    const there = await log(w.owner.token, { workspaceId: w.ws2, start: '2026-01-09T00:00:00Z', tags: ['review', 'x\u001freview'] });
+    // A tag that holds the separator, under a workspace id that holds it: never read as another workspace's tag.
+    const tricky = await log(w.owner.token, { workspaceId: w.ws, start: '2026-01-10T00:00:00Z', tags: ['x\u001freview'] });
+    const owned = (query: Record<string, string>) => t.get(ENTRIES, w.owner.token, query);
+    try {
+      expect(ids((await owned({ workspaceId: w.ws, tag: 'review' })).body)).toEqual([here.id]);
+      expect((await owned({ workspaceId: w.ws, tag: 'review' })).headers['x-total-count']).toBe('1');
+      expect(ids((await owned({ workspaceId: w.ws2, tag: 'review' })).body)).toEqual([there.id]);
+      expect(ids((await owned({ tag: 'review' })).body)).toEqual(ids([here, there]));
+      expect(ids((await owned({ workspaceId: w.ws, tag: 'x\u001freview' })).body)).toEqual([tricky.id]);
+      expect((await owned({ workspaceId: `${w.ws}\u001fx`, tag: 'review' })).body).toEqual([]);
+      expect((await owned({ workspaceId: w.ws2, tag: 'review', userId: w.alice.id })).body).toEqual([]);
+      // A tag edited off leaves the list; one edited on joins it.
+      expect((await t.patch(`${ENTRIES}/${here.id}`, { tags: ['other'] }, w.owner.token)).status).toBe(200);
+      expect((await t.patch(`${ENTRIES}/${tricky.id}`, { tags: ['review'] }, w.owner.token)).status).toBe(200);
+      expect(ids((await owned({ workspaceId: w.ws, tag: 'review' })).body)).toEqual([tricky.id]);
+
+      // The count under X-Total-Count can use the workspace's tags alone (sequential scans off, as on a large table).
+      const plan = await t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const counting = tx
+          .select({ n: count() })
+          .from(timeEntries)
+          .where(entryListCondition(w.owner.id, { workspaceId: w.ws, tag: 'review' }, 'count'));
+        return rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain ${counting}`))
+          .map((row) => row['QUERY PLAN'])
+          .join('\n');
+      });
+      expect(plan).toContain('time_entries_workspace_tags_idx');
+      expect(plan).not.toContain('time_entries_workspace_start_idx');
+    } finally {
+      for (const e of [here, there, tricky]) expect((await t.del(`${ENTRIES}/${e.id}`, w.owner.token)).status).toBe(204);
     }
   });
 
