@@ -380,8 +380,8 @@ export const timeEntries = pgTable(
     index('time_entries_user_start_idx').on(t.userId, t.start),
     index('time_entries_project_start_idx').on(t.projectId, t.start),
     index('time_entries_tags_idx').using('gin', t.tags),
-    // A tag within one workspace (migration 0025_workspace_tags): the list filtered by a workspace and
-    // a tag finds that workspace's entries alone, however many other workspaces use the same tag.
+    // A tag within one workspace (migration 0025_workspace_tags): the count of a list filtered by a
+    // workspace and a tag reads that workspace's entries alone, however many others use the tag.
     index('time_entries_workspace_tags_idx').using('gin', sql`chronicle_workspace_tags(${t.workspaceId}, ${t.tags})`),
     check('time_entries_minutes_range', sql`${t.minutes} between 1 and 1440`),
     check('time_entries_description_length', sql`char_length(${t.description}) <= 2000`),
