@@ -113,7 +113,8 @@ function workspaceAndTag(filters: EntryFilters, purpose: 'page' | 'count'): SQL[
 
 /**
  * The entries a list's page or count takes: each filter a plain column condition so the
- * (workspace|user|project, start) and tag indexes apply.
+ * (workspace|user|project, start) and tag indexes apply, except a workspace and a tag together in
+ * a count, which look the tag up within the workspace (workspaceAndTag).
  */
 export function entryListCondition(readerId: string, filters: EntryFilters, purpose: 'page' | 'count'): SQL | undefined {
   return and(
