@@ -223,6 +223,12 @@ const entryTextBytes = sql`octet_length(t.description) + coalesce(octet_length(a
  * amount, its currency and its rate named the cell's lookup seven times per entry), so each of those
  * subqueries ends in `offset 0`, which keeps it as one evaluation per row. On the bench's 5,000
  * priced entries this took the statement from 14 to about 1 ms above the same one without money.
+ *
+ * Two forms are chosen for the cost per entry: the local day is a `date` (hashed and compared as
+ * one, and written by JSON as `YYYY-MM-DD`), not text from `to_char`; and the tags' sums take
+ * `unnest` in a select list, one projection over the entries, not a function scan per entry. On
+ * 20,000 entries the two took the statement from 253 to 230 ms on PGlite and 172 to 158 ms on
+ * PostgreSQL, its answer the same to the byte.
  */
 export async function loadRenderData(
   db: Db,
@@ -248,7 +254,7 @@ export async function loadRenderData(
     ),
     b as (
       select t.id, t.start, t.minutes, t.description, t.tags, t.project_id, t.user_id, t.workspace_id, t.billable,
-        to_char(t.start at time zone ${tz}, 'YYYY-MM-DD') as day,
+        (t.start at time zone ${tz})::date as day,
         to_char(t.start at time zone ${tz}, 'HH24:MI') as local_time,
         ${billableMinutes} as billable_minutes
       from time_entries t
@@ -307,7 +313,8 @@ export async function loadRenderData(
             0,
             sql`(select tag, ${groupCurrency}, sum(minutes) as m, count(*) as n, sum(billable_minutes) as bm,
               coalesce(sum(minutes) filter (where not billable), 0) as nbm, sum(amount) as amt, 0 as g
-            from e, unnest(e.tags) as tag group by tag${key}) x`,
+            from (select unnest(tags) as tag, minutes, billable_minutes, billable, amount${byCurrency ? sql`, cur` : sql``} from e) e
+            group by tag${key}) x`,
           )} g),
         'byDay', (select coalesce(json_agg(json_build_object('date', g.day, ${SUM_FIELDS}) order by g.day), '[]')
           from ${sums('day', SETS.day)} g),
