@@ -432,13 +432,16 @@ function compare(a: string, b: string): number {
 /**
  * Whether a template may read entries: `entries` itself, or anything under `groups` that is not
  * one of the entry-free groups (`groups.byDay` carries each day's entries; a dynamic lookup such
- * as `groups[x]` might reach it). Paths come from LiquidJS's static analysis; erring towards
- * "yes" only costs time.
+ * as `groups[x]` might reach it). The number of days, `groups.byDay.size` (every built-in
+ * template's header counts them), is the same without the entries: the days come from the same
+ * statement's sums (`dayViews`). Paths come from LiquidJS's static analysis; erring towards "yes"
+ * only costs time.
  */
 export function readsEntries(paths: ReadonlyArray<ReadonlyArray<unknown>>): boolean {
-  return paths.some(([root, child]) => {
+  return paths.some(([root, child, grandchild]) => {
     if (root === 'entries') return true;
     if (root !== 'groups') return false;
+    if (child === 'byDay') return grandchild !== 'size';
     return !(child === 'byClient' || child === 'byProject' || child === 'byUser' || child === 'byTag');
   });
 }

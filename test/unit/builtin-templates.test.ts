@@ -1,9 +1,9 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TEMPLATES } from '../../src/render/builtin-templates.js';
-import { buildRenderContext, type EntryTuple, type RenderInput } from '../../src/render/render-context.js';
+import { buildRenderContext, readsEntries, type EntryTuple, type RenderInput } from '../../src/render/render-context.js';
 import { entryTuple, type TestEntry } from '../helpers/entry-tuples.js';
-import { BASE_LIMITS, checkTemplateSyntax, renderTemplate } from '../../src/render/template-engine.js';
+import { BASE_LIMITS, checkTemplateSyntax, renderTemplate, variablePaths } from '../../src/render/template-engine.js';
 import { DOCUMENT_LANGUAGES, PHRASE_KEYS, phraseForms } from '../../packages/document/src/index.js';
 
 const markdown = new MarkdownIt({ html: false, linkify: true });
@@ -289,6 +289,17 @@ describe('BUILTIN_TEMPLATES', () => {
     expect(out).toContain('| _No project_ | 1 | 0h 45m | 0.75 | 8.0% |');
     expect(out).toContain('| ops | 1 | 7h 05m | 7.08 | 75.9% |');
     expect(out).toContain('| bug\\|fix | 1 | 1h 30m | 1.50 | 16.1% |');
+  });
+
+  it('render the same without the entries when they read none (only the render statement’s sums)', async () => {
+    const entryFree = BUILTIN_TEMPLATES.filter((t) => !readsEntries(variablePaths(t.body)));
+    // The header's day count reads the days, not their entries; the Timesheet and the weekly
+    // status's highlights read the entries themselves.
+    expect(entryFree.map((t) => t.key)).toEqual(['summary', 'invoice-summary']);
+    for (const { body } of entryFree) {
+      const withEntries = await renderTemplate(body, buildRenderContext(input(true)));
+      expect(await renderTemplate(body, buildRenderContext({ ...input(true), entries: null }))).toBe(withEntries);
+    }
   });
 
   it('says so when no entry carries a tag', async () => {

@@ -209,6 +209,10 @@ describe('readsEntries', () => {
       false,
     ],
     ['{{ report.name }}', false],
+    ['{{ groups.byDay.size }} {{ totals.entryCount }}', false],
+    ['{{ groups.byDay.first.entries.size }}', true],
+    ['{{ groups.byDay[0].entries }}', true],
+    ['{{ groups.byDay | size }}', true],
     ['{% capture x %}{{ owner.name }}{% endcapture %}{{ x }}', false],
   ])('%s -> %s', (source, expected) => {
     expect(readsEntries(variablePaths(source))).toBe(expected);
