@@ -1,16 +1,18 @@
-import { Tag, TypeGuards, evalQuotedToken, type Context, type Emitter, type Liquid, type TagToken, type TopLevelToken } from 'liquidjs';
+import { Tag, TypeGuards, evalQuotedToken, type Context, type Emitter, type Liquid, type TagToken, type TopLevelToken } from './liquid.js';
+// The chart's format and the phrases alone, not the package's Markdown and drawing: a render
+// worker's first render waits for what its modules import.
 import {
   CHART_INFO,
   CHART_KINDS,
   CHART_LIMITS,
   chartLabel,
   chartLocale,
-  phrase,
   writeChart,
   type ChartData,
   type ChartKind,
   type ChartRow,
-} from '../../packages/document/src/index.js';
+} from '../../packages/document/src/chart-format.js';
+import { phrase } from '../../packages/document/src/phrases.js';
 
 /**
  * `{% chart "hours_by_day" %}`, `{% chart "hours_by_project", limit: 8 %}` (docs/templates.md

@@ -36,8 +36,8 @@ import {
   isTruthy,
   toValue,
   toValueSync,
-} from 'liquidjs';
-import type { Context, Emitter, Template } from 'liquidjs';
+} from './liquid.js';
+import type { Context, Emitter, Template } from './liquid.js';
 
 const FALLBACK: unique symbol = Symbol('fall back to LiquidJS');
 type Result = unknown;

@@ -1,4 +1,5 @@
-import { phrase } from '../../packages/document/src/index.js';
+// The phrases module alone: a render worker's first render waits for what its modules import.
+import { phrase } from '../../packages/document/src/phrases.js';
 import { formatMoney } from '../../packages/money/src/index.js';
 import { ChartTag } from './chart-tag.js';
 import { accelerate, directEngine } from './liquid-fast-path.js';
@@ -16,7 +17,7 @@ import {
   type Emitter,
   type FilterImplOptions,
   type Template,
-} from 'liquidjs';
+} from './liquid.js';
 
 /** What `this` is in a filter (LiquidJS does not export the type by name). */
 type FilterImpl = ThisParameterType<Extract<FilterImplOptions, (...args: never[]) => unknown>>;

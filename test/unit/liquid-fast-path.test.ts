@@ -6,7 +6,7 @@
  * message.
  */
 import fc from 'fast-check';
-import { Liquid } from 'liquidjs';
+import { Liquid } from '../../src/render/liquid.js';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TEMPLATES } from '../../src/render/builtin-templates.js';
 import { ChartTag } from '../../src/render/chart-tag.js';

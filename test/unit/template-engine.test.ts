@@ -15,7 +15,7 @@ import {
   TemplateError,
   variablePaths,
 } from '../../src/render/template-engine.js';
-import { Liquid } from 'liquidjs';
+import { Liquid } from '../../src/render/liquid.js';
 import { BUILTIN_TEMPLATES } from '../../src/render/builtin-templates.js';
 import { ChartTag } from '../../src/render/chart-tag.js';
 
