@@ -24,7 +24,8 @@ lowerThreadPriority();
  * What only share pages, diffs and front matters need (Markdown, YAML, charts' drawing, the diff),
  * imported by the first task that needs it: a worker starts for a report render, often after the
  * last one stopped idle, and its first render waits for every module the worker imported first
- * (about 155 ms of imports for all, 45 ms for a render's own).
+ * (docs/decisions.md "A render worker imports what a report render needs, and the rest on first
+ * use"; test/unit/render-worker-imports.test.ts keeps the list).
  */
 const sharePage = () => import('./share-page.js');
 const versionDiff = () => import('../modules/history/version-diff.js');

@@ -227,8 +227,9 @@ const entryTextBytes = sql`octet_length(t.description) + coalesce(octet_length(a
  * Two forms are chosen for the cost per entry: the local day is a `date` (hashed and compared as
  * one, and written by JSON as `YYYY-MM-DD`), not text from `to_char`; and the tags' sums take
  * `unnest` in a select list, one projection over the entries, not a function scan per entry. On
- * 20,000 entries the two took the statement from 253 to 230 ms on PGlite and 172 to 158 ms on
- * PostgreSQL, its answer the same to the byte.
+ * 20,000 entries the two took the statement from about 250 to 227 ms on PGlite and 175 to 163 ms on
+ * PostgreSQL, its answer the same to the byte (docs/performance.md "The render statement's local
+ * day and tags (2 December 2026, night)").
  */
 export async function loadRenderData(
   db: Db,
