@@ -2,7 +2,10 @@
  * How the embedded engine is started, and kept small.
  *
  * - `shared_buffers` is 32 MB instead of PostgreSQL's 128 MB: the data files are read through the
- *   operating system's page cache anyway, and the embedded engine serves one process.
+ *   operating system's page cache anyway, and the embedded engine serves one process. Smaller
+ *   costs reads: at 8 MB the server held 25-30 MiB less and the tag-filtered entry list served a
+ *   third of its pages (docs/performance.md
+ *   "The suite, the engine's buffers and money's statement, measured again (3 December 2026)").
  * - A new data directory is initialised (initdb) by a short-lived child process: initdb's own
  *   WebAssembly instance takes several hundred MB, which would otherwise stay resident in the
  *   server (a worker thread's memory is not all given back either).
