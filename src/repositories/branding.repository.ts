@@ -1,6 +1,7 @@
 /** SQL of workspace branding and logos (docs/api.md "Branding"). */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import { workspaceLogos, workspaces } from '../db/schema.js';
 import type { WorkspacePatch } from './workspaces.repository.js';
 
@@ -62,9 +63,8 @@ export interface BrandingRow {
   logoHeight: number | null;
 }
 
-/** A workspace's branding with its logo's bytes, in one statement; undefined: no such workspace. */
-export async function findBranding(db: Db, workspaceId: string): Promise<BrandingRow | undefined> {
-  const [row] = await db
+const brandingStatement = prepared((db) =>
+  db
     .select({
       displayName: workspaces.brandingDisplayName,
       accentColor: workspaces.brandingAccentColor,
@@ -77,6 +77,15 @@ export async function findBranding(db: Db, workspaceId: string): Promise<Brandin
     })
     .from(workspaces)
     .leftJoin(workspaceLogos, eq(workspaceLogos.workspaceId, workspaces.id))
-    .where(eq(workspaces.id, workspaceId));
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .prepare('branding'),
+);
+
+/**
+ * A workspace's branding with its logo's bytes, in one statement; undefined: no such workspace.
+ * Prepared: every mail and every file of a version reads it.
+ */
+export async function findBranding(db: Db, workspaceId: string): Promise<BrandingRow | undefined> {
+  const [row] = await brandingStatement(db).execute({ id: workspaceId });
   return row;
 }

@@ -32,6 +32,15 @@ export interface VersionFileSource {
   report: { name: string; periodFrom: string; periodTo: string; options: unknown; workspaceIds: string[] };
 }
 
+/** What a version's file, mail or name needs of its report: its name, period, options and workspaces. */
+export const versionReportColumns = {
+  name: reports.name,
+  periodFrom: reports.periodFrom,
+  periodTo: reports.periodTo,
+  options: reports.options,
+  workspaceIds: reports.workspaceIds,
+};
+
 /** What a version's files are made of, by content id (the viewer's downloads; access is the caller's). */
 export async function findVersionFileSource(db: Db, contentId: string): Promise<VersionFileSource | undefined> {
   const [row] = await db
@@ -39,13 +48,7 @@ export async function findVersionFileSource(db: Db, contentId: string): Promise<
       renderedMarkdown: reportContents.renderedMarkdown,
       version: reportContents.version,
       createdAt: reportContents.createdAt,
-      report: {
-        name: reports.name,
-        periodFrom: reports.periodFrom,
-        periodTo: reports.periodTo,
-        options: reports.options,
-        workspaceIds: reports.workspaceIds,
-      },
+      report: versionReportColumns,
     })
     .from(reportContents)
     .innerJoin(reports, eq(reports.id, reportContents.reportId))

@@ -1,6 +1,8 @@
 /** SQL of outgoing mail, e-mail preferences and unsubscribed outside addresses (delivery.md §3). */
 import { and, asc, count, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
+import { versionReportColumns } from './exports.repository.js';
 import {
   deliveries,
   mailMessages,
@@ -78,35 +80,73 @@ export async function suppressedAddresses(db: Db, reportId: string, addresses: r
 }
 
 /**
+ * The statements each message's attempt makes (claim, the delivery it names, the outcome) are
+ * prepared: a backlog of a thousand messages builds their SQL once, not a thousand times
+ * (docs/performance.md "Mail that read its version for every message (3 December 2026)").
+ */
+const claimStatement = prepared((db) =>
+  db
+    .update(mailMessages)
+    .set({ status: 'sending', attempts: sql`${mailMessages.attempts} + 1`, claimedAt: sql`${sql.placeholder('now')}` })
+    .where(
+      and(
+        eq(mailMessages.id, sql.placeholder('id')),
+        or(
+          and(eq(mailMessages.status, 'queued'), lte(mailMessages.dueAt, sql.placeholder('now'))),
+          and(eq(mailMessages.status, 'sending'), lt(mailMessages.claimedAt, sql.placeholder('staleBefore'))),
+        ),
+      ),
+    )
+    .returning()
+    .prepare('mail_claim'),
+);
+
+/**
  * Takes a message for one attempt: a queued one that is due, or one whose attempt went silent
  * before `staleBefore` (its process died mid-send). Another process gets nothing.
  */
 export async function claimMessage(db: Db, id: string, now: Date, staleBefore: Date): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .update(mailMessages)
-    .set({ status: 'sending', attempts: sql`${mailMessages.attempts} + 1`, claimedAt: now })
-    .where(
-      and(
-        eq(mailMessages.id, id),
-        or(
-          and(eq(mailMessages.status, 'queued'), lte(mailMessages.dueAt, now)),
-          and(eq(mailMessages.status, 'sending'), lt(mailMessages.claimedAt, staleBefore)),
-        ),
-      ),
-    )
-    .returning();
+  const [row] = await claimStatement(db).execute({ id, now: now.toISOString(), staleBefore: staleBefore.toISOString() });
   return row;
 }
 
 export type MessageOutcome = Partial<Pick<MessageRow, 'status' | 'subject' | 'body' | 'error' | 'sentAt' | 'dueAt'>>;
+const OUTCOME_FIELDS = ['status', 'subject', 'body', 'error', 'sentAt', 'dueAt'] as const;
+
+/** One prepared statement per set of fields an outcome writes (a sent mail's, a failure's, a retry's). */
+const finishStatements = new Map<string, ReturnType<typeof finishStatementOf>>();
+
+function finishStatementOf(fields: readonly (typeof OUTCOME_FIELDS)[number][]) {
+  return prepared((db) =>
+    db
+      .update(mailMessages)
+      // Each value as the column takes it (PostgreSQL infers the parameter's type from the column).
+      .set(Object.fromEntries(fields.map((field) => [field, sql`${sql.placeholder(field)}`])))
+      .where(
+        and(
+          eq(mailMessages.id, sql.placeholder('id')),
+          eq(mailMessages.status, 'sending'),
+          eq(mailMessages.attempts, sql.placeholder('attempt')),
+        ),
+      )
+      .returning({ id: mailMessages.id })
+      .prepare(`mail_finish_${fields.join('_')}`),
+  );
+}
 
 /** Records what an attempt did, if the attempt still holds the message; false otherwise. */
 export async function finishMessage(db: Db, id: string, attempt: number, outcome: MessageOutcome): Promise<boolean> {
-  const done = await db
-    .update(mailMessages)
-    .set(outcome)
-    .where(and(eq(mailMessages.id, id), eq(mailMessages.status, 'sending'), eq(mailMessages.attempts, attempt)))
-    .returning({ id: mailMessages.id });
+  const fields = OUTCOME_FIELDS.filter((field) => outcome[field] !== undefined);
+  if (fields.length === 0) throw new Error('an outcome sets no field');
+  const shape = fields.join(',');
+  let statement = finishStatements.get(shape);
+  if (!statement) finishStatements.set(shape, (statement = finishStatementOf(fields)));
+  const values: Record<string, unknown> = { id, attempt };
+  for (const field of fields) {
+    const value = outcome[field];
+    values[field] = value instanceof Date ? value.toISOString() : value;
+  }
+  const done = await statement(db).execute(values);
   return done.length > 0;
 }
 
@@ -273,29 +313,34 @@ const DOCUMENT_HEAD = 64 * 1024;
  * What a delivery mail says and attaches: the inbox message, its version's document (its head
  * only without `wholeDocument`) and its report.
  */
+function deliveryStatementOf(wholeDocument: boolean) {
+  return prepared((db) =>
+    db
+      .select({
+        id: deliveries.id,
+        reportContentId: deliveries.reportContentId,
+        version: deliveries.version,
+        reportName: deliveries.reportName,
+        senderName: deliveries.senderName,
+        message: deliveries.message,
+        sentAt: deliveries.sentAt,
+        markdown: wholeDocument
+          ? reportContents.renderedMarkdown
+          : sql<string>`left(${reportContents.renderedMarkdown}, ${sql.raw(String(DOCUMENT_HEAD))})`,
+        report: versionReportColumns,
+      })
+      .from(deliveries)
+      .innerJoin(reports, eq(reports.id, deliveries.reportId))
+      .innerJoin(reportContents, eq(reportContents.id, deliveries.reportContentId))
+      .where(eq(deliveries.id, sql.placeholder('id')))
+      .prepare(wholeDocument ? 'mail_delivery_document' : 'mail_delivery_head'),
+  );
+}
+
+const deliveryStatements = { whole: deliveryStatementOf(true), head: deliveryStatementOf(false) };
+
 export async function deliveryForMail(db: Db, deliveryId: string, wholeDocument: boolean) {
-  const [row] = await db
-    .select({
-      id: deliveries.id,
-      reportContentId: deliveries.reportContentId,
-      version: deliveries.version,
-      reportName: deliveries.reportName,
-      senderName: deliveries.senderName,
-      message: deliveries.message,
-      sentAt: deliveries.sentAt,
-      markdown: wholeDocument ? reportContents.renderedMarkdown : sql<string>`left(${reportContents.renderedMarkdown}, ${DOCUMENT_HEAD})`,
-      report: {
-        name: reports.name,
-        periodFrom: reports.periodFrom,
-        periodTo: reports.periodTo,
-        options: reports.options,
-        workspaceIds: reports.workspaceIds,
-      },
-    })
-    .from(deliveries)
-    .innerJoin(reports, eq(reports.id, deliveries.reportId))
-    .innerJoin(reportContents, eq(reportContents.id, deliveries.reportContentId))
-    .where(eq(deliveries.id, deliveryId));
+  const [row] = await deliveryStatements[wholeDocument ? 'whole' : 'head'](db).execute({ id: deliveryId });
   return row;
 }
 
@@ -325,13 +370,7 @@ export async function shareForMail(db: Db, shareId: string) {
       reportContentId: shares.reportContentId,
       version: shares.version,
       ownerName: users.name,
-      report: {
-        name: reports.name,
-        periodFrom: reports.periodFrom,
-        periodTo: reports.periodTo,
-        options: reports.options,
-        workspaceIds: reports.workspaceIds,
-      },
+      report: versionReportColumns,
     })
     .from(shares)
     .innerJoin(reports, eq(reports.id, shares.reportId))

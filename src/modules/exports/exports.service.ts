@@ -56,16 +56,50 @@ export function exportFileName(file: FileIdentity, extension: string): string {
 
 export const exportDisposition = (file: FileIdentity, extension: string): string => contentDisposition(exportFileName(file, extension));
 
-/** A version's name and period from its front matter, else from its report. */
+/** A version's name and period as its front matter records them. */
+interface RecordedIdentity {
+  name: string;
+  period: { from: string; to: string };
+}
+
+/**
+ * What versions' front matters name them, by content id. A version never changes, so its front
+ * matter is read (YAML, about a millisecond) once per process rather than for every mail that
+ * names it: a send to many teammates, or a link's mail to many addresses, is one version
+ * (docs/performance.md "Mail that read its version for every message (3 December 2026)"). At most
+ * `MAX_RECORDED` are kept; the oldest go first.
+ */
+const recorded = new Map<string, RecordedIdentity>();
+const MAX_RECORDED = 1_000;
+
+function recordedIdentity(markdown: string, contentId: string | undefined): RecordedIdentity | null {
+  const kept = contentId === undefined ? undefined : recorded.get(contentId);
+  if (kept !== undefined) return kept;
+  const meta = parseDocument(markdown).frontMatter;
+  const found = meta ? { name: meta.report.name, period: { from: meta.period.from, to: meta.period.to } } : null;
+  // Only what was read: a document whose head a mail read may hold its whole front matter later.
+  if (found && contentId !== undefined) {
+    if (recorded.size >= MAX_RECORDED) recorded.delete(recorded.keys().next().value ?? '');
+    recorded.set(contentId, found);
+  }
+  return found;
+}
+
+/**
+ * A version's name and period from its front matter, else from its report (read each time: the
+ * report's name may change). `contentId`: the version whose document `markdown` is (or begins
+ * with), so that its front matter is read once.
+ */
 export function fileIdentity(
   markdown: string,
   report: { name: string; periodFrom: string; periodTo: string },
   version: number,
+  contentId?: string,
 ): FileIdentity {
-  const meta = parseDocument(markdown).frontMatter;
+  const found = recordedIdentity(markdown, contentId);
   return {
-    name: meta?.report.name ?? report.name,
-    period: meta ? { from: meta.period.from, to: meta.period.to } : { from: report.periodFrom, to: report.periodTo },
+    name: found?.name ?? report.name,
+    period: found ? { ...found.period } : { from: report.periodFrom, to: report.periodTo },
     version,
   };
 }
@@ -79,7 +113,7 @@ export async function exportVersion(ctx: AppContext, actor: Actor, contentId: st
   const { value: found } = await findVersionForReader(ctx.db, contentId, actor.user.id);
   requireVersionReader(found, actor);
   const { version, report } = found;
-  const identity = fileIdentity(version.renderedMarkdown, report, version.version);
+  const identity = fileIdentity(version.renderedMarkdown, report, version.version, contentId);
   const disposition = exportDisposition(identity, format);
   if (format === 'md') return { body: version.renderedMarkdown, contentType: CONTENT_TYPES.md, disposition };
   if (format === 'json') {

@@ -80,8 +80,13 @@ async function brandOf(ctx: AppContext, workspaceIds: readonly string[]): Promis
 
 const NO_BRAND: Brand = { brand: { displayName: null, accentColor: null, logo: null }, attachments: [] };
 
+/** The unsubscribe links' key of each share key, derived (HKDF) once rather than for every mail. */
+const unsubscribeKeys = new WeakMap<Buffer, Buffer>();
+
 function unsubscribeUrl(ctx: AppContext, target: Unsubscribe): string | null {
-  const token = unsubscribeToken(unsubscribeKey(ctx.shareKey), target);
+  let key = unsubscribeKeys.get(ctx.shareKey);
+  if (!key) unsubscribeKeys.set(ctx.shareKey, (key = unsubscribeKey(ctx.shareKey)));
+  const token = unsubscribeToken(key, target);
   return token ? `${ctx.config.publicBaseUrl}/mail/unsubscribe/${token}` : null;
 }
 
@@ -122,7 +127,7 @@ async function composeDelivery(ctx: AppContext, message: repo.MessageRow): Promi
   if (!message.deliveryId) return null;
   const found = await repo.deliveryForMail(ctx.db, message.deliveryId, message.attachPdf);
   if (!found) return null;
-  const identity = fileIdentity(found.markdown, found.report, found.version);
+  const identity = fileIdentity(found.markdown, found.report, found.version, found.reportContentId);
   const brand = await brandOf(ctx, found.report.workspaceIds);
   const pdf = message.attachPdf
     ? [await pdfAttachment(ctx, { markdown: found.markdown, report: found.report, contentId: found.reportContentId, identity })]
@@ -151,7 +156,7 @@ async function composeAddress(ctx: AppContext, message: repo.MessageRow): Promis
   const document = await repo.versionDocument(ctx.db, message.reportContentId ?? share.reportContentId, message.attachPdf);
   if (!document) return null;
   const contentId = message.reportContentId ?? share.reportContentId;
-  const identity = fileIdentity(document.markdown, share.report, document.version);
+  const identity = fileIdentity(document.markdown, share.report, document.version, contentId);
   const brand = await brandOf(ctx, share.report.workspaceIds);
   // A client reads the mail in the language its document was rendered in (docs/email.md), as its PDF is.
   const locale = await versionLocale(ctx, contentId, share.report);

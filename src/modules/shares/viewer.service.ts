@@ -436,7 +436,7 @@ export function createViewer(ctx: AppContext): Viewer {
   async function makeFile(contentId: string, format: DownloadFormat, gateKey: string): Promise<ShareFile | undefined> {
     const source = await findVersionFileSource(ctx.db, contentId);
     if (!source) return undefined;
-    const identity = fileIdentity(source.renderedMarkdown, source.report, source.version);
+    const identity = fileIdentity(source.renderedMarkdown, source.report, source.version, contentId);
     // Nobody is signed in: the file is admitted by the render gate per client, and charged to no account.
     const body =
       format === 'pdf'
