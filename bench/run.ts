@@ -21,7 +21,7 @@ import { BENCH_USER, generate, RENDER_USERS, SCALES, tokenOf, type Scale } from 
 import { capture, load, startBaseline, type LoadResult } from './load.js';
 import { printHostile, runHostile, type HostileOutcome } from './hostile.js';
 import { baselineRender, type RenderTiming } from './render-baseline.js';
-import { startScriptEnv, startServer, type Server } from './server-process.js';
+import { startScriptEnv, startScriptNodeOptions, startServer, type Server } from './server-process.js';
 import { bareMail, startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import type { BaselineRoute, StatementsName } from './baseline-server.js';
 
@@ -55,8 +55,8 @@ interface Figure {
 
 /**
  * Runs bench/memory-floor.ts as a process of its own, bundled as the built server is plain
- * JavaScript (through tsx it would carry the loader's 50 MiB) and with the environment `npm start`
- * gives the server, and returns what it printed.
+ * JavaScript (through tsx it would carry the loader's 50 MiB) and with the Node options and the
+ * environment `npm start` gives the server, and returns what it printed.
  */
 async function memoryFloor(
   databaseUrl: string | null,
@@ -65,7 +65,7 @@ async function memoryFloor(
   runs: number,
 ): Promise<{ peakMiB: number; entries: number }> {
   const entry = await bundleEntry(new URL('./memory-floor.ts', import.meta.url));
-  const out = execFileSync(process.execPath, [fileURLToPath(entry)], {
+  const out = execFileSync(process.execPath, [...startScriptNodeOptions(), fileURLToPath(entry)], {
     env: {
       ...process.env,
       ...startScriptEnv(),

@@ -72,8 +72,16 @@ export function startScriptEnv(env: NodeJS.ProcessEnv = process.env): Record<str
   );
 }
 
+/** The Node options the start script gives the server (`node <options> dist/src/server.js`). */
+export function startScriptNodeOptions(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  const options = /\bnode((?: --?[\w-]+(?:=\S+)?)*) dist\/src\/server\.js$/.exec(scripts.start)?.[1];
+  if (options === undefined) throw new Error(`the start script does not run node dist/src/server.js: ${scripts.start}`);
+  return options.split(' ').filter(Boolean);
+}
+
 /**
- * Starts the built server (`node dist/src/server.js` with the start script's environment, what
+ * Starts the built server (`node dist/src/server.js` with the start script's options and environment, what
  * `npm start` runs; the bench builds it first) with `env`; resolves once /readyz answers 200. The
  * API rate limit is off: the load generator sends thousands of requests a minute with one token.
  * `cpus` (taskset's list, "0") pins the server to those CPUs.
@@ -82,8 +90,8 @@ export async function startServer(env: Record<string, string>, cpus?: string): P
   const port = await freePort();
   // `cpus` pins the process to those CPUs (taskset replaces itself with node: the pid is the server's).
   const [command, args] = cpus
-    ? ['taskset', ['-c', cpus, process.execPath, 'dist/src/server.js']]
-    : [process.execPath, ['dist/src/server.js']];
+    ? ['taskset', ['-c', cpus, process.execPath, ...startScriptNodeOptions(), 'dist/src/server.js']]
+    : [process.execPath, [...startScriptNodeOptions(), 'dist/src/server.js']];
   const child = spawn(command, args, {
     env: { ...process.env, ...startScriptEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', API_RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
