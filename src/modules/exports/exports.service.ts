@@ -72,13 +72,13 @@ interface RecordedIdentity {
 const recorded = new Map<string, RecordedIdentity>();
 const MAX_RECORDED = 1_000;
 
-function recordedIdentity(markdown: string, contentId: string | undefined): RecordedIdentity | null {
-  const kept = contentId === undefined ? undefined : recorded.get(contentId);
-  if (kept !== undefined) return kept;
+function recordedIdentity(markdown: string, contentId: string): RecordedIdentity | null {
+  const kept = recorded.get(contentId);
+  if (kept) return kept;
   const meta = parseDocument(markdown).frontMatter;
   const found = meta ? { name: meta.report.name, period: { from: meta.period.from, to: meta.period.to } } : null;
   // Only what was read: a document whose head a mail read may hold its whole front matter later.
-  if (found && contentId !== undefined) {
+  if (found) {
     if (recorded.size >= MAX_RECORDED) recorded.delete(recorded.keys().next().value ?? '');
     recorded.set(contentId, found);
   }
@@ -88,13 +88,13 @@ function recordedIdentity(markdown: string, contentId: string | undefined): Reco
 /**
  * A version's name and period from its front matter, else from its report (read each time: the
  * report's name may change). `contentId`: the version whose document `markdown` is (or begins
- * with), so that its front matter is read once.
+ * with), so that its front matter is read once per process.
  */
 export function fileIdentity(
   markdown: string,
   report: { name: string; periodFrom: string; periodTo: string },
   version: number,
-  contentId?: string,
+  contentId: string,
 ): FileIdentity {
   const found = recordedIdentity(markdown, contentId);
   return {

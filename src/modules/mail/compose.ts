@@ -80,13 +80,8 @@ async function brandOf(ctx: AppContext, workspaceIds: readonly string[]): Promis
 
 const NO_BRAND: Brand = { brand: { displayName: null, accentColor: null, logo: null }, attachments: [] };
 
-/** The unsubscribe links' key of each share key, derived (HKDF) once rather than for every mail. */
-const unsubscribeKeys = new WeakMap<Buffer, Buffer>();
-
 function unsubscribeUrl(ctx: AppContext, target: Unsubscribe): string | null {
-  let key = unsubscribeKeys.get(ctx.shareKey);
-  if (!key) unsubscribeKeys.set(ctx.shareKey, (key = unsubscribeKey(ctx.shareKey)));
-  const token = unsubscribeToken(key, target);
+  const token = unsubscribeToken(unsubscribeKey(ctx.shareKey), target);
   return token ? `${ctx.config.publicBaseUrl}/mail/unsubscribe/${token}` : null;
 }
 

@@ -25,9 +25,14 @@ const MAX_ID_BYTES = 75 - HEADER_BYTES - MAC_BYTES;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ID_FORMS = { uuid: 0, text: 1 } as const;
 
+/** Each share key's signing key, derived once: every mail and every unsubscribe link needs it. */
+const derived = new WeakMap<Buffer, Buffer>();
+
 /** The signing key: the share key through HKDF, so a mail link never uses the key itself. */
 export function unsubscribeKey(shareKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', shareKey, Buffer.alloc(0), 'chronicle mail unsubscribe v1', 32));
+  let key = derived.get(shareKey);
+  if (!key) derived.set(shareKey, (key = Buffer.from(hkdfSync('sha256', shareKey, Buffer.alloc(0), 'chronicle mail unsubscribe v1', 32))));
+  return key;
 }
 
 /** An id as the token carries it: its form and its bytes. */
